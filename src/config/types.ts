@@ -1,0 +1,91 @@
+import type { Secret } from '../lib/secret.js';
+import type { SchemeName } from '../domain/schemes.js';
+
+/**
+ * The validated, frozen configuration the rest of the service reads. Produced only by
+ * config/load.ts (the one reader of process.env). Every key is documented in docs/configuration.md.
+ */
+export interface IntegratorCredentials {
+  readonly username: string;
+  /** scrypt hash string of the password (plain passwords in the file are hashed at load). */
+  readonly passwordHash: Secret<string>;
+  readonly clientId: string;
+  readonly clientSecretHash: Secret<string>;
+}
+
+export type CallbackAuth =
+  | { readonly type: 'none' }
+  | { readonly type: 'basic'; readonly username: string; readonly password: Secret<string> }
+  | {
+      readonly type: 'oauth2';
+      readonly tokenUrl: string;
+      readonly clientId: string;
+      readonly clientSecret: Secret<string>;
+      readonly scope?: string;
+    };
+
+export interface IntegratorLimits {
+  /** Sustained requests per second allowed (token bucket refill). */
+  readonly requestsPerSecond: number;
+  /** Burst size of the token bucket. */
+  readonly burst: number;
+  /** Per-scheme maximum amount of one credit transfer, in major units as a decimal string (e.g. ZA_RPP: "50000.00"). */
+  readonly amountMax: Readonly<Partial<Record<SchemeName, string>>>;
+}
+
+export interface IntegratorConfig {
+  readonly id: string;
+  readonly institution: { readonly bicfi?: string; readonly memberId?: string };
+  /** CIDR blocks, IPv4 and IPv6. */
+  readonly allowlist: readonly string[];
+  readonly credentials: IntegratorCredentials;
+  readonly partnerApiUrl: string;
+  readonly eventsApiUrl: string;
+  readonly events: boolean;
+  readonly identifierDetermination: 'sync' | 'async';
+  readonly schemes: readonly SchemeName[];
+  readonly callbackAuth: CallbackAuth;
+  /** Standard Webhooks signing secret (`whsec_...`); no signature when absent. */
+  readonly webhookSecret?: Secret<string>;
+  readonly limits: IntegratorLimits;
+}
+
+export interface SchemeConfig {
+  readonly connector: string;
+  readonly timeBudgetMs: number;
+}
+
+export interface AuthConfig {
+  readonly mode: 'basic' | 'oauth2';
+  /** External issuer: tokens are verified against its JWKS instead of the embedded provider. */
+  readonly issuer?: string;
+  readonly jwksUrl?: string;
+  readonly accessTokenTtlS: number;
+  readonly refreshTokenTtlS: number;
+}
+
+export interface ServerConfig {
+  readonly host: string;
+  readonly port: number;
+  /** Largest accepted request body. */
+  readonly bodyBytesMax: number;
+  /** Proxies whose X-Forwarded-For is honoured (CIDR). */
+  readonly trustedProxies: readonly string[];
+  /** Connections from non-allowlisted addresses are held unanswered this long, then closed. */
+  readonly heldConnectionMs: number;
+  /** At most this many such connections are held at once; more are closed at once. */
+  readonly heldConnectionsMax: number;
+  /** On SIGTERM: how long in-flight requests may take before the process exits anyway. */
+  readonly shutdownGraceMs: number;
+}
+
+export interface Config {
+  readonly server: ServerConfig;
+  /** `sqlite:<path>` or `postgres://...` */
+  readonly database: string;
+  readonly auth: AuthConfig;
+  readonly integrators: readonly IntegratorConfig[];
+  readonly schemes: Readonly<Partial<Record<SchemeName, SchemeConfig>>>;
+  /** True when started without a config file: the demo setup (its credentials are printed). */
+  readonly demo: boolean;
+}

@@ -1,0 +1,26 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Canonical JSON in the manner of RFC 8785 (JCS): object keys sorted by UTF-16 code units, no
+ * white space, numbers in ECMAScript shortest form. Two payloads are "identical" for duplicate
+ * detection (CONTRACT §6) exactly when their canonical forms are equal, so key order and
+ * formatting of a retry never turn it into a conflict.
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') {
+    if (typeof value === 'number' && !Number.isFinite(value)) throw new TypeError('non-finite number');
+    if (value === undefined) throw new TypeError('undefined has no JSON form');
+    return JSON.stringify(value);
+  }
+  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item)).join(',')}]`;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record)
+    .filter((key) => record[key] !== undefined)
+    .sort();
+  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(',')}}`;
+}
+
+/** SHA-256 of the canonical form, hex encoded: the stored fingerprint of a request payload. */
+export function payloadHash(value: unknown): string {
+  return createHash('sha256').update(canonicalJson(value)).digest('hex');
+}

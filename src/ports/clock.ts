@@ -1,0 +1,10 @@
+/** Time comes through a port (STYLE.md rule 7) so tests can run a day of retries in a second. */
+export interface Clock {
+  /** Milliseconds since the Unix epoch. */
+  now(): number;
+}
+
+/** Identifiers come through a port too: production uses random UUIDs, tests predictable ones. */
+export interface Ids {
+  uuid(): string;
+}

@@ -1,0 +1,212 @@
+import type { SchemeName } from '../domain/schemes.js';
+
+/**
+ * The durable store the service stands on. Two adapters implement it (SQLite embedded,
+ * PostgreSQL scale-out) and both pass one contract suite (test/contract/store.contract.ts).
+ *
+ * Every method that changes state resolves only after the change is committed (durable), and
+ * writes are group-committed: calls made close together share one database transaction, so
+ * durability does not cost a disk flush per request.
+ */
+export type TransactionKind = 'CREDIT_TRANSFER' | 'IDENTIFIER_DETERMINATION' | 'REQUEST_TO_PAY';
+
+export type OutboxChannel = 'event' | 'callback';
+
+/** A message to deliver to an integrator, written in the same database transaction as the state change that caused it. */
+export interface NewOutboxMessage {
+  /** Stable delivery id (the `webhook-id` header); the same on every attempt. */
+  readonly id: string;
+  readonly channel: OutboxChannel;
+  readonly url: string;
+  /** JSON text exactly as it will be POSTed. */
+  readonly body: string;
+  /** Headers to send with it (e.g. traceparent); auth and signatures are added at send time. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Not before this time (ms since epoch). */
+  readonly availableAt: number;
+}
+
+export type OutboxStatus = 'PENDING' | 'DELIVERED' | 'UNDELIVERED';
+
+export interface OutboxRecord extends NewOutboxMessage {
+  readonly transactionId: string;
+  readonly integratorId: string;
+  /** Order of the message within its transaction (all channels share one sequence). */
+  readonly seq: number;
+  readonly status: OutboxStatus;
+  readonly attempts: number;
+  readonly nextAttemptAt: number;
+  readonly createdAt: number;
+  readonly deliveredAt: number | null;
+  readonly lastError: string | null;
+}
+
+export interface NewTransaction {
+  /** Internal id, assigned by the caller (Ids port). */
+  readonly id: string;
+  readonly integratorId: string;
+  readonly kind: TransactionKind;
+  readonly uetr: string;
+  readonly scheme: SchemeName;
+  /** messageIdentifiers.messageIdentification of the request that started the transaction. */
+  readonly messageId: string;
+  /** SHA-256 of the canonical JSON of the request (duplicate detection, CONTRACT §6). */
+  readonly payloadHash: string;
+  /** The request body exactly as received. */
+  readonly rawBody: string;
+  /** Amount in integer minor units of `currency`; never a float. */
+  readonly amountMinor: bigint | null;
+  readonly currency: string | null;
+  /** The first state, e.g. PAYMENT_AUTH_REQUEST_RECEIVED. */
+  readonly state: string;
+  readonly receivedAt: number;
+  /** When the engine should first look at the transaction (ms since epoch); null = never by timer. */
+  readonly dueAt: number | null;
+  readonly traceparent: string | null;
+  readonly tracestate: string | null;
+  /** Messages caused by entering the first state (e.g. its event). */
+  readonly outbox: readonly NewOutboxMessage[];
+}
+
+export type IntakeOutcome =
+  /** Newly stored: the transaction, its raw message, its first state and outbox rows are committed. */
+  | { readonly kind: 'accepted'; readonly transactionId: string }
+  /** Same (integrator, messageId) with an identical payload: answer as before, process nothing. */
+  | { readonly kind: 'duplicate'; readonly transactionId: string; readonly response: string | null }
+  /** Same (integrator, messageId), different payload. */
+  | { readonly kind: 'message_conflict' }
+  /** New messageId, but (integrator, uetr) already identifies a transaction. */
+  | { readonly kind: 'uetr_conflict' };
+
+export interface TransactionRecord {
+  readonly id: string;
+  readonly integratorId: string;
+  readonly kind: TransactionKind;
+  readonly uetr: string;
+  readonly scheme: SchemeName;
+  readonly messageId: string;
+  readonly state: string;
+  /** Incremented by every state change; a change names the version it was decided on. */
+  readonly version: number;
+  readonly amountMinor: bigint | null;
+  readonly currency: string | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly dueAt: number | null;
+  readonly traceparent: string | null;
+  readonly tracestate: string | null;
+  /** The engine's working data (JSON object), replaced by state changes that carry `data`. */
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+export interface StoredMessage {
+  readonly integratorId: string;
+  readonly messageId: string;
+  readonly transactionId: string;
+  readonly payloadHash: string;
+  readonly rawBody: string;
+  /** The answer given to this message, when it must be repeated verbatim to a duplicate (sync identifier determination). */
+  readonly response: string | null;
+  readonly receivedAt: number;
+}
+
+export interface HistoryRecord {
+  readonly transactionId: string;
+  readonly version: number;
+  readonly fromState: string | null;
+  readonly toState: string;
+  readonly at: number;
+  /** JSON text of the message or decision that caused the transition. */
+  readonly cause: string | null;
+}
+
+export interface StateChange {
+  readonly transactionId: string;
+  /** The version the decision was made on; the change is refused as stale if it moved since. */
+  readonly expectedVersion: number;
+  readonly toState: string;
+  readonly at: number;
+  readonly cause: string | null;
+  /** Next timer for the transaction (ms since epoch), or null for none. */
+  readonly dueAt: number | null;
+  /** Replaces the working data when present. */
+  readonly data?: Readonly<Record<string, unknown>>;
+  readonly outbox: readonly NewOutboxMessage[];
+}
+
+export type ChangeOutcome = { readonly ok: true; readonly version: number } | { readonly ok: false; readonly reason: 'stale' | 'not_found' };
+
+export interface ClaimOptions {
+  readonly now: number;
+  readonly limit: number;
+  /** Who claims (instance id); a claim is a lease that lapses after leaseMs. */
+  readonly owner: string;
+  readonly leaseMs: number;
+}
+
+export interface DeliveryAttempt {
+  readonly outboxId: string;
+  readonly at: number;
+  readonly durationMs: number;
+  readonly httpStatus: number | null;
+  readonly error: string | null;
+  /** true: acknowledged (2xx), the message is DELIVERED. */
+  readonly delivered: boolean;
+  /** When not delivered: the next attempt time, or null to give up (UNDELIVERED, replayable). */
+  readonly nextAttemptAt: number | null;
+}
+
+export interface RefreshTokenRecord {
+  /** SHA-256 of the token; the token itself is never stored. */
+  readonly tokenHash: string;
+  /** All tokens issued by rotation from one password grant share a family. */
+  readonly familyId: string;
+  readonly integratorId: string;
+  readonly expiresAt: number;
+}
+
+export type RefreshTokenUse =
+  | { readonly kind: 'ok'; readonly record: RefreshTokenRecord }
+  /** The token was already used once: the whole family is revoked (theft detection). */
+  | { readonly kind: 'reused'; readonly familyId: string }
+  | { readonly kind: 'unknown' };
+
+export interface Store {
+  readonly kind: 'sqlite' | 'postgres';
+
+  /** Store a new transaction with its raw message, first state, history row and outbox rows, atomically; or classify it as a duplicate/conflict. */
+  intake(tx: NewTransaction): Promise<IntakeOutcome>;
+  /** Remember the answer given to a message (so a duplicate gets the same answer). */
+  setMessageResponse(integratorId: string, messageId: string, response: string): Promise<void>;
+  findMessage(integratorId: string, messageId: string): Promise<StoredMessage | undefined>;
+  findTransaction(integratorId: string, uetr: string): Promise<TransactionRecord | undefined>;
+  getTransaction(id: string): Promise<TransactionRecord | undefined>;
+  history(transactionId: string): Promise<HistoryRecord[]>;
+
+  /** Apply one decided state change with its history row and outbox rows, atomically (optimistic on version). */
+  applyChange(change: StateChange): Promise<ChangeOutcome>;
+  /** Lease transactions whose timer is due; no two owners hold the same transaction at once. */
+  claimDue(options: ClaimOptions): Promise<TransactionRecord[]>;
+  /** Release a lease early (work done). */
+  releaseTransaction(id: string, owner: string): Promise<void>;
+
+  /** Lease deliverable outbox messages: per (transaction, channel) only the oldest pending one, so delivery is in order. */
+  claimOutbox(options: ClaimOptions): Promise<OutboxRecord[]>;
+  /** Record one delivery attempt and its consequence for the message. */
+  recordDelivery(attempt: DeliveryAttempt): Promise<void>;
+  outbox(transactionId: string): Promise<OutboxRecord[]>;
+  /** Make UNDELIVERED messages pending again (all of an integrator's since a time, or by id); returns how many. */
+  replayUndelivered(filter: { integratorId?: string; since?: number; outboxId?: string }, now: number): Promise<number>;
+
+  saveRefreshToken(record: RefreshTokenRecord): Promise<void>;
+  /** Atomically consume a refresh token (rotation): ok once, `reused` afterwards. */
+  useRefreshToken(tokenHash: string, now: number): Promise<RefreshTokenUse>;
+
+  /** A value shared by every instance (e.g. the token signing key): created once, then always the same. */
+  getOrCreateSetting(name: string, create: () => string): Promise<string>;
+
+  /** Cheap round trip for readiness. */
+  ping(): Promise<void>;
+  /** Flush pending writes and close. */
+  close(): Promise<void>;
+}
