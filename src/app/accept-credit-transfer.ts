@@ -1,0 +1,103 @@
+import type { IntegratorConfig } from '../config/types.js';
+import { ApiError } from '../domain/errors.js';
+import { eventJson } from '../domain/events.js';
+import { CREDIT_TRANSFER_INITIAL_STATE } from '../domain/machines/credit-transfer.js';
+import type { ValidCreditTransfer } from '../domain/messages/validate.js';
+import { supports } from '../domain/schemes.js';
+import { payloadHash } from '../lib/canonical-json.js';
+import type { TraceContext } from '../lib/trace.js';
+import type { Clock, Ids } from '../ports/clock.js';
+import type { NewOutboxMessage, Store } from '../ports/store.js';
+import { checkOwnInstitution } from './institution.js';
+
+export interface AcceptCreditTransferDeps {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly ids: Ids;
+}
+
+export interface AcceptCreditTransferInput {
+  readonly integrator: IntegratorConfig;
+  readonly transfer: ValidCreditTransfer;
+  /** The body exactly as received; stored as the raw message. */
+  readonly rawBody: string;
+  readonly trace: TraceContext;
+}
+
+/**
+ * Intake of an outbound credit transfer: the 202 is earned only once the raw message, the
+ * transaction and its first state (with its event) are committed. A retry of the same message is
+ * answered as before without a second transaction (CONTRACT §6).
+ */
+export async function acceptCreditTransfer(deps: AcceptCreditTransferDeps, input: AcceptCreditTransferInput): Promise<void> {
+  const { integrator, transfer } = input;
+  if (!supports(transfer.scheme, 'creditTransfer')) {
+    throw new ApiError('OPERATION_NOT_SUPPORTED', `${transfer.scheme} does not carry credit transfers`, [
+      { field: '/paymentScheme/schema', message: `${transfer.scheme} does not support credit transfers` },
+    ]);
+  }
+  if (!integrator.schemes.includes(transfer.scheme)) {
+    throw new ApiError('SCHEME_NOT_ENABLED', `${transfer.scheme} is not enabled for this integrator`);
+  }
+  checkOwnInstitution(integrator, transfer.message.debtorAgent, '/debtorAgent');
+
+  const now = deps.clock.now();
+  const transactionId = deps.ids.uuid();
+  const outbox: NewOutboxMessage[] = [];
+  if (integrator.events) {
+    const eventId = deps.ids.uuid();
+    outbox.push({
+      id: eventId,
+      channel: 'event',
+      url: `${integrator.eventsApiUrl}/events`,
+      body: eventJson({
+        type: CREDIT_TRANSFER_INITIAL_STATE,
+        uetr: transfer.uetr,
+        direction: 'OUTBOUND',
+        scheme: transfer.scheme,
+        messageIdentification: eventId.replaceAll('-', ''),
+        createdAt: now,
+        payloadJson: input.rawBody,
+      }),
+      headers: traceHeaders(input.trace),
+      availableAt: now,
+    });
+  }
+
+  const outcome = await deps.store.intake({
+    id: transactionId,
+    integratorId: integrator.id,
+    kind: 'CREDIT_TRANSFER',
+    uetr: transfer.uetr,
+    scheme: transfer.scheme,
+    messageId: transfer.messageId,
+    payloadHash: payloadHash(transfer.message),
+    rawBody: input.rawBody,
+    amountMinor: transfer.settlementAmount.minor,
+    currency: transfer.settlementAmount.currency,
+    state: CREDIT_TRANSFER_INITIAL_STATE,
+    receivedAt: now,
+    dueAt: now,
+    traceparent: input.trace.traceparent,
+    tracestate: input.trace.tracestate,
+    outbox,
+  });
+
+  switch (outcome.kind) {
+    case 'accepted':
+    case 'duplicate':
+      return;
+    case 'message_conflict':
+      throw new ApiError('MESSAGE_ID_CONFLICT', `messageIdentification ${transfer.messageId} was already used with a different payload`, [
+        { field: '/messageIdentifiers/messageIdentification', message: 'already used with a different payload' },
+      ]);
+    case 'uetr_conflict':
+      throw new ApiError('UETR_CONFLICT', `uetr ${transfer.uetr} already identifies another transaction`, [
+        { field: '/transactionIdentifiers/uetr', message: 'already identifies another transaction' },
+      ]);
+  }
+}
+
+function traceHeaders(trace: TraceContext): Record<string, string> {
+  return trace.tracestate === null ? { traceparent: trace.traceparent } : { traceparent: trace.traceparent, tracestate: trace.tracestate };
+}

@@ -1,0 +1,88 @@
+import fp from 'fastify-plugin';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, ERROR_CATALOGUE, type ErrorCode, type FieldError } from '../../domain/errors.js';
+
+/**
+ * The one place that turns errors into `ErrorDetail` responses (CONTRACT §5). Use cases and
+ * routes throw `ApiError` with a catalogue code; Fastify's own errors (body too large, wrong
+ * media type, unparseable body) are mapped onto the same catalogue; anything else is a bug and
+ * answers 500 without leaking its message.
+ */
+export interface ErrorDetailBody {
+  readonly schema: 'ErrorDetail';
+  readonly message: string;
+  readonly detail?: string;
+  readonly errors: readonly FieldError[];
+}
+
+const FASTIFY_CODES: Readonly<Record<string, ErrorCode>> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'BODY_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'MALFORMED_JSON',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'MALFORMED_JSON',
+  FST_ERR_CTP_EMPTY_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_VALIDATION: 'VALIDATION_FAILED',
+};
+
+const STATUS_CODES: Readonly<Record<number, ErrorCode>> = {
+  400: 'VALIDATION_FAILED',
+  401: 'UNAUTHENTICATED',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  413: 'BODY_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+  503: 'OVERLOADED',
+};
+
+export function errorBody(error: ApiError): ErrorDetailBody {
+  return {
+    schema: 'ErrorDetail',
+    message: error.message,
+    ...(error.detail === undefined ? {} : { detail: error.detail }),
+    errors: error.errors,
+  };
+}
+
+/** Map any thrown value onto the catalogue. Exported for tests. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const fastifyError = error as Partial<FastifyError>;
+  const byCode = fastifyError.code === undefined ? undefined : FASTIFY_CODES[fastifyError.code];
+  if (byCode !== undefined) return new ApiError(byCode, fastifyError.message);
+  const status = fastifyError.statusCode;
+  if (status !== undefined && status >= 400 && status < 500) {
+    return new ApiError(STATUS_CODES[status] ?? 'VALIDATION_FAILED', fastifyError.message);
+  }
+  return new ApiError('INTERNAL');
+}
+
+function send(reply: FastifyReply, error: ApiError): FastifyReply {
+  for (const [name, value] of Object.entries(error.headers)) void reply.header(name, value);
+  return reply.code(error.status).type('application/json').send(errorBody(error));
+}
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+export const errorsPlugin = fp(
+  (app: FastifyInstance) => {
+    app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+      const apiError = toApiError(error);
+      if (apiError.status >= 500 && apiError.code === 'INTERNAL') {
+        request.log.error({ err: error }, 'unhandled error');
+      }
+      return send(reply, apiError);
+    });
+
+    app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+      const url = request.url.split('?')[0] ?? request.url;
+      const allowed = METHODS.filter((method) => app.hasRoute({ url, method }));
+      if (allowed.length > 0) {
+        return send(reply, new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url}`, [], { allow: allowed.join(', ') }));
+      }
+      return send(reply, new ApiError('NOT_FOUND', `No resource at ${url}`));
+    });
+  },
+  { name: 'regpay-errors' },
+);

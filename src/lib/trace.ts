@@ -1,0 +1,38 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * W3C Trace Context (traceparent/tracestate). The service continues the integrator's trace:
+ * every callback it later makes for a request carries the same trace id with a new span id, so
+ * the integrator can follow one payment across both systems.
+ */
+export interface TraceContext {
+  readonly traceparent: string;
+  readonly tracestate: string | null;
+}
+
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+const ZERO_TRACE = '0'.repeat(32);
+const ZERO_SPAN = '0'.repeat(16);
+/** W3C limits tracestate to 32 list members; 512 characters is the size vendors must propagate. */
+const TRACESTATE_CHARS_MAX = 512;
+
+/** The trace of an incoming request: its own when valid, otherwise a new one (invalid headers are ignored per W3C). */
+export function traceFromHeaders(traceparent: unknown, tracestate: unknown): TraceContext {
+  const match = typeof traceparent === 'string' ? TRACEPARENT.exec(traceparent.trim()) : null;
+  if (match === null || match[1] === ZERO_TRACE || match[2] === ZERO_SPAN) {
+    return { traceparent: newTraceparent(), tracestate: null };
+  }
+  const state = typeof tracestate === 'string' && tracestate.length <= TRACESTATE_CHARS_MAX ? tracestate : null;
+  return { traceparent: match[0], tracestate: state };
+}
+
+export function newTraceparent(): string {
+  return `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-01`;
+}
+
+/** A child span of the given trace: same trace id and flags, new span id. */
+export function childTraceparent(parent: string): string {
+  const match = TRACEPARENT.exec(parent);
+  if (match === null) return newTraceparent();
+  return `00-${match[1]}-${randomBytes(8).toString('hex')}-${match[3]}`;
+}
