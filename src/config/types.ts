@@ -7,10 +7,15 @@ import type { SchemeName } from '../domain/schemes.js';
  */
 export interface IntegratorCredentials {
   readonly username: string;
-  /** scrypt hash string of the password (plain passwords in the file are hashed at load). */
-  readonly passwordHash: Secret<string>;
-  readonly clientId: string;
-  readonly clientSecretHash: Secret<string>;
+  /**
+   * scrypt hash string of the password (plain passwords in the file are hashed at load; format
+   * in src/lib/password-hash.ts). Absent only with an external OAuth2 issuer, which checks passwords itself.
+   */
+  readonly passwordHash?: Secret<string>;
+  /** The `azp` (or `client_id`) claim of this integrator's access tokens; required with auth mode oauth2. */
+  readonly clientId?: string;
+  /** Absent only with an external OAuth2 issuer. */
+  readonly clientSecretHash?: Secret<string>;
 }
 
 export type CallbackAuth =
@@ -60,8 +65,16 @@ export interface AuthConfig {
   /** External issuer: tokens are verified against its JWKS instead of the embedded provider. */
   readonly issuer?: string;
   readonly jwksUrl?: string;
+  /** Audience required in access tokens (embedded tokens always carry it; external ones only when configured). */
+  readonly audience?: string;
+  /** Base URL the service is reached at; the embedded provider's issuer (`iss`) and discovery URLs. */
+  readonly publicUrl?: string;
+  /** Private key of the embedded provider (PEM PKCS#8 or JWK text); generated and kept in the store when absent. */
+  readonly signingKey?: Secret<string>;
   readonly accessTokenTtlS: number;
   readonly refreshTokenTtlS: number;
+  /** Allowed clock difference when checking exp/nbf of access tokens. */
+  readonly clockToleranceS: number;
 }
 
 export interface ServerConfig {
@@ -88,4 +101,15 @@ export interface Config {
   readonly schemes: Readonly<Partial<Record<SchemeName, SchemeConfig>>>;
   /** True when started without a config file: the demo setup (its credentials are printed). */
   readonly demo: boolean;
+  /** Present exactly when `demo` is true: the generated credentials main prints at start. */
+  readonly demoCredentials?: DemoCredentials;
+}
+
+/** The demo integrator's credentials, generated at each start (config/demo.ts). */
+export interface DemoCredentials {
+  readonly integratorId: string;
+  readonly username: string;
+  readonly password: Secret<string>;
+  readonly clientId: string;
+  readonly clientSecret: Secret<string>;
 }

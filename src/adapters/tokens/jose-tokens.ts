@@ -1,0 +1,186 @@
+import { createPublicKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
+import { SignJWT, calculateJwkThumbprint, createRemoteJWKSet, errors, jwtVerify, type JWK, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { parseSigningKey } from '../../lib/signing-key.js';
+import type { AuthConfig } from '../../config/types.js';
+import type { AccessTokenClaims, AccessTokenSigner, AccessTokenVerifier, VerifyOutcome } from '../../ports/tokens.js';
+import type { Store } from '../../ports/store.js';
+
+/**
+ * The embedded identity provider's keys and the verifiers for both token sources.
+ *
+ * The signing key comes from `auth.signingKey` when configured; otherwise one EC P-256 key is
+ * generated the first time any instance needs it and kept as the store setting
+ * `oauth.signingKey`, so every instance and every restart signs and verifies with the same key.
+ * ES256 for EC keys, RS256 for RSA keys. Tokens carry `typ: at+jwt` (RFC 9068).
+ */
+export const SIGNING_KEY_SETTING = 'oauth.signingKey';
+/** Issuer of embedded tokens when `auth.publicUrl` is not configured. */
+export const DEFAULT_ISSUER = 'regpay';
+/** Audience of embedded tokens when `auth.audience` is not configured. */
+export const DEFAULT_AUDIENCE = 'regpay-api';
+const ACCESS_TOKEN_TYPE = 'at+jwt';
+/** Algorithms accepted from an external issuer: asymmetric only, so a JWKS can never hold an HMAC secret we would accept. */
+const EXTERNAL_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'EdDSA'];
+const JWKS_TIMEOUT_MS = 5_000;
+const JWKS_COOLDOWN_MS = 30_000;
+const JWKS_CACHE_MAX_AGE_MS = 600_000;
+
+export interface EmbeddedProvider extends AccessTokenSigner, AccessTokenVerifier {
+  readonly issuer: string;
+  readonly audience: string;
+  readonly algorithm: 'ES256' | 'RS256';
+  /** The public key set published at /oauth/jwks. */
+  jwks(): { readonly keys: readonly JWK[] };
+}
+
+function generatedKey(): string {
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  return JSON.stringify(privateKey.export({ format: 'jwk' }));
+}
+
+function verifyFailure(error: unknown): VerifyOutcome {
+  if (error instanceof errors.JWTExpired) return { ok: false, reason: 'the access token has expired' };
+  if (error instanceof errors.JWTClaimValidationFailed) return { ok: false, reason: `the access token's ${error.claim} claim is not acceptable` };
+  if (error instanceof errors.JWSSignatureVerificationFailed) return { ok: false, reason: 'the access token signature is invalid' };
+  if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid) {
+    return { ok: false, reason: 'the token issuer keys could not be fetched' };
+  }
+  if (error instanceof errors.JWKSNoMatchingKey) return { ok: false, reason: 'the access token was signed by an unknown key' };
+  return { ok: false, reason: 'the access token is malformed or not acceptable' };
+}
+
+function claimText(payload: JWTPayload, name: string): string | undefined {
+  const value = payload[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function outcome(payload: JWTPayload): VerifyOutcome {
+  return {
+    ok: true,
+    token: {
+      clientId: claimText(payload, 'azp') ?? claimText(payload, 'client_id'),
+      username: claimText(payload, 'preferred_username'),
+      subject: payload.sub,
+    },
+  };
+}
+
+class Embedded implements EmbeddedProvider {
+  readonly algorithm: 'ES256' | 'RS256';
+  readonly #privateKey: KeyObject;
+  readonly #publicKey: KeyObject;
+  readonly #publicJwk: JWK;
+
+  constructor(
+    privateKey: KeyObject,
+    kid: string,
+    publicJwk: JWK,
+    readonly issuer: string,
+    readonly audience: string,
+    readonly clockToleranceS: number,
+  ) {
+    this.#privateKey = privateKey;
+    this.#publicKey = createPublicKey(privateKey);
+    this.algorithm = privateKey.asymmetricKeyType === 'ec' ? 'ES256' : 'RS256';
+    this.#publicJwk = { ...publicJwk, kid, alg: this.algorithm, use: 'sig' };
+  }
+
+  async sign(claims: AccessTokenClaims, nowMs: number, ttlS: number): Promise<string> {
+    const nowS = Math.floor(nowMs / 1000);
+    return new SignJWT({
+      azp: claims.clientId,
+      client_id: claims.clientId,
+      preferred_username: claims.username,
+      sid: claims.sessionId,
+      scope: claims.scope,
+    })
+      .setProtectedHeader({ alg: this.algorithm, kid: this.#publicJwk.kid ?? '', typ: ACCESS_TOKEN_TYPE })
+      .setIssuer(this.issuer)
+      .setAudience(this.audience)
+      .setSubject(claims.integratorId)
+      .setIssuedAt(nowS)
+      .setNotBefore(nowS)
+      .setExpirationTime(nowS + ttlS)
+      .setJti(randomUUID())
+      .sign(this.#privateKey);
+  }
+
+  async verify(token: string, nowMs: number): Promise<VerifyOutcome> {
+    try {
+      const { payload } = await jwtVerify(token, this.#publicKey, {
+        issuer: this.issuer,
+        audience: this.audience,
+        algorithms: [this.algorithm],
+        typ: ACCESS_TOKEN_TYPE,
+        currentDate: new Date(nowMs),
+        clockTolerance: this.clockToleranceS,
+        requiredClaims: ['exp', 'sub'],
+      });
+      return outcome(payload);
+    } catch (error) {
+      return verifyFailure(error);
+    }
+  }
+
+  jwks(): { readonly keys: readonly JWK[] } {
+    return { keys: [this.#publicJwk] };
+  }
+}
+
+const providers = new WeakMap<Store, Promise<EmbeddedProvider>>();
+
+async function createEmbedded(auth: AuthConfig, store: Store): Promise<EmbeddedProvider> {
+  const text = auth.signingKey?.reveal() ?? (await store.getOrCreateSetting(SIGNING_KEY_SETTING, generatedKey));
+  const parsed = parseSigningKey(text);
+  // Config validation checks a configured key; a stored one was generated by this code.
+  if (!parsed.ok) throw new Error(`the embedded token signing key ${parsed.reason}`);
+  const publicJwk = createPublicKey(parsed.key).export({ format: 'jwk' }) as JWK;
+  const kid = await calculateJwkThumbprint(publicJwk, 'sha256');
+  return new Embedded(parsed.key, kid, publicJwk, auth.publicUrl ?? DEFAULT_ISSUER, auth.audience ?? DEFAULT_AUDIENCE, auth.clockToleranceS);
+}
+
+/**
+ * The embedded provider for this store. The token route and the auth plugin both ask for it; they
+ * share one instance (and one read of the setting) per store.
+ */
+export function embeddedProvider(auth: AuthConfig, store: Store): Promise<EmbeddedProvider> {
+  let provider = providers.get(store);
+  if (provider === undefined) {
+    provider = createEmbedded(auth, store);
+    providers.set(store, provider);
+    provider.catch(() => providers.delete(store));
+  }
+  return provider;
+}
+
+/** Verifies tokens of an external issuer (e.g. Keycloak) against its JWKS, fetched and cached by jose. */
+export function externalVerifier(auth: AuthConfig & { issuer: string; jwksUrl: string }): AccessTokenVerifier {
+  const keys: JWTVerifyGetKey = createRemoteJWKSet(new URL(auth.jwksUrl), {
+    timeoutDuration: JWKS_TIMEOUT_MS,
+    cooldownDuration: JWKS_COOLDOWN_MS,
+    cacheMaxAge: JWKS_CACHE_MAX_AGE_MS,
+  });
+  return {
+    async verify(token: string, nowMs: number): Promise<VerifyOutcome> {
+      try {
+        const { payload } = await jwtVerify(token, keys, {
+          issuer: auth.issuer,
+          ...(auth.audience === undefined ? {} : { audience: auth.audience }),
+          algorithms: EXTERNAL_ALGORITHMS,
+          currentDate: new Date(nowMs),
+          clockTolerance: auth.clockToleranceS,
+          requiredClaims: ['exp'],
+        });
+        return outcome(payload);
+      } catch (error) {
+        return verifyFailure(error);
+      }
+    },
+  };
+}
+
+/** The verifier for the configured oauth2 mode: external issuer when named, else the embedded provider. */
+export async function accessTokenVerifier(auth: AuthConfig, store: Store): Promise<AccessTokenVerifier> {
+  if (auth.issuer !== undefined && auth.jwksUrl !== undefined) return externalVerifier({ ...auth, issuer: auth.issuer, jwksUrl: auth.jwksUrl });
+  return embeddedProvider(auth, store);
+}

@@ -1,0 +1,192 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import type { SchemeName } from '../domain/schemes.js';
+import { SCHEMES } from '../domain/schemes.js';
+
+/**
+ * The schema of the configuration file (CONTRACT §8). Every key, its type, default and unit is
+ * listed in docs/configuration.md; a test keeps the two in step. Defaults live here and nowhere
+ * else, with the unit last in the key name (STYLE.md rule 3). Rules that span several keys
+ * (password xor passwordHash, unique ids, issuer needs jwksUrl) are checked in load.ts.
+ */
+
+/** A string from a closed set, rendered as a plain JSON-schema `enum` so errors read "must be one of". */
+function StringEnum<const T extends readonly string[]>(values: T, options: { default?: T[number]; description?: string } = {}) {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}
+
+const NonEmpty = (options: Record<string, unknown> = {}) => Type.String({ minLength: 1, ...options });
+/** Holds an address block: `10.0.0.0/8`, `2001:db8::/32`, or a single address (a /32 or /128). */
+const Cidr = Type.String({ format: 'cidr' });
+/** An absolute http or https URL. */
+const HttpUrl = Type.String({ format: 'http-url' });
+
+export const DEFAULTS = {
+  serverHost: '127.0.0.1',
+  serverPort: 8080,
+  bodyBytesMax: 1_048_576,
+  heldConnectionMs: 30_000,
+  heldConnectionsMax: 1_000,
+  shutdownGraceMs: 10_000,
+  database: 'sqlite:./data/regpay.db',
+  authMode: 'oauth2',
+  accessTokenTtlS: 300,
+  refreshTokenTtlS: 1_800,
+  clockToleranceS: 30,
+  requestsPerSecond: 50,
+  burst: 100,
+  amountMaxZaRpp: '50000.00',
+  connector: 'simulator',
+} as const;
+
+/**
+ * Time budget per scheme when the file gives none. The instant schemes answer in seconds
+ * (PayShap's own budget is 10 s; RTC allows a minute); EFT and CBPR+ settle in batches or
+ * through correspondents, so their budget is a day.
+ */
+export const TIME_BUDGET_MS_DEFAULTS: Readonly<Record<SchemeName, number>> = {
+  ZA_RPP: 10_000,
+  ZA_RTC: 60_000,
+  ZA_EFT: 86_400_000,
+  ZA_AC: 60_000,
+  ZA_RMS: 60_000,
+  CBPR_PLUS: 86_400_000,
+  TCIB: 60_000,
+};
+
+const SchemeNameSchema = StringEnum(SCHEMES);
+
+const ServerSchema = Type.Object(
+  {
+    host: NonEmpty({ default: DEFAULTS.serverHost }),
+    port: Type.Integer({ minimum: 0, maximum: 65_535, default: DEFAULTS.serverPort }),
+    bodyBytesMax: Type.Integer({ minimum: 1_024, maximum: 67_108_864, default: DEFAULTS.bodyBytesMax }),
+    trustedProxies: Type.Array(Cidr, { default: [] }),
+    heldConnectionMs: Type.Integer({ minimum: 0, maximum: 600_000, default: DEFAULTS.heldConnectionMs }),
+    heldConnectionsMax: Type.Integer({ minimum: 0, maximum: 100_000, default: DEFAULTS.heldConnectionsMax }),
+    shutdownGraceMs: Type.Integer({ minimum: 0, maximum: 600_000, default: DEFAULTS.shutdownGraceMs }),
+  },
+  { additionalProperties: false, default: {} },
+);
+
+const AuthSchema = Type.Object(
+  {
+    mode: StringEnum(['basic', 'oauth2'] as const, { default: DEFAULTS.authMode }),
+    issuer: Type.Optional(NonEmpty()),
+    jwksUrl: Type.Optional(HttpUrl),
+    audience: Type.Optional(NonEmpty()),
+    publicUrl: Type.Optional(HttpUrl),
+    signingKey: Type.Optional(NonEmpty()),
+    accessTokenTtlS: Type.Integer({ minimum: 1, maximum: 86_400, default: DEFAULTS.accessTokenTtlS }),
+    refreshTokenTtlS: Type.Integer({ minimum: 1, maximum: 2_592_000, default: DEFAULTS.refreshTokenTtlS }),
+    clockToleranceS: Type.Integer({ minimum: 0, maximum: 300, default: DEFAULTS.clockToleranceS }),
+  },
+  { additionalProperties: false, default: {} },
+);
+
+const CredentialsSchema = Type.Object(
+  {
+    username: NonEmpty({ maxLength: 256, pattern: '^[^:]+$' }),
+    password: Type.Optional(NonEmpty({ maxLength: 1_024 })),
+    passwordHash: Type.Optional(NonEmpty()),
+    clientId: Type.Optional(NonEmpty({ maxLength: 256 })),
+    clientSecret: Type.Optional(NonEmpty({ maxLength: 1_024 })),
+    clientSecretHash: Type.Optional(NonEmpty()),
+  },
+  { additionalProperties: false },
+);
+
+const CallbackAuthSchema = Type.Object(
+  {
+    type: StringEnum(['none', 'basic', 'oauth2'] as const),
+    username: Type.Optional(NonEmpty({ pattern: '^[^:]+$' })),
+    password: Type.Optional(NonEmpty()),
+    tokenUrl: Type.Optional(HttpUrl),
+    clientId: Type.Optional(NonEmpty()),
+    clientSecret: Type.Optional(NonEmpty()),
+    scope: Type.Optional(NonEmpty()),
+  },
+  { additionalProperties: false, default: { type: 'none' } },
+);
+
+const DECIMAL_AMOUNT = '^(0|[1-9][0-9]{0,17})(\\.[0-9]{1,5})?$';
+
+const AmountMaxSchema = Type.Object(
+  Object.fromEntries(
+    SCHEMES.map((scheme): [string, TSchema] => [
+      scheme,
+      scheme === 'ZA_RPP'
+        ? Type.String({ pattern: DECIMAL_AMOUNT, default: DEFAULTS.amountMaxZaRpp })
+        : Type.Optional(Type.String({ pattern: DECIMAL_AMOUNT })),
+    ]),
+  ),
+  { additionalProperties: false, default: {} },
+);
+
+const LimitsSchema = Type.Object(
+  {
+    requestsPerSecond: Type.Number({ exclusiveMinimum: 0, maximum: 100_000, default: DEFAULTS.requestsPerSecond }),
+    burst: Type.Integer({ minimum: 1, maximum: 1_000_000, default: DEFAULTS.burst }),
+    amountMax: AmountMaxSchema,
+  },
+  { additionalProperties: false, default: {} },
+);
+
+const IntegratorSchema = Type.Object(
+  {
+    id: Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$' }),
+    institution: Type.Object(
+      {
+        bicfi: Type.Optional(Type.String({ pattern: '^[A-Z0-9]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$' })),
+        memberId: Type.Optional(NonEmpty({ maxLength: 35 })),
+      },
+      { additionalProperties: false, minProperties: 1 },
+    ),
+    allowlist: Type.Array(Cidr, { minItems: 1 }),
+    credentials: CredentialsSchema,
+    partnerApiUrl: HttpUrl,
+    eventsApiUrl: HttpUrl,
+    events: Type.Boolean({ default: true }),
+    identifierDetermination: StringEnum(['sync', 'async'] as const, { default: 'sync' }),
+    schemes: Type.Array(SchemeNameSchema, { minItems: 1, uniqueItems: true }),
+    callbackAuth: CallbackAuthSchema,
+    webhookSecret: Type.Optional(Type.String({ pattern: '^whsec_[A-Za-z0-9+/]+={0,2}$' })),
+    limits: LimitsSchema,
+  },
+  { additionalProperties: false },
+);
+
+const SchemeConfigSchema = Type.Object(
+  {
+    connector: NonEmpty({ default: DEFAULTS.connector }),
+    timeBudgetMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 604_800_000 })),
+  },
+  { additionalProperties: false },
+);
+
+export const ConfigFileSchema = Type.Object(
+  {
+    server: ServerSchema,
+    database: Type.String({ pattern: '^(sqlite:.+|postgres(ql)?://.+)$', default: DEFAULTS.database }),
+    auth: AuthSchema,
+    integrators: Type.Array(IntegratorSchema, { minItems: 1 }),
+    schemes: Type.Object(
+      Object.fromEntries(SCHEMES.map((scheme) => [scheme, Type.Optional(SchemeConfigSchema)])),
+      { additionalProperties: false, default: {} },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** What Ajv hands back after filling defaults: the file as written, before hashing and freezing. */
+export interface ConfigFile {
+  server: Static<typeof ServerSchema>;
+  database: string;
+  auth: Static<typeof AuthSchema>;
+  integrators: IntegratorFile[];
+  schemes: Partial<Record<SchemeName, { connector: string; timeBudgetMs?: number }>>;
+}
+
+export type IntegratorFile = Omit<Static<typeof IntegratorSchema>, 'limits'> & {
+  limits: { requestsPerSecond: number; burst: number; amountMax: Partial<Record<SchemeName, string>> };
+};
+export type CallbackAuthFile = Static<typeof CallbackAuthSchema>;
