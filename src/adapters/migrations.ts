@@ -1,0 +1,194 @@
+/**
+ * Versioned schema migrations, one list for both stores. A migration is written once as SQL with
+ * a few type placeholders; each dialect fills them in, so the two schemas cannot drift apart.
+ * Applied versions are recorded in `schema_migrations`; a store refuses a database whose schema
+ * is newer than the code, or whose recorded history differs from this list.
+ *
+ * Never edit a released migration: add a new one. Times are BIGINT milliseconds since the Unix
+ * epoch everywhere (the Clock port's unit), so no time zone or driver conversion is involved.
+ */
+
+export type SqlDialect = 'sqlite' | 'postgres';
+
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  /** SQL statements, with `{bigint}`, `{json}`, `{bool}`, `{false}`, `{identity}` and `{strict}` placeholders. */
+  readonly statements: readonly string[];
+}
+
+const TYPES: Readonly<Record<SqlDialect, Readonly<Record<string, string>>>> = {
+  // STRICT tables make SQLite refuse a value of the wrong type (a float in amount_minor, say)
+  // instead of storing it; STRICT knows only INTEGER, so 64-bit columns are INTEGER there.
+  sqlite: {
+    bigint: 'INTEGER',
+    json: 'TEXT',
+    bool: 'INTEGER',
+    false: '0',
+    identity: 'INTEGER PRIMARY KEY',
+    strict: ' STRICT',
+  },
+  postgres: {
+    bigint: 'BIGINT',
+    json: 'JSONB',
+    bool: 'BOOLEAN',
+    false: 'FALSE',
+    identity: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY',
+    strict: '',
+  },
+};
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'initial schema',
+    statements: [
+      `CREATE TABLE transactions (
+        id TEXT PRIMARY KEY,
+        integrator_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        uetr TEXT NOT NULL,
+        scheme TEXT NOT NULL,
+        message_id TEXT NOT NULL,
+        state TEXT NOT NULL,
+        version INTEGER NOT NULL CHECK (version >= 1),
+        amount_minor {bigint},
+        currency TEXT,
+        created_at {bigint} NOT NULL,
+        updated_at {bigint} NOT NULL,
+        due_at {bigint},
+        lease_owner TEXT,
+        lease_until {bigint},
+        traceparent TEXT,
+        tracestate TEXT,
+        data {json} NOT NULL,
+        CONSTRAINT transactions_integrator_uetr UNIQUE (integrator_id, uetr),
+        CONSTRAINT transactions_amount_has_currency CHECK ((amount_minor IS NULL) = (currency IS NULL))
+      ){strict}`,
+      // claimDue: due rows in due order; rows without a timer stay out of the index.
+      `CREATE INDEX transactions_due ON transactions (due_at) WHERE due_at IS NOT NULL`,
+
+      `CREATE TABLE messages (
+        integrator_id TEXT NOT NULL,
+        message_id TEXT NOT NULL,
+        transaction_id TEXT NOT NULL REFERENCES transactions (id),
+        payload_hash TEXT NOT NULL,
+        raw_body TEXT NOT NULL,
+        response TEXT,
+        received_at {bigint} NOT NULL,
+        PRIMARY KEY (integrator_id, message_id)
+      ){strict}`,
+      `CREATE INDEX messages_transaction ON messages (transaction_id)`,
+
+      `CREATE TABLE state_history (
+        transaction_id TEXT NOT NULL REFERENCES transactions (id),
+        version INTEGER NOT NULL,
+        from_state TEXT,
+        to_state TEXT NOT NULL,
+        at {bigint} NOT NULL,
+        cause TEXT,
+        PRIMARY KEY (transaction_id, version)
+      ){strict}`,
+
+      `CREATE TABLE outbox (
+        id TEXT PRIMARY KEY,
+        transaction_id TEXT NOT NULL REFERENCES transactions (id),
+        integrator_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        channel TEXT NOT NULL CHECK (channel IN ('event', 'callback')),
+        url TEXT NOT NULL,
+        body TEXT NOT NULL,
+        headers {json} NOT NULL,
+        available_at {bigint} NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('PENDING', 'DELIVERED', 'UNDELIVERED')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at {bigint} NOT NULL,
+        lease_owner TEXT,
+        lease_until {bigint},
+        created_at {bigint} NOT NULL,
+        delivered_at {bigint},
+        last_error TEXT,
+        CONSTRAINT outbox_transaction_seq UNIQUE (transaction_id, seq)
+      ){strict}`,
+      // claimOutbox: pending rows by due time, and the head-of-queue test per (transaction, channel).
+      // Partial indexes stay as small as the backlog, however much history the table holds.
+      `CREATE INDEX outbox_pending_due ON outbox (next_attempt_at) WHERE status = 'PENDING'`,
+      `CREATE INDEX outbox_pending_queue ON outbox (transaction_id, channel, seq) WHERE status = 'PENDING'`,
+      // replayUndelivered by integrator and time.
+      `CREATE INDEX outbox_undelivered ON outbox (integrator_id, created_at) WHERE status = 'UNDELIVERED'`,
+
+      `CREATE TABLE delivery_attempts (
+        id {identity},
+        outbox_id TEXT NOT NULL REFERENCES outbox (id),
+        at {bigint} NOT NULL,
+        duration_ms INTEGER NOT NULL,
+        http_status INTEGER,
+        error TEXT,
+        delivered {bool} NOT NULL
+      ){strict}`,
+      `CREATE INDEX delivery_attempts_outbox ON delivery_attempts (outbox_id, at)`,
+
+      `CREATE TABLE refresh_tokens (
+        token_hash TEXT PRIMARY KEY,
+        family_id TEXT NOT NULL,
+        integrator_id TEXT NOT NULL,
+        expires_at {bigint} NOT NULL,
+        used_at {bigint},
+        revoked {bool} NOT NULL DEFAULT {false}
+      ){strict}`,
+      `CREATE INDEX refresh_tokens_family ON refresh_tokens (family_id)`,
+
+      `CREATE TABLE settings (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      ){strict}`,
+    ],
+  },
+];
+
+/** The statements of one migration in one dialect. */
+export function migrationSql(migration: Migration, dialect: SqlDialect): string[] {
+  const types = TYPES[dialect];
+  return migration.statements.map((statement) =>
+    statement.replace(/\{(\w+)\}/g, (whole, key: string) => {
+      const replacement = types[key];
+      if (replacement === undefined) throw new Error(`migration ${migration.version}: unknown placeholder ${whole}`);
+      return replacement;
+    }),
+  );
+}
+
+export function schemaMigrationsTableSql(dialect: SqlDialect): string {
+  const types = TYPES[dialect];
+  return `CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    applied_at ${types.bigint} NOT NULL
+  )${types.strict}`;
+}
+
+export interface AppliedMigration {
+  readonly version: number;
+  readonly name: string;
+}
+
+/**
+ * Which migrations still have to run, given what the database has recorded. Throws when the
+ * database is ahead of this code or its history disagrees with this list: running on a schema
+ * nobody designed for this build is how data gets damaged quietly.
+ */
+export function pendingMigrations(applied: readonly AppliedMigration[], migrations: readonly Migration[] = MIGRATIONS): Migration[] {
+  const known = new Map(migrations.map((migration) => [migration.version, migration]));
+  const latest = migrations.reduce((max, migration) => Math.max(max, migration.version), 0);
+  for (const row of applied) {
+    const migration = known.get(row.version);
+    if (migration === undefined) {
+      throw new Error(`database schema version ${row.version} is unknown to this build (latest known: ${latest}); refusing to run on it`);
+    }
+    if (migration.name !== row.name) {
+      throw new Error(`database migration ${row.version} is recorded as "${row.name}" but this build calls it "${migration.name}"`);
+    }
+  }
+  const done = new Set(applied.map((row) => row.version));
+  return migrations.filter((migration) => !done.has(migration.version)).sort((a, b) => a.version - b.version);
+}

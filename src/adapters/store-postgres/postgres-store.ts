@@ -1,0 +1,998 @@
+import pg from 'pg';
+import type {
+  ChangeOutcome,
+  ClaimOptions,
+  DeliveryAttempt,
+  HistoryRecord,
+  IntakeOutcome,
+  NewOutboxMessage,
+  OutboxChannel,
+  OutboxRecord,
+  OutboxStatus,
+  RefreshTokenUse,
+  StateChange,
+  Store,
+  StoredMessage,
+  TransactionKind,
+  TransactionRecord,
+  NewTransaction,
+  RefreshTokenRecord,
+} from '../../ports/store.js';
+import type { SchemeName } from '../../domain/schemes.js';
+import { unreachable } from '../../lib/assert.js';
+import { migrationSql, pendingMigrations, schemaMigrationsTableSql, type AppliedMigration } from '../migrations.js';
+import { attemptErrorText, pendingWrite, StoreWriteError, type OpOf, type PendingWrite, type ReplayFilter, type WriteOp, type WriteResults } from '../store-ops.js';
+import { WriteQueue } from '../write-queue.js';
+
+export interface PostgresStoreOptions {
+  /** Most writes committed in one transaction. */
+  readonly groupCommitBatchMax?: number;
+  /** Most writes waiting for a commit before new ones are refused (StoreOverloadedError). */
+  readonly groupCommitQueueMax?: number;
+  /** Most group-commit transactions in flight at once, each on its own connection. */
+  readonly groupCommitConcurrency?: number;
+  /** Connections in the pool (batches and reads share it). */
+  readonly poolMax?: number;
+  /** Server-side limit on any one statement. */
+  readonly statementTimeoutMs?: number;
+  /** Limit on waiting for a connection (pool exhausted or server unreachable). */
+  readonly connectTimeoutMs?: number;
+  readonly applicationName?: string;
+  /** Errors with no caller to hand them to (an idle pooled connection dropped by the server). */
+  readonly onBackgroundError?: (error: Error) => void;
+}
+
+type Client = pg.PoolClient;
+
+/** A batch item's result, known before COMMIT and handed out after it. */
+type ItemResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown } | { readonly retry: true };
+
+interface Entry<K extends WriteOp['kind']> {
+  readonly index: number;
+  readonly op: OpOf<K>;
+}
+
+/** A write that raced another and found neither a row to conflict with nor room to insert is tried again, at most this often. */
+const RETRIES_MAX = 3;
+/** Deadlock and serialization failures are retried as a whole batch this often before the batch is split up. */
+const BATCH_ATTEMPTS_MAX = 3;
+const RETRYABLE_SQLSTATES = new Set(['40P01', '40001']);
+/** Serializes schema migrations of every instance sharing the database. */
+const MIGRATION_LOCK_KEY = 0x7265_6770; // "regp"
+
+/**
+ * Connect a pool and apply migrations. Times are BIGINT milliseconds since the epoch and
+ * amounts BIGINT minor units; both come back from `pg` as strings and are converted explicitly
+ * (amounts to bigint, never through a double).
+ */
+export async function openPostgresStore(connectionString: string, options: PostgresStoreOptions = {}): Promise<Store> {
+  const onBackgroundError = options.onBackgroundError ?? ((error: Error) => console.error('postgres pool error:', error.message));
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.poolMax ?? 10,
+    statement_timeout: options.statementTimeoutMs ?? 30_000,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+    application_name: options.applicationName ?? 'regpay',
+  });
+  pool.on('error', onBackgroundError);
+  try {
+    await migrate(pool);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return new PostgresStore(pool, options);
+}
+
+/** An advisory lock held for the migration transaction makes instances starting together migrate one at a time. */
+async function migrate(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    try {
+      await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+      await client.query(schemaMigrationsTableSql('postgres'));
+      const applied = await client.query<AppliedMigration>('SELECT version, name FROM schema_migrations ORDER BY version');
+      for (const migration of pendingMigrations(applied.rows)) {
+        for (const statement of migrationSql(migration, 'postgres')) await client.query(statement);
+        await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [migration.version, migration.name, Date.now()]);
+      }
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK');
+      throw error;
+    }
+  } finally {
+    client.release();
+  }
+}
+
+class BatchError extends Error {
+  override readonly name = 'BatchError';
+  constructor(
+    readonly inner: unknown,
+    /** true when COMMIT itself failed: the outcome is unknown, so nothing may be re-run. */
+    readonly ambiguous: boolean,
+  ) {
+    super(inner instanceof Error ? inner.message : String(inner));
+  }
+}
+
+class PostgresStore implements Store {
+  readonly kind = 'postgres' as const;
+  readonly #pool: pg.Pool;
+  readonly #queue: WriteQueue<PendingWrite>;
+  #closed = false;
+
+  constructor(pool: pg.Pool, options: PostgresStoreOptions) {
+    this.#pool = pool;
+    this.#queue = new WriteQueue<PendingWrite>((batch) => this.#flush(batch), {
+      batchMax: options.groupCommitBatchMax ?? 256,
+      queueMax: options.groupCommitQueueMax ?? 10_000,
+      concurrency: Math.max(1, Math.min(options.groupCommitConcurrency ?? 4, (options.poolMax ?? 10) - 1)),
+    });
+  }
+
+  intake(tx: NewTransaction): Promise<IntakeOutcome> {
+    return this.#write({ kind: 'intake', tx });
+  }
+
+  setMessageResponse(integratorId: string, messageId: string, response: string): Promise<void> {
+    return this.#write({ kind: 'setMessageResponse', integratorId, messageId, response });
+  }
+
+  async findMessage(integratorId: string, messageId: string): Promise<StoredMessage | undefined> {
+    const result = await this.#pool.query<MessageRow>(SQL.messageByKey, [integratorId, messageId]);
+    const row = result.rows[0];
+    return row && messageFromRow(row);
+  }
+
+  async findTransaction(integratorId: string, uetr: string): Promise<TransactionRecord | undefined> {
+    const result = await this.#pool.query<TransactionRow>(SQL.transactionByUetr, [integratorId, uetr]);
+    const row = result.rows[0];
+    return row && transactionFromRow(row);
+  }
+
+  async getTransaction(id: string): Promise<TransactionRecord | undefined> {
+    const result = await this.#pool.query<TransactionRow>(SQL.transactionById, [id]);
+    const row = result.rows[0];
+    return row && transactionFromRow(row);
+  }
+
+  async history(transactionId: string): Promise<HistoryRecord[]> {
+    const result = await this.#pool.query<HistoryRow>(SQL.historyOf, [transactionId]);
+    return result.rows.map(historyFromRow);
+  }
+
+  applyChange(change: StateChange): Promise<ChangeOutcome> {
+    return this.#write({ kind: 'applyChange', change });
+  }
+
+  claimDue(options: ClaimOptions): Promise<TransactionRecord[]> {
+    return this.#write({ kind: 'claimDue', options });
+  }
+
+  releaseTransaction(id: string, owner: string): Promise<void> {
+    return this.#write({ kind: 'releaseTransaction', id, owner });
+  }
+
+  claimOutbox(options: ClaimOptions): Promise<OutboxRecord[]> {
+    return this.#write({ kind: 'claimOutbox', options });
+  }
+
+  recordDelivery(attempt: DeliveryAttempt): Promise<void> {
+    return this.#write({ kind: 'recordDelivery', attempt });
+  }
+
+  async outbox(transactionId: string): Promise<OutboxRecord[]> {
+    const result = await this.#pool.query<OutboxRow>(SQL.outboxOf, [transactionId]);
+    return result.rows.map(outboxFromRow);
+  }
+
+  replayUndelivered(filter: ReplayFilter, now: number): Promise<number> {
+    return this.#write({ kind: 'replayUndelivered', filter, now });
+  }
+
+  saveRefreshToken(record: RefreshTokenRecord): Promise<void> {
+    return this.#write({ kind: 'saveRefreshToken', record });
+  }
+
+  useRefreshToken(tokenHash: string, now: number): Promise<RefreshTokenUse> {
+    return this.#write({ kind: 'useRefreshToken', tokenHash, now });
+  }
+
+  async getOrCreateSetting(name: string, create: () => string): Promise<string> {
+    const existing = await this.#pool.query<{ value: string }>(SQL.settingByName, [name]);
+    const row = existing.rows[0];
+    if (row) return row.value;
+    return this.#write({ kind: 'createSetting', name, value: create() });
+  }
+
+  async ping(): Promise<void> {
+    await this.#pool.query('SELECT 1');
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#queue.close();
+    await this.#pool.end();
+  }
+
+  #write<K extends WriteOp['kind']>(op: OpOf<K>): Promise<WriteResults[K]> {
+    const { item, promise } = pendingWrite(op);
+    this.#queue.push(item);
+    return promise;
+  }
+
+  /**
+   * Run a batch in one transaction and settle each item after COMMIT. If the batch fails before
+   * COMMIT (an item the database refuses in a way no pre-check foresaw), it is rolled back and
+   * every item is re-run in a transaction of its own, so only the bad item's caller sees the
+   * error. If COMMIT itself fails the outcome is unknown: every caller gets the error and may
+   * retry (an intake retried after a commit that did happen comes back as `duplicate`).
+   */
+  async #flush(batch: PendingWrite[]): Promise<void> {
+    try {
+      this.#settle(batch, await this.#runWithRetry(batch));
+      return;
+    } catch (error) {
+      if (batch.length === 1 || (error instanceof BatchError && error.ambiguous)) {
+        for (const item of batch) item.reject(unwrap(error));
+        return;
+      }
+    }
+    for (const item of batch) {
+      try {
+        this.#settle([item], await this.#runWithRetry([item]));
+      } catch (error) {
+        item.reject(unwrap(error));
+      }
+    }
+  }
+
+  #settle(batch: readonly PendingWrite[], results: readonly ItemResult[]): void {
+    const again: PendingWrite[] = [];
+    batch.forEach((item, index) => {
+      const result = results[index];
+      if (result === undefined) item.reject(new Error('batch result missing'));
+      else if ('retry' in result) {
+        item.retries += 1;
+        if (item.retries > RETRIES_MAX) item.reject(new Error(`write still racing after ${RETRIES_MAX} retries`));
+        else again.push(item);
+      } else if (result.ok) item.resolve(result.value);
+      else item.reject(result.error);
+    });
+    if (again.length > 0) this.#queue.requeue(again);
+  }
+
+  async #runWithRetry(batch: readonly PendingWrite[]): Promise<ItemResult[]> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.#run(batch);
+      } catch (error) {
+        const retryable = error instanceof BatchError && !error.ambiguous && RETRYABLE_SQLSTATES.has(sqlState(error.inner));
+        if (!retryable || attempt >= BATCH_ATTEMPTS_MAX) throw error;
+      }
+    }
+  }
+
+  async #run(batch: readonly PendingWrite[]): Promise<ItemResult[]> {
+    const client = await this.#pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      let results: ItemResult[];
+      try {
+        results = await this.#execute(client, batch);
+      } catch (error) {
+        try {
+          await client.query('ROLLBACK');
+        } catch (rollbackError) {
+          broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+        }
+        throw new BatchError(error, false);
+      }
+      try {
+        await client.query('COMMIT');
+      } catch (error) {
+        broken = error instanceof Error ? error : new Error(String(error));
+        throw new BatchError(error, true);
+      }
+      return results;
+    } finally {
+      // A connection whose ROLLBACK or COMMIT failed is in an unknown state: destroy it.
+      client.release(broken);
+    }
+  }
+
+  /**
+   * Writes of one kind run together as multi-row statements (a few round trips per batch, not
+   * per item). Writes in one batch were all in flight at once, so no caller can have expected an
+   * order between them; within a kind, arrival order is kept.
+   */
+  async #execute(client: Client, batch: readonly PendingWrite[]): Promise<ItemResult[]> {
+    const results: ItemResult[] = new Array<ItemResult>(batch.length);
+    const groups = groupByKind(batch);
+    await this.#intakes(client, groups.intake, results);
+    for (const entry of groups.setMessageResponse) results[entry.index] = await this.#setMessageResponse(client, entry.op);
+    await this.#applyChanges(client, groups.applyChange, results);
+    await this.#recordDeliveries(client, groups.recordDelivery, results);
+    for (const entry of groups.replayUndelivered) results[entry.index] = await this.#replay(client, entry.op);
+    for (const entry of groups.saveRefreshToken) results[entry.index] = await this.#saveRefreshToken(client, entry.op.record);
+    for (const entry of groups.useRefreshToken) results[entry.index] = await this.#useRefreshToken(client, entry.op);
+    for (const entry of groups.createSetting) results[entry.index] = await this.#createSetting(client, entry.op);
+    for (const entry of groups.releaseTransaction) {
+      await client.query(SQL.release, [entry.op.id, entry.op.owner]);
+      results[entry.index] = { ok: true, value: undefined };
+    }
+    for (const entry of groups.claimDue) results[entry.index] = await this.#claimDue(client, entry.op.options);
+    for (const entry of groups.claimOutbox) results[entry.index] = await this.#claimOutbox(client, entry.op.options);
+    return results;
+  }
+
+  /**
+   * Intake without a savepoint per item: insert with ON CONFLICT DO NOTHING and classify only
+   * what was not inserted. A conflicting row another connection has not committed yet makes the
+   * INSERT wait for that commit, so `duplicate` is only ever answered for a committed original.
+   * Items whose key already appeared earlier in the same batch are classified after the first
+   * one's insert, against it.
+   */
+  async #intakes(client: Client, entries: readonly Entry<'intake'>[], results: ItemResult[]): Promise<void> {
+    if (entries.length === 0) return;
+    const leaders: Entry<'intake'>[] = [];
+    const followers: Entry<'intake'>[] = [];
+    const seenMessages = new Set<string>();
+    const seenUetrs = new Set<string>();
+    for (const entry of entries) {
+      const { tx } = entry.op;
+      const messageKey = key(tx.integratorId, tx.messageId);
+      const uetrKey = key(tx.integratorId, tx.uetr);
+      (seenMessages.has(messageKey) || seenUetrs.has(uetrKey) ? followers : leaders).push(entry);
+      seenMessages.add(messageKey);
+      seenUetrs.add(uetrKey);
+    }
+
+    // One insertion order for every instance (by unique key) so two batches cannot deadlock on each other's keys.
+    const byUetr = [...leaders].sort((a, b) => compareKeys(a.op.tx.integratorId, a.op.tx.uetr, b.op.tx.integratorId, b.op.tx.uetr));
+    const insertedTx = await client.query<{ id: string }>(SQL.insertTransactions, transactionColumns(byUetr.map((entry) => entry.op.tx)));
+    const txInserted = new Set(insertedTx.rows.map((row) => row.id));
+
+    const withTx = leaders
+      .filter((entry) => txInserted.has(entry.op.tx.id))
+      .sort((a, b) => compareKeys(a.op.tx.integratorId, a.op.tx.messageId, b.op.tx.integratorId, b.op.tx.messageId));
+    const insertedMessages =
+      withTx.length === 0 ? [] : (await client.query<{ transaction_id: string }>(SQL.insertMessages, messageColumns(withTx.map((entry) => entry.op.tx)))).rows;
+    const accepted = new Set(insertedMessages.map((row) => row.transaction_id));
+
+    // The uetr was free but the message id was taken: undo the transaction row (it has nothing else yet).
+    const orphans = withTx.filter((entry) => !accepted.has(entry.op.tx.id)).map((entry) => entry.op.tx.id);
+    if (orphans.length > 0) await client.query(SQL.deleteTransactions, [orphans]);
+
+    const acceptedTxs = leaders.filter((entry) => accepted.has(entry.op.tx.id)).map((entry) => entry.op.tx);
+    await insertHistoryAndOutbox(
+      client,
+      // Version 1's cause is the request itself, kept verbatim in messages.raw_body.
+      acceptedTxs.map((tx) => ({ transactionId: tx.id, version: 1, fromState: null, toState: tx.state, at: tx.receivedAt, cause: null })),
+      acceptedTxs.flatMap((tx) => outboxRows(tx.id, tx.integratorId, tx.outbox, 0, tx.receivedAt)),
+    );
+    for (const entry of leaders) {
+      if (accepted.has(entry.op.tx.id)) results[entry.index] = { ok: true, value: { kind: 'accepted', transactionId: entry.op.tx.id } };
+    }
+
+    const others = [...leaders.filter((entry) => !accepted.has(entry.op.tx.id)), ...followers];
+    if (others.length > 0) await classifyIntakes(client, others, results);
+  }
+
+  async #setMessageResponse(client: Client, op: OpOf<'setMessageResponse'>): Promise<ItemResult> {
+    const result = await client.query(SQL.setResponse, [op.response, op.integratorId, op.messageId]);
+    if (result.rowCount === 0) return { ok: false, error: new StoreWriteError(`no stored message ${op.messageId} for integrator ${op.integratorId}`) };
+    return { ok: true, value: undefined };
+  }
+
+  /**
+   * Optimistic state changes: lock the named rows (in id order, so batches never deadlock each
+   * other), compare versions, then write state, history and outbox for the ones still current.
+   */
+  async #applyChanges(client: Client, entries: readonly Entry<'applyChange'>[], results: ItemResult[]): Promise<void> {
+    for (const round of rounds(entries, (entry) => entry.op.change.transactionId)) {
+      const ids = round.map((entry) => entry.op.change.transactionId);
+      const locked = await client.query<{ id: string; version: number; state: string; integrator_id: string; max_seq: number }>(SQL.lockForChange, [ids]);
+      const current = new Map(locked.rows.map((row) => [row.id, row]));
+      const valid: { entry: Entry<'applyChange'>; state: string; integratorId: string; maxSeq: number }[] = [];
+      for (const entry of round) {
+        const { change } = entry.op;
+        const row = current.get(change.transactionId);
+        if (row === undefined) results[entry.index] = { ok: true, value: { ok: false, reason: 'not_found' } };
+        else if (row.version !== change.expectedVersion) results[entry.index] = { ok: true, value: { ok: false, reason: 'stale' } };
+        else valid.push({ entry, state: row.state, integratorId: row.integrator_id, maxSeq: row.max_seq });
+      }
+      if (valid.length === 0) continue;
+      const changes = valid.map(({ entry }) => entry.op.change);
+      await client.query(SQL.updateStates, [
+        changes.map((change) => change.transactionId),
+        changes.map((change) => change.expectedVersion),
+        changes.map((change) => change.toState),
+        changes.map((change) => change.at),
+        changes.map((change) => change.dueAt),
+        changes.map((change) => (change.data === undefined ? null : JSON.stringify(change.data))),
+      ]);
+      await insertHistoryAndOutbox(
+        client,
+        valid.map(({ entry, state }) => ({
+          transactionId: entry.op.change.transactionId,
+          version: entry.op.change.expectedVersion + 1,
+          fromState: state,
+          toState: entry.op.change.toState,
+          at: entry.op.change.at,
+          cause: entry.op.change.cause,
+        })),
+        valid.flatMap(({ entry, integratorId, maxSeq }) =>
+          outboxRows(entry.op.change.transactionId, integratorId, entry.op.change.outbox, maxSeq, entry.op.change.at),
+        ),
+      );
+      for (const { entry } of valid) results[entry.index] = { ok: true, value: { ok: true, version: entry.op.change.expectedVersion + 1 } };
+    }
+  }
+
+  async #recordDeliveries(client: Client, entries: readonly Entry<'recordDelivery'>[], results: ItemResult[]): Promise<void> {
+    for (const round of rounds(entries, (entry) => entry.op.attempt.outboxId)) {
+      const attempts = round.map((entry) => entry.op.attempt).sort((a, b) => compareText(a.outboxId, b.outboxId));
+      const updated = await client.query<{ id: string }>(SQL.recordDeliveries, [
+        attempts.map((attempt) => attempt.outboxId),
+        attempts.map((attempt) => attempt.at),
+        attempts.map((attempt) => Math.max(0, Math.round(attempt.durationMs))),
+        attempts.map((attempt) => attempt.httpStatus),
+        attempts.map((attempt) => attempt.error),
+        attempts.map((attempt) => attempt.delivered),
+        attempts.map((attempt) => attempt.nextAttemptAt),
+        attempts.map((attempt) => attemptErrorText(attempt)),
+      ]);
+      const known = new Set(updated.rows.map((row) => row.id));
+      for (const entry of round) {
+        const { outboxId } = entry.op.attempt;
+        results[entry.index] = known.has(outboxId) ? { ok: true, value: undefined } : { ok: false, error: new StoreWriteError(`no outbox message ${outboxId}`) };
+      }
+    }
+  }
+
+  async #replay(client: Client, op: OpOf<'replayUndelivered'>): Promise<ItemResult> {
+    const result = await client.query(SQL.replay, [op.now, op.filter.outboxId ?? null, op.filter.integratorId ?? null, op.filter.since ?? null]);
+    return { ok: true, value: result.rowCount ?? 0 };
+  }
+
+  async #saveRefreshToken(client: Client, record: RefreshTokenRecord): Promise<ItemResult> {
+    const result = await client.query(SQL.insertRefreshToken, [record.tokenHash, record.familyId, record.integratorId, record.expiresAt]);
+    if (result.rowCount === 0) return { ok: false, error: new StoreWriteError('refresh token hash already stored') };
+    return { ok: true, value: undefined };
+  }
+
+  /** The conditional UPDATE is the atomic step: of two concurrent uses, the second waits on the row and then finds it used. */
+  async #useRefreshToken(client: Client, op: OpOf<'useRefreshToken'>): Promise<ItemResult> {
+    const used = await client.query<RefreshTokenRow>(SQL.useRefreshToken, [op.tokenHash, op.now]);
+    const row = used.rows[0];
+    if (row) {
+      return {
+        ok: true,
+        value: { kind: 'ok', record: { tokenHash: row.token_hash, familyId: row.family_id, integratorId: row.integrator_id, expiresAt: Number(row.expires_at) } },
+      };
+    }
+    const found = (await client.query<RefreshTokenRow>(SQL.refreshTokenByHash, [op.tokenHash])).rows[0];
+    if (found === undefined || found.used_at === null) return { ok: true, value: { kind: 'unknown' } };
+    await client.query(SQL.revokeFamily, [found.family_id]);
+    return { ok: true, value: { kind: 'reused', familyId: found.family_id } };
+  }
+
+  /** Insert-if-absent, then read: an instance that lost the race reads the winner's value. */
+  async #createSetting(client: Client, op: OpOf<'createSetting'>): Promise<ItemResult> {
+    await client.query(SQL.insertSetting, [op.name, op.value]);
+    const row = (await client.query<{ value: string }>(SQL.settingByName, [op.name])).rows[0];
+    if (row === undefined) return { ok: false, error: new Error(`setting ${op.name} vanished`) };
+    return { ok: true, value: row.value };
+  }
+
+  async #claimDue(client: Client, options: ClaimOptions): Promise<ItemResult> {
+    const result = await client.query<TransactionRow>(SQL.claimDue, [options.now, options.limit, options.owner, options.now + options.leaseMs]);
+    const records = result.rows.map(transactionFromRow).sort((a, b) => (a.dueAt ?? 0) - (b.dueAt ?? 0) || compareText(a.id, b.id));
+    return { ok: true, value: records };
+  }
+
+  async #claimOutbox(client: Client, options: ClaimOptions): Promise<ItemResult> {
+    const result = await client.query<OutboxRow>(SQL.claimOutbox, [options.now, options.limit, options.owner, options.now + options.leaseMs]);
+    const records = result.rows
+      .map(outboxFromRow)
+      .sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || compareText(a.transactionId, b.transactionId) || a.seq - b.seq);
+    return { ok: true, value: records };
+  }
+}
+
+/** Classify intakes that were not inserted, against what is now stored (committed by others, or inserted earlier in this batch). */
+async function classifyIntakes(client: Client, entries: readonly Entry<'intake'>[], results: ItemResult[]): Promise<void> {
+  const txs = entries.map((entry) => entry.op.tx);
+  const messages = await client.query<{ integrator_id: string; message_id: string; transaction_id: string; payload_hash: string; response: string | null }>(
+    SQL.messagesByKeys,
+    [txs.map((tx) => tx.integratorId), txs.map((tx) => tx.messageId)],
+  );
+  const uetrs = await client.query<{ integrator_id: string; uetr: string }>(SQL.transactionsByUetrs, [txs.map((tx) => tx.integratorId), txs.map((tx) => tx.uetr)]);
+  const messageByKey = new Map(messages.rows.map((row) => [key(row.integrator_id, row.message_id), row]));
+  const takenUetrs = new Set(uetrs.rows.map((row) => key(row.integrator_id, row.uetr)));
+  for (const entry of entries) {
+    const { tx } = entry.op;
+    const message = messageByKey.get(key(tx.integratorId, tx.messageId));
+    let outcome: IntakeOutcome | undefined;
+    if (message) {
+      outcome =
+        message.payload_hash === tx.payloadHash
+          ? { kind: 'duplicate', transactionId: message.transaction_id, response: message.response }
+          : { kind: 'message_conflict' };
+    } else if (takenUetrs.has(key(tx.integratorId, tx.uetr))) {
+      outcome = { kind: 'uetr_conflict' };
+    }
+    // Neither key is taken any more (the row it collided with was rolled back): insert it in the next batch.
+    results[entry.index] = outcome === undefined ? { retry: true } : { ok: true, value: outcome };
+  }
+}
+
+interface HistoryInsert {
+  readonly transactionId: string;
+  readonly version: number;
+  readonly fromState: string | null;
+  readonly toState: string;
+  readonly at: number;
+  readonly cause: string | null;
+}
+
+interface OutboxInsert {
+  readonly message: NewOutboxMessage;
+  readonly transactionId: string;
+  readonly integratorId: string;
+  readonly seq: number;
+  readonly at: number;
+}
+
+function outboxRows(transactionId: string, integratorId: string, messages: readonly NewOutboxMessage[], lastSeq: number, at: number): OutboxInsert[] {
+  return messages.map((message, index) => ({ message, transactionId, integratorId, seq: lastSeq + index + 1, at }));
+}
+
+/** History rows and outbox rows of any number of transactions in one statement. */
+async function insertHistoryAndOutbox(client: Client, history: readonly HistoryInsert[], outbox: readonly OutboxInsert[]): Promise<void> {
+  if (history.length === 0 && outbox.length === 0) return;
+  await client.query(SQL.insertHistoryAndOutbox, [
+    history.map((row) => row.transactionId),
+    history.map((row) => row.version),
+    history.map((row) => row.fromState),
+    history.map((row) => row.toState),
+    history.map((row) => row.at),
+    history.map((row) => row.cause),
+    outbox.map((row) => row.message.id),
+    outbox.map((row) => row.transactionId),
+    outbox.map((row) => row.integratorId),
+    outbox.map((row) => row.seq),
+    outbox.map((row) => row.message.channel),
+    outbox.map((row) => row.message.url),
+    outbox.map((row) => row.message.body),
+    outbox.map((row) => JSON.stringify(row.message.headers)),
+    outbox.map((row) => row.message.availableAt),
+    outbox.map((row) => row.at),
+  ]);
+}
+
+function transactionColumns(txs: readonly NewTransaction[]): unknown[] {
+  return [
+    txs.map((tx) => tx.id),
+    txs.map((tx) => tx.integratorId),
+    txs.map((tx) => tx.kind),
+    txs.map((tx) => tx.uetr),
+    txs.map((tx) => tx.scheme),
+    txs.map((tx) => tx.messageId),
+    txs.map((tx) => tx.state),
+    txs.map((tx) => (tx.amountMinor === null ? null : tx.amountMinor.toString())),
+    txs.map((tx) => tx.currency),
+    txs.map((tx) => tx.receivedAt),
+    txs.map((tx) => tx.dueAt),
+    txs.map((tx) => tx.traceparent),
+    txs.map((tx) => tx.tracestate),
+  ];
+}
+
+function messageColumns(txs: readonly NewTransaction[]): unknown[] {
+  return [
+    txs.map((tx) => tx.integratorId),
+    txs.map((tx) => tx.messageId),
+    txs.map((tx) => tx.id),
+    txs.map((tx) => tx.payloadHash),
+    txs.map((tx) => tx.rawBody),
+    txs.map((tx) => tx.receivedAt),
+  ];
+}
+
+type Groups = { [K in WriteOp['kind']]: Entry<K>[] };
+
+function groupByKind(batch: readonly PendingWrite[]): Groups {
+  const groups: Groups = {
+    intake: [],
+    setMessageResponse: [],
+    applyChange: [],
+    claimDue: [],
+    releaseTransaction: [],
+    claimOutbox: [],
+    recordDelivery: [],
+    replayUndelivered: [],
+    saveRefreshToken: [],
+    useRefreshToken: [],
+    createSetting: [],
+  };
+  batch.forEach((item, index) => {
+    const { op } = item;
+    switch (op.kind) {
+      case 'intake':
+        return groups.intake.push({ index, op });
+      case 'setMessageResponse':
+        return groups.setMessageResponse.push({ index, op });
+      case 'applyChange':
+        return groups.applyChange.push({ index, op });
+      case 'claimDue':
+        return groups.claimDue.push({ index, op });
+      case 'releaseTransaction':
+        return groups.releaseTransaction.push({ index, op });
+      case 'claimOutbox':
+        return groups.claimOutbox.push({ index, op });
+      case 'recordDelivery':
+        return groups.recordDelivery.push({ index, op });
+      case 'replayUndelivered':
+        return groups.replayUndelivered.push({ index, op });
+      case 'saveRefreshToken':
+        return groups.saveRefreshToken.push({ index, op });
+      case 'useRefreshToken':
+        return groups.useRefreshToken.push({ index, op });
+      case 'createSetting':
+        return groups.createSetting.push({ index, op });
+      default:
+        return unreachable(op, 'write op');
+    }
+  });
+  return groups;
+}
+
+/** Split entries so that no round names the same row twice; a multi-row UPDATE would apply only one of them. */
+function rounds<E>(entries: readonly E[], rowOf: (entry: E) => string): E[][] {
+  const result: E[][] = [];
+  const roundOfRow = new Map<string, number>();
+  for (const entry of entries) {
+    const row = rowOf(entry);
+    const round = (roundOfRow.get(row) ?? -1) + 1;
+    roundOfRow.set(row, round);
+    (result[round] ??= []).push(entry);
+  }
+  return result;
+}
+
+function key(a: string, b: string): string {
+  return `${a}\u0000${b}`;
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function compareKeys(a1: string, a2: string, b1: string, b2: string): number {
+  return compareText(a1, b1) || compareText(a2, b2);
+}
+
+function sqlState(error: unknown): string {
+  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : '';
+}
+
+function unwrap(error: unknown): unknown {
+  return error instanceof BatchError ? error.inner : error;
+}
+
+const TRANSACTION_COLUMNS =
+  'id, integrator_id, kind, uetr, scheme, message_id, state, version, amount_minor, currency, created_at, updated_at, due_at, traceparent, tracestate, data';
+const OUTBOX_COLUMNS =
+  'id, transaction_id, integrator_id, seq, channel, url, body, headers, available_at, status, attempts, next_attempt_at, created_at, delivered_at, last_error';
+
+/** Named statements are parsed and planned once per connection. */
+function named(name: string, text: string): pg.QueryConfig {
+  return { name: `regpay_${name}`, text };
+}
+
+const SQL = {
+  transactionById: named('transaction_by_id', `SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE id = $1`),
+  transactionByUetr: named('transaction_by_uetr', `SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE integrator_id = $1 AND uetr = $2`),
+  messageByKey: named('message_by_key', 'SELECT * FROM messages WHERE integrator_id = $1 AND message_id = $2'),
+  historyOf: named('history_of', 'SELECT * FROM state_history WHERE transaction_id = $1 ORDER BY version'),
+  outboxOf: named('outbox_of', `SELECT ${OUTBOX_COLUMNS} FROM outbox WHERE transaction_id = $1 ORDER BY seq`),
+  settingByName: named('setting_by_name', 'SELECT value FROM settings WHERE name = $1'),
+
+  insertTransactions: named(
+    'insert_transactions',
+    `INSERT INTO transactions (id, integrator_id, kind, uetr, scheme, message_id, state, version, amount_minor, currency,
+       created_at, updated_at, due_at, traceparent, tracestate, data)
+     SELECT id, integrator_id, kind, uetr, scheme, message_id, state, 1, amount_minor, currency, at, at, due_at, traceparent, tracestate, '{}'::jsonb
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[],
+                 $10::bigint[], $11::bigint[], $12::text[], $13::text[])
+       WITH ORDINALITY AS i(id, integrator_id, kind, uetr, scheme, message_id, state, amount_minor, currency, at, due_at, traceparent, tracestate, ord)
+     ORDER BY ord
+     ON CONFLICT DO NOTHING
+     RETURNING id`,
+  ),
+  insertMessages: named(
+    'insert_messages',
+    `INSERT INTO messages (integrator_id, message_id, transaction_id, payload_hash, raw_body, response, received_at)
+     SELECT integrator_id, message_id, transaction_id, payload_hash, raw_body, NULL, received_at
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[])
+       WITH ORDINALITY AS m(integrator_id, message_id, transaction_id, payload_hash, raw_body, received_at, ord)
+     ORDER BY ord
+     ON CONFLICT DO NOTHING
+     RETURNING transaction_id`,
+  ),
+  deleteTransactions: named('delete_transactions', 'DELETE FROM transactions WHERE id = ANY($1::text[])'),
+  messagesByKeys: named(
+    'messages_by_keys',
+    `SELECT m.integrator_id, m.message_id, m.transaction_id, m.payload_hash, m.response
+     FROM messages m JOIN unnest($1::text[], $2::text[]) AS k(integrator_id, message_id)
+       ON m.integrator_id = k.integrator_id AND m.message_id = k.message_id`,
+  ),
+  transactionsByUetrs: named(
+    'transactions_by_uetrs',
+    `SELECT t.integrator_id, t.uetr
+     FROM transactions t JOIN unnest($1::text[], $2::text[]) AS k(integrator_id, uetr)
+       ON t.integrator_id = k.integrator_id AND t.uetr = k.uetr`,
+  ),
+  insertHistoryAndOutbox: named(
+    'insert_history_and_outbox',
+    `WITH history AS (
+       INSERT INTO state_history (transaction_id, version, from_state, to_state, at, cause)
+       SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::bigint[], $6::text[])
+     )
+     INSERT INTO outbox (id, transaction_id, integrator_id, seq, channel, url, body, headers, available_at, status, attempts,
+       next_attempt_at, created_at)
+     SELECT id, transaction_id, integrator_id, seq, channel, url, body, headers, available_at, 'PENDING', 0, available_at, created_at
+     FROM unnest($7::text[], $8::text[], $9::text[], $10::int[], $11::text[], $12::text[], $13::text[], $14::jsonb[], $15::bigint[], $16::bigint[])
+       AS o(id, transaction_id, integrator_id, seq, channel, url, body, headers, available_at, created_at)`,
+  ),
+  setResponse: named('set_response', 'UPDATE messages SET response = $1 WHERE integrator_id = $2 AND message_id = $3'),
+
+  lockForChange: named(
+    'lock_for_change',
+    `SELECT t.id, t.version, t.state, t.integrator_id,
+       (SELECT COALESCE(MAX(o.seq), 0) FROM outbox o WHERE o.transaction_id = t.id)::int AS max_seq
+     FROM transactions t WHERE t.id = ANY($1::text[])
+     ORDER BY t.id
+     FOR UPDATE OF t`,
+  ),
+  updateStates: named(
+    'update_states',
+    `UPDATE transactions t
+     SET state = c.to_state, version = t.version + 1, updated_at = c.at, due_at = c.due_at, data = COALESCE(c.data, t.data)
+     FROM unnest($1::text[], $2::int[], $3::text[], $4::bigint[], $5::bigint[], $6::jsonb[]) AS c(id, expected, to_state, at, due_at, data)
+     WHERE t.id = c.id AND t.version = c.expected`,
+  ),
+
+  // SKIP LOCKED: rows another instance is claiming right now are passed over, not waited for.
+  // A row claimed and committed by another instance fails the lease test on re-check.
+  claimDue: named(
+    'claim_due',
+    `WITH candidates AS (
+       SELECT id FROM transactions
+       WHERE due_at <= $1 AND (lease_until IS NULL OR lease_until < $1)
+       ORDER BY due_at
+       LIMIT $2
+       FOR UPDATE SKIP LOCKED
+     )
+     UPDATE transactions t SET lease_owner = $3, lease_until = $4
+     FROM candidates WHERE t.id = candidates.id
+     RETURNING ${TRANSACTION_COLUMNS.split(', ')
+       .map((column) => `t.${column}`)
+       .join(', ')}`,
+  ),
+  release: named('release', 'UPDATE transactions SET lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2'),
+
+  // Only the head of each (transaction, channel) queue is deliverable: the lowest-seq PENDING row.
+  // UNDELIVERED rows are not PENDING, so a message given up on no longer holds back the ones
+  // after it; it waits for an operator replay, and the receiver orders by seq/webhook-id.
+  claimOutbox: named(
+    'claim_outbox',
+    `WITH candidates AS (
+       SELECT o.id FROM outbox o
+       WHERE o.status = 'PENDING' AND o.next_attempt_at <= $1
+         AND (o.lease_until IS NULL OR o.lease_until < $1)
+         AND NOT EXISTS (
+           SELECT 1 FROM outbox p
+           WHERE p.status = 'PENDING' AND p.transaction_id = o.transaction_id AND p.channel = o.channel AND p.seq < o.seq)
+       ORDER BY o.next_attempt_at, o.seq
+       LIMIT $2
+       FOR UPDATE OF o SKIP LOCKED
+     )
+     UPDATE outbox u SET lease_owner = $3, lease_until = $4
+     FROM candidates WHERE u.id = candidates.id
+     RETURNING ${OUTBOX_COLUMNS.split(', ')
+       .map((column) => `u.${column}`)
+       .join(', ')}`,
+  ),
+  // A late acknowledgement still counts, even for a message already given up on; a failure
+  // reported after another instance delivered the message changes nothing but the count.
+  recordDeliveries: named(
+    'record_deliveries',
+    `WITH a AS (
+       SELECT * FROM unnest($1::text[], $2::bigint[], $3::int[], $4::int[], $5::text[], $6::boolean[], $7::bigint[], $8::text[])
+         AS a(id, at, duration_ms, http_status, error, delivered, next_at, last_error)
+     ), updated AS (
+       UPDATE outbox o SET
+         status = CASE WHEN a.delivered THEN 'DELIVERED'
+                       WHEN o.status = 'PENDING' AND a.next_at IS NULL THEN 'UNDELIVERED'
+                       ELSE o.status END,
+         delivered_at = CASE WHEN a.delivered THEN COALESCE(o.delivered_at, a.at) ELSE o.delivered_at END,
+         attempts = o.attempts + 1,
+         last_error = CASE WHEN NOT a.delivered AND o.status = 'PENDING' THEN a.last_error ELSE o.last_error END,
+         next_attempt_at = CASE WHEN NOT a.delivered AND o.status = 'PENDING' AND a.next_at IS NOT NULL THEN a.next_at
+                                ELSE o.next_attempt_at END,
+         lease_owner = NULL, lease_until = NULL
+       FROM a WHERE o.id = a.id
+       RETURNING o.id
+     ), attempts AS (
+       INSERT INTO delivery_attempts (outbox_id, at, duration_ms, http_status, error, delivered)
+       SELECT a.id, a.at, a.duration_ms, a.http_status, a.error, a.delivered FROM a JOIN updated ON updated.id = a.id
+     )
+     SELECT id FROM updated`,
+  ),
+  // attempts restarts at 0: a replayed message gets a whole new retry schedule; the full record
+  // of earlier attempts stays in delivery_attempts.
+  replay: named(
+    'replay',
+    `UPDATE outbox SET status = 'PENDING', next_attempt_at = $1, attempts = 0, lease_owner = NULL, lease_until = NULL
+     WHERE status = 'UNDELIVERED'
+       AND ($2::text IS NULL OR id = $2::text)
+       AND ($3::text IS NULL OR integrator_id = $3::text)
+       AND ($4::bigint IS NULL OR created_at >= $4::bigint)`,
+  ),
+
+  insertRefreshToken: named(
+    'insert_refresh_token',
+    `INSERT INTO refresh_tokens (token_hash, family_id, integrator_id, expires_at, used_at, revoked)
+     VALUES ($1, $2, $3, $4, NULL, FALSE) ON CONFLICT (token_hash) DO NOTHING`,
+  ),
+  useRefreshToken: named(
+    'use_refresh_token',
+    `UPDATE refresh_tokens SET used_at = $2
+     WHERE token_hash = $1 AND used_at IS NULL AND NOT revoked AND expires_at > $2
+     RETURNING *`,
+  ),
+  refreshTokenByHash: named('refresh_token_by_hash', 'SELECT * FROM refresh_tokens WHERE token_hash = $1'),
+  revokeFamily: named('revoke_family', 'UPDATE refresh_tokens SET revoked = TRUE WHERE family_id = $1'),
+  insertSetting: named('insert_setting', 'INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING'),
+} as const;
+
+interface TransactionRow {
+  id: string;
+  integrator_id: string;
+  kind: string;
+  uetr: string;
+  scheme: string;
+  message_id: string;
+  state: string;
+  version: number;
+  amount_minor: string | null;
+  currency: string | null;
+  created_at: string;
+  updated_at: string;
+  due_at: string | null;
+  traceparent: string | null;
+  tracestate: string | null;
+  data: Record<string, unknown>;
+}
+
+interface MessageRow {
+  integrator_id: string;
+  message_id: string;
+  transaction_id: string;
+  payload_hash: string;
+  raw_body: string;
+  response: string | null;
+  received_at: string;
+}
+
+interface OutboxRow {
+  id: string;
+  transaction_id: string;
+  integrator_id: string;
+  seq: number;
+  channel: string;
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  available_at: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: string;
+  created_at: string;
+  delivered_at: string | null;
+  last_error: string | null;
+}
+
+interface HistoryRow {
+  transaction_id: string;
+  version: number;
+  from_state: string | null;
+  to_state: string;
+  at: string;
+  cause: string | null;
+}
+
+interface RefreshTokenRow {
+  token_hash: string;
+  family_id: string;
+  integrator_id: string;
+  expires_at: string;
+  used_at: string | null;
+  revoked: boolean;
+}
+
+function nullableNumber(value: string | null): number | null {
+  return value === null ? null : Number(value);
+}
+
+function transactionFromRow(row: TransactionRow): TransactionRecord {
+  return {
+    id: row.id,
+    integratorId: row.integrator_id,
+    kind: row.kind as TransactionKind,
+    uetr: row.uetr,
+    scheme: row.scheme as SchemeName,
+    messageId: row.message_id,
+    state: row.state,
+    version: row.version,
+    amountMinor: row.amount_minor === null ? null : BigInt(row.amount_minor),
+    currency: row.currency,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+    dueAt: nullableNumber(row.due_at),
+    traceparent: row.traceparent,
+    tracestate: row.tracestate,
+    data: row.data,
+  };
+}
+
+function messageFromRow(row: MessageRow): StoredMessage {
+  return {
+    integratorId: row.integrator_id,
+    messageId: row.message_id,
+    transactionId: row.transaction_id,
+    payloadHash: row.payload_hash,
+    rawBody: row.raw_body,
+    response: row.response,
+    receivedAt: Number(row.received_at),
+  };
+}
+
+function historyFromRow(row: HistoryRow): HistoryRecord {
+  return {
+    transactionId: row.transaction_id,
+    version: row.version,
+    fromState: row.from_state,
+    toState: row.to_state,
+    at: Number(row.at),
+    cause: row.cause,
+  };
+}
+
+function outboxFromRow(row: OutboxRow): OutboxRecord {
+  return {
+    id: row.id,
+    transactionId: row.transaction_id,
+    integratorId: row.integrator_id,
+    seq: row.seq,
+    channel: row.channel as OutboxChannel,
+    url: row.url,
+    body: row.body,
+    headers: row.headers,
+    availableAt: Number(row.available_at),
+    status: row.status as OutboxStatus,
+    attempts: row.attempts,
+    nextAttemptAt: Number(row.next_attempt_at),
+    createdAt: Number(row.created_at),
+    deliveredAt: nullableNumber(row.delivered_at),
+    lastError: row.last_error,
+  };
+}

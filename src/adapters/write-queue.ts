@@ -1,0 +1,119 @@
+/**
+ * The group-commit queue both stores share. Write calls are queued; on the next `setImmediate`
+ * up to `batchMax` of them are handed to the adapter's `flush`, which runs them in ONE database
+ * transaction and settles every item only after that transaction committed. A disk flush is the
+ * expensive part of a durable write, so callers arriving within the same turn of the event loop
+ * share it instead of paying one each.
+ */
+
+/** The queue is full: the caller should shed load (HTTP 503 with Retry-After) and retry. */
+export class StoreOverloadedError extends Error {
+  override readonly name = 'StoreOverloadedError';
+  readonly code = 'STORE_OVERLOADED';
+}
+
+/** The store was closed before the write could run. */
+export class StoreClosedError extends Error {
+  override readonly name = 'StoreClosedError';
+  readonly code = 'STORE_CLOSED';
+}
+
+export interface Settleable {
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+export interface WriteQueueOptions {
+  /** Most items in one database transaction. */
+  readonly batchMax: number;
+  /** Most items waiting; beyond it a write is refused with StoreOverloadedError. */
+  readonly queueMax: number;
+  /** Most batches in flight at once (SQLite: 1, the database has one writer anyway). */
+  readonly concurrency: number;
+}
+
+export class WriteQueue<Item extends Settleable> {
+  readonly #flush: (batch: Item[]) => Promise<void> | void;
+  readonly #options: WriteQueueOptions;
+  #pending: Item[] = [];
+  #scheduled = false;
+  #inFlight = 0;
+  #closed = false;
+  #idleWaiters: (() => void)[] = [];
+
+  constructor(flush: (batch: Item[]) => Promise<void> | void, options: WriteQueueOptions) {
+    this.#flush = flush;
+    this.#options = options;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  push(item: Item): void {
+    if (this.#closed) {
+      item.reject(new StoreClosedError('store is closed'));
+      return;
+    }
+    if (this.#pending.length >= this.#options.queueMax) {
+      item.reject(new StoreOverloadedError(`write queue full (${this.#options.queueMax} waiting)`));
+      return;
+    }
+    this.#pending.push(item);
+    this.#schedule();
+  }
+
+  /** Put items back at the head of the queue (an adapter retrying them in the next batch). */
+  requeue(items: readonly Item[]): void {
+    this.#pending.unshift(...items);
+    this.#schedule();
+  }
+
+  /** Refuse new writes, then wait until everything queued has been flushed. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#pending.length === 0 && this.#inFlight === 0) return;
+    await new Promise<void>((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  #schedule(): void {
+    if (this.#scheduled || this.#pending.length === 0 || this.#inFlight >= this.#options.concurrency) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      this.#runOne();
+    });
+  }
+
+  #runOne(): void {
+    if (this.#pending.length === 0 || this.#inFlight >= this.#options.concurrency) return;
+    const batch = this.#pending.splice(0, this.#options.batchMax);
+    this.#inFlight += 1;
+    const done = (): void => {
+      this.#inFlight -= 1;
+      this.#schedule();
+      if (this.#pending.length === 0 && this.#inFlight === 0) {
+        for (const wake of this.#idleWaiters.splice(0)) wake();
+      }
+    };
+    // More is waiting than one batch takes: start the next batch as well, up to `concurrency`.
+    this.#schedule();
+    let result: Promise<void> | void;
+    try {
+      result = this.#flush(batch);
+    } catch (error) {
+      // The adapter settles items itself; this only catches its own bugs so no caller hangs.
+      for (const item of batch) item.reject(error);
+      done();
+      return;
+    }
+    if (result instanceof Promise) {
+      result.then(done, (error: unknown) => {
+        for (const item of batch) item.reject(error);
+        done();
+      });
+    } else {
+      done();
+    }
+  }
+}
