@@ -1,0 +1,292 @@
+import type { Static, TSchema } from '@sinclair/typebox';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { assert } from '../../lib/assert.js';
+import { isCountryCode } from '../../lib/iso3166.js';
+import { numberText } from '../../lib/json.js';
+import { currencyProblem, parseAmount, type Money } from '../../lib/money.js';
+import type { FieldError } from '../errors.js';
+import type { SchemeName } from '../schemes.js';
+import { CbprPlusSchemeDataSchema, CreditTransferSchema, type CreditTransfer } from './credit-transfer.js';
+import { hasDateShape, hasDateTimeShape, isDate, isDateTime, isUuid } from './formats.js';
+
+/**
+ * Message validation: one mechanism for every message. makeValidator() compiles a TypeBox schema
+ * with Ajv once, then each call runs the schema and the message's hand-written rules and merges
+ * everything into one list of FieldError, one entry per JSON pointer, so an integrator sees every
+ * fault of a message in one answer (CONTRACT §5). Validation never mutates the body: no
+ * coercion, no defaults, no removal of unknown properties.
+ */
+
+export type Validation<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly errors: FieldError[] };
+
+/** Reports a fault: `field` is a JSON pointer into the body, `message` says what is wrong with it. */
+export type Report = (field: string, message: string) => void;
+
+/** A rule JSON Schema cannot say. It runs on every body, valid or not, so it must check shapes before it reads. */
+export type Rule = (body: unknown, report: Report) => void;
+
+const CURRENCY = /^[A-Z]{3}$/;
+const COUNTRY = /^[A-Z]{2}$/;
+
+const ajv = new Ajv({
+  allErrors: true,
+  // TypeBox emits plain draft-07 keywords; strict mode catches a typo in a schema at compile time.
+  strict: true,
+  // Scalar fields of the liberal sub-structures are `type: ["string", "number"]`: one error, no anyOf noise.
+  allowUnionTypes: true,
+  // Errors carry their schema and data, which the messages below quote.
+  verbose: true,
+  // Only the body's own properties count, never something inherited.
+  ownProperties: true,
+});
+
+// Our own formats rather than ajv-formats: its date-time also takes "+0200" offsets and its uuid a "urn:uuid:" prefix.
+ajv.addFormat('date-time', { type: 'string', validate: isDateTime });
+ajv.addFormat('date', { type: 'string', validate: isDate });
+ajv.addFormat('uuid', { type: 'string', validate: isUuid });
+ajv.addFormat('double', { type: 'number', validate: (value: number) => Number.isFinite(value) });
+ajv.addKeyword({ keyword: 'x-message', schemaType: 'string' });
+ajv.addKeyword({
+  keyword: 'x-country',
+  type: 'string',
+  schemaType: 'boolean',
+  errors: false,
+  // A string that is not two capitals already fails the pattern; only a well-formed unknown code is this keyword's fault.
+  validate: (_enabled: boolean, code: string) => !COUNTRY.test(code) || isCountryCode(code),
+});
+ajv.addKeyword({
+  keyword: 'x-amount',
+  type: 'object',
+  schemaType: 'boolean',
+  errors: true,
+  validate: checkAmountKeyword,
+});
+
+/** Ajv keyword function of `x-amount`: faults go on the Amount's own fields, so it sets its errors' pointers itself. */
+function checkAmountKeyword(_enabled: boolean, amount: Record<string, unknown>, _parentSchema: unknown, context?: { instancePath: string }): boolean {
+  const problem = amountProblem(amount);
+  checkAmountKeyword.errors = undefined;
+  if (problem === undefined) return true;
+  // A fresh array each time: Ajv concatenates it into the validation's error list.
+  checkAmountKeyword.errors = [
+    { keyword: 'x-amount', instancePath: `${context?.instancePath ?? ''}/${problem.field}`, message: problem.message, params: {} },
+  ];
+  return false;
+}
+checkAmountKeyword.errors = undefined as Array<Partial<ErrorObject>> | undefined;
+
+/**
+ * The ISO 4217 rules of an Amount: an active currency with a minor unit, and a value with at most
+ * the currency's decimals, judged from the number's literal text when the body came from
+ * parseJson (10.000 is three decimals even though it equals 10), else from the number itself.
+ * Faults of shape (pattern, type, sign) are left to the schema so each fault is told once.
+ */
+function amountProblem(amount: Record<string, unknown>): { field: 'currency' | 'value'; message: string } | undefined {
+  const { currency, value } = amount;
+  if (typeof currency !== 'string' || !CURRENCY.test(currency)) return undefined;
+  const problem = currencyProblem(currency);
+  if (problem !== undefined) return { field: 'currency', message: problem };
+  if (typeof value !== 'number' || !(value >= 0)) return undefined;
+  const parsed = parseAmount(numberText(amount, 'value') ?? String(value), currency);
+  return parsed.ok ? undefined : { field: 'value', message: parsed.reason };
+}
+
+/** The Money of an Amount that passed validation. */
+export function moneyOf(amount: { readonly currency: string; readonly value: number }): Money {
+  const parsed = parseAmount(numberText(amount, 'value') ?? String(amount.value), amount.currency);
+  assert(parsed.ok, `amount ${amount.value} ${amount.currency} passed validation but does not parse`);
+  return parsed.money;
+}
+
+const compiled = new WeakMap<TSchema, ValidateFunction>();
+
+function compile(schema: TSchema): ValidateFunction {
+  let check = compiled.get(schema);
+  if (check === undefined) {
+    check = ajv.compile(schema);
+    compiled.set(schema, check);
+  }
+  return check;
+}
+
+/** A validator for one message: the schema (compiled once) plus its rules, all faults merged into one list. */
+export function makeValidator<T extends TSchema>(schema: T, rules: readonly Rule[] = []): (body: unknown) => Validation<Static<T>> {
+  const check = compile(schema);
+  return (body) => {
+    const faults = new Faults();
+    if (!check(body)) {
+      for (const error of check.errors ?? []) {
+        const field = fieldOf(error);
+        // The empty pointer is the whole body; say so, since "" alone reads as nothing.
+        faults.add(field, field === '' ? `the message ${messageOf(error)}` : messageOf(error));
+      }
+    }
+    for (const rule of rules) rule(body, faults.report);
+    return faults.size === 0 ? { ok: true, value: body as Static<T> } : { ok: false, errors: faults.list() };
+  };
+}
+
+/** Validates a part of a body with another validator, reporting its faults under `pointer`. */
+export function checkPart(validate: (value: unknown) => Validation<unknown>, value: unknown, pointer: string, report: Report): void {
+  const result = validate(value);
+  if (!result.ok) for (const error of result.errors) report(pointer + error.field, error.message);
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Faults gathered so far, one entry per pointer; several faults of one field are joined. */
+class Faults {
+  readonly #byField = new Map<string, string[]>();
+
+  readonly report: Report = (field, message) => this.add(field, message);
+
+  add(field: string, message: string): void {
+    const messages = this.#byField.get(field);
+    if (messages === undefined) this.#byField.set(field, [message]);
+    else if (!messages.includes(message)) messages.push(message);
+  }
+
+  get size(): number {
+    return this.#byField.size;
+  }
+
+  list(): FieldError[] {
+    return [...this.#byField].map(([field, messages]) => ({ field, message: messages.join('; ') }));
+  }
+}
+
+function escapePointerToken(token: string): string {
+  return token.replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
+function param(error: ErrorObject, name: string): unknown {
+  const params: Record<string, unknown> = error.params;
+  return params[name];
+}
+
+function fieldOf(error: ErrorObject): string {
+  if (error.keyword === 'required') return `${error.instancePath}/${escapePointerToken(String(param(error, 'missingProperty')))}`;
+  return error.instancePath;
+}
+
+const TYPE_WORDS: Readonly<Record<string, string>> = {
+  string: 'a string',
+  number: 'a number',
+  integer: 'an integer',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'an array',
+  null: 'null',
+};
+
+function messageOf(error: ErrorObject): string {
+  const limit = Number(param(error, 'limit'));
+  switch (error.keyword) {
+    case 'required':
+      return 'is required';
+    case 'type': {
+      const types = param(error, 'type');
+      const list = (Array.isArray(types) ? types : String(types).split(',')).map((type) => TYPE_WORDS[String(type)] ?? String(type));
+      return `must be ${list.join(' or ')}`;
+    }
+    case 'minLength':
+      return limit === 1 ? 'must not be empty' : `must be at least ${limit} characters long`;
+    case 'maxLength':
+      return `must be at most ${limit} characters long`;
+    case 'minItems':
+      return `must have at least ${limit} item${limit === 1 ? '' : 's'}`;
+    case 'maxItems':
+      return `must have at most ${limit} item${limit === 1 ? '' : 's'}`;
+    case 'minimum':
+      return limit === 0 ? 'must not be negative' : `must be at least ${limit}`;
+    case 'enum': {
+      const allowed = param(error, 'allowedValues');
+      return `must be one of ${Array.isArray(allowed) ? allowed.map(String).join(', ') : String(allowed)}`;
+    }
+    case 'const':
+      return `must be ${String(param(error, 'allowedValue'))}`;
+    case 'pattern':
+      return vendorMessage(error) ?? `must match the pattern ${String(param(error, 'pattern'))}`;
+    case 'format':
+      return formatMessage(error);
+    case 'x-country':
+      return `${String(error.data)} is not an ISO 3166-1 alpha-2 country code`;
+    default:
+      return error.message ?? 'is invalid';
+  }
+}
+
+function vendorMessage(error: ErrorObject): string | undefined {
+  const parent: unknown = error.parentSchema;
+  if (!isRecord(parent)) return undefined;
+  const message = parent['x-message'];
+  return typeof message === 'string' ? message : undefined;
+}
+
+/** A well-shaped date that does not exist (30 February, 24:00) gets its own message: the integrator's fix differs. */
+function formatMessage(error: ErrorObject): string {
+  const format = param(error, 'format');
+  const data = typeof error.data === 'string' ? error.data : '';
+  if (format === 'date-time' && hasDateTimeShape(data)) return 'is not a real date and time (check the day of the month, hour, minute, second and offset)';
+  if (format === 'date' && hasDateShape(data)) return 'is not a real calendar date';
+  return vendorMessage(error) ?? `must be a valid ${String(format)}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// CreditTransfer
+
+/** The validated credit transfer with the values the use case needs, already parsed. */
+export interface ValidCreditTransfer {
+  /** The message as received (unknown fields included). */
+  readonly message: CreditTransfer;
+  readonly settlementAmount: Money;
+  readonly instructedAmount?: Money;
+  readonly scheme: SchemeName;
+  /** transactionIdentifiers.uetr, lowercased: UUIDs compare case-insensitively (RFC 9562). */
+  readonly uetr: string;
+  readonly messageId: string;
+}
+
+/** "At least one of identification or proxy is expected" for the creditor account; each must carry its value to identify anything. */
+const creditorAccountIdentified: Rule = (body, report) => {
+  if (!isRecord(body) || !isRecord(body.creditorAccount)) return;
+  const { identification, proxy } = body.creditorAccount;
+  const carriesValue = (part: unknown) => isRecord(part) && typeof part.value === 'string';
+  if (carriesValue(identification) || carriesValue(proxy)) return;
+  report('/creditorAccount', 'must carry identification (with its value) or proxy (with its value), or both');
+};
+
+const checkCbprPlusSchemeData = makeValidator(CbprPlusSchemeDataSchema);
+
+/** CBPR_PLUS needs schemeData with chargeBearer (and optionally charges and exchangeRate). */
+const cbprPlusSchemeData: Rule = (body, report) => {
+  if (!isRecord(body) || !isRecord(body.paymentScheme) || body.paymentScheme.schema !== 'CBPR_PLUS') return;
+  const { schemeData } = body.paymentScheme;
+  if (schemeData === undefined) {
+    report('/paymentScheme/schemeData', 'is required for CBPR_PLUS (with chargeBearer DEBT, CRED, SHAR or SLEV)');
+    return;
+  }
+  // A schemeData that is not an object is already reported by the schema.
+  if (isRecord(schemeData)) checkPart(checkCbprPlusSchemeData, schemeData, '/paymentScheme/schemeData', report);
+};
+
+const checkCreditTransfer = makeValidator(CreditTransferSchema, [creditorAccountIdentified, cbprPlusSchemeData]);
+
+/** Validates a CreditTransfer body (as produced by parseJson) against every rule of the interface. */
+export function validateCreditTransfer(body: unknown): Validation<ValidCreditTransfer> {
+  const result = checkCreditTransfer(body);
+  if (!result.ok) return result;
+  const message = result.value;
+  const { bankSettlementAmount, instructedAmount } = message.amounts;
+  const valid: ValidCreditTransfer = {
+    message,
+    settlementAmount: moneyOf(bankSettlementAmount),
+    ...(instructedAmount === undefined ? {} : { instructedAmount: moneyOf(instructedAmount) }),
+    scheme: message.paymentScheme.schema,
+    uetr: message.transactionIdentifiers.uetr.toLowerCase(),
+    messageId: message.messageIdentifiers.messageIdentification,
+  };
+  return { ok: true, value: valid };
+}
