@@ -1,0 +1,193 @@
+import { createHash } from 'node:crypto';
+import type { Config, IntegratorConfig } from '../config/types.js';
+import { verifySecretAsync } from '../lib/password-hash.js';
+import type { Clock, Ids } from '../ports/clock.js';
+import type { Store } from '../ports/store.js';
+import type { AccessTokenSigner } from '../ports/tokens.js';
+
+/**
+ * The embedded identity provider's token endpoint (CONTRACT §7, spec "OAuth2 password grant"):
+ * `grant_type=password` and `grant_type=refresh_token`, both with client authentication.
+ *
+ * Refresh tokens are opaque random strings; only their SHA-256 is stored. Every refresh rotates
+ * the token; presenting a used one again is refused and revokes every token descended from the
+ * same password grant (its family), because a reused refresh token means two parties hold it.
+ * Each new refresh token is valid for the full `refreshTokenTtlS` (a sliding session).
+ * `session_state` is the family id.
+ */
+export type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unsupported_grant_type';
+
+export interface TokenResponse {
+  readonly access_token: string;
+  readonly expires_in: number;
+  readonly refresh_expires_in: number;
+  readonly refresh_token: string;
+  readonly token_type: 'bearer';
+  readonly 'not-before-policy': number;
+  readonly session_state: string;
+  readonly scope: string;
+}
+
+export type TokenOutcome =
+  | { readonly kind: 'issued'; readonly integrator: IntegratorConfig; readonly response: TokenResponse }
+  | { readonly kind: 'error'; readonly error: OAuthErrorCode; readonly description: string }
+  /** The client belongs to an integrator whose allowlist does not hold the caller's address. */
+  | { readonly kind: 'hold' };
+
+export interface TokenRequest {
+  /** The form fields; a field sent twice arrives as an array (and is refused, RFC 6749 §3.2). */
+  readonly form: Readonly<Record<string, string | readonly string[] | undefined>>;
+  /** Client credentials from an `Authorization: Basic` header (client_secret_basic), when sent. */
+  readonly basicClient?: { readonly clientId: string; readonly clientSecret: string };
+  /** Whether the caller's address is in this integrator's allowlist. */
+  readonly addressAllowed: (integrator: IntegratorConfig) => boolean;
+}
+
+export interface IssueTokenDeps {
+  readonly config: Config;
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly ids: Ids;
+  readonly signer: AccessTokenSigner;
+  /** A fresh unguessable opaque token (at least 256 bits of entropy). */
+  readonly randomToken: () => string;
+  /** A hash of a secret nobody knows: unknown clients and users are checked against it so timing tells nothing. */
+  readonly dummyHash: string;
+}
+
+/** The one scope every token grants: the integrator API. */
+export const TOKEN_SCOPE = 'api';
+
+export function refreshTokenHash(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+type Fields = Record<string, string>;
+type Step<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly outcome: TokenOutcome };
+
+function fail(error: OAuthErrorCode, description: string): { ok: false; outcome: TokenOutcome } {
+  return { ok: false, outcome: { kind: 'error', error, description } };
+}
+
+/** Every named field present exactly once and non-empty. */
+function requireFields(form: TokenRequest['form'], names: readonly string[]): Step<Fields> {
+  const missing: string[] = [];
+  const repeated: string[] = [];
+  const fields: Fields = {};
+  for (const name of names) {
+    const value = form[name];
+    if (Array.isArray(value)) repeated.push(name);
+    else if (typeof value !== 'string' || value === '') missing.push(name);
+    else fields[name] = value;
+  }
+  if (repeated.length > 0) return fail('invalid_request', `parameters sent more than once: ${repeated.join(', ')}`);
+  if (missing.length > 0) return fail('invalid_request', `missing parameters: ${missing.join(', ')}`);
+  return { ok: true, value: fields };
+}
+
+/** client_id/client_secret from the form, or from a Basic header, never from both (RFC 6749 §2.3). */
+function clientCredentials(request: TokenRequest): Step<{ clientId: string; clientSecret: string }> {
+  const { basicClient, form } = request;
+  if (basicClient === undefined) {
+    const fields = requireFields(form, ['client_id', 'client_secret']);
+    if (!fields.ok) return fields;
+    return { ok: true, value: { clientId: fields.value['client_id'] ?? '', clientSecret: fields.value['client_secret'] ?? '' } };
+  }
+  if (form['client_secret'] !== undefined) return fail('invalid_request', 'use one client authentication method: the Authorization header or client_secret');
+  const formId = form['client_id'];
+  if (formId !== undefined && formId !== basicClient.clientId) return fail('invalid_request', 'client_id differs from the Authorization header');
+  return { ok: true, value: basicClient };
+}
+
+export async function issueToken(deps: IssueTokenDeps, request: TokenRequest): Promise<TokenOutcome> {
+  const grantType = request.form['grant_type'];
+  if (Array.isArray(grantType)) return { kind: 'error', error: 'invalid_request', description: 'grant_type sent more than once' };
+  if (typeof grantType !== 'string' || grantType === '') return { kind: 'error', error: 'invalid_request', description: 'missing parameters: grant_type' };
+  if (grantType !== 'password' && grantType !== 'refresh_token') {
+    return { kind: 'error', error: 'unsupported_grant_type', description: 'grant_type must be password or refresh_token' };
+  }
+
+  // All parameters are checked before any secret is, so a malformed request costs no scrypt work.
+  const grantFields = requireFields(request.form, grantType === 'password' ? ['username', 'password'] : ['refresh_token']);
+  const client = clientCredentials(request);
+  if (!client.ok) return client.outcome;
+  if (!grantFields.ok) return grantFields.outcome;
+
+  const authenticated = await authenticateClient(deps, request, client.value);
+  if (!authenticated.ok) return authenticated.outcome;
+  const integrator = authenticated.value;
+
+  const grant =
+    grantType === 'password'
+      ? await passwordGrant(deps, integrator, grantFields.value['username'] ?? '', grantFields.value['password'] ?? '')
+      : await refreshGrant(deps, integrator, grantFields.value['refresh_token'] ?? '');
+  if (!grant.ok) return grant.outcome;
+  return { kind: 'issued', integrator, response: await issue(deps, integrator, grant.value) };
+}
+
+async function authenticateClient(deps: IssueTokenDeps, request: TokenRequest, client: { clientId: string; clientSecret: string }): Promise<Step<IntegratorConfig>> {
+  const integrator = deps.config.integrators.find((candidate) => candidate.credentials.clientId === client.clientId);
+  // Checked before the secret: an integrator's client used from elsewhere learns nothing, not even "wrong secret".
+  if (integrator !== undefined && !request.addressAllowed(integrator)) return { ok: false, outcome: { kind: 'hold' } };
+  const hash = integrator?.credentials.clientSecretHash?.reveal();
+  const ok = await verifySecretAsync(client.clientSecret, hash ?? deps.dummyHash);
+  if (!ok || integrator === undefined || hash === undefined) return fail('invalid_client', 'client authentication failed');
+  return { ok: true, value: integrator };
+}
+
+async function passwordGrant(deps: IssueTokenDeps, integrator: IntegratorConfig, username: string, password: string): Promise<Step<string>> {
+  // The username must be this client's own user: all four credentials belong to one integrator.
+  const hash = username === integrator.credentials.username ? integrator.credentials.passwordHash?.reveal() : undefined;
+  const ok = await verifySecretAsync(password, hash ?? deps.dummyHash);
+  if (!ok || hash === undefined) return fail('invalid_grant', 'invalid user credentials');
+  return { ok: true, value: deps.ids.uuid() };
+}
+
+/** Consume the presented refresh token; its family continues in the token issued next. */
+async function refreshGrant(deps: IssueTokenDeps, integrator: IntegratorConfig, token: string): Promise<Step<string>> {
+  const now = deps.clock.now();
+  const use = await deps.store.useRefreshToken(refreshTokenHash(token), now);
+  switch (use.kind) {
+    case 'unknown':
+      return fail('invalid_grant', 'the refresh token is not valid');
+    case 'reused':
+      return fail('invalid_grant', 'the refresh token was already used; its session is revoked');
+    case 'ok':
+      if (use.record.integratorId !== integrator.id) return fail('invalid_grant', 'the refresh token was not issued to this client');
+      if (use.record.expiresAt <= now) return fail('invalid_grant', 'the refresh token has expired');
+      return { ok: true, value: use.record.familyId };
+  }
+}
+
+async function issue(deps: IssueTokenDeps, integrator: IntegratorConfig, familyId: string): Promise<TokenResponse> {
+  const { accessTokenTtlS, refreshTokenTtlS } = deps.config.auth;
+  const now = deps.clock.now();
+  const refreshToken = deps.randomToken();
+  await deps.store.saveRefreshToken({
+    tokenHash: refreshTokenHash(refreshToken),
+    familyId,
+    integratorId: integrator.id,
+    expiresAt: now + refreshTokenTtlS * 1000,
+  });
+  const accessToken = await deps.signer.sign(
+    {
+      integratorId: integrator.id,
+      username: integrator.credentials.username,
+      clientId: integrator.credentials.clientId ?? '',
+      sessionId: familyId,
+      scope: TOKEN_SCOPE,
+    },
+    now,
+    accessTokenTtlS,
+  );
+  return {
+    access_token: accessToken,
+    expires_in: accessTokenTtlS,
+    refresh_expires_in: refreshTokenTtlS,
+    refresh_token: refreshToken,
+    token_type: 'bearer',
+    'not-before-policy': 0,
+    session_state: familyId,
+    scope: TOKEN_SCOPE,
+  };
+}

@@ -1,0 +1,219 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import ipaddr from 'ipaddr.js';
+import type { Config, IntegratorConfig } from '../../config/types.js';
+
+/**
+ * Layer 1 of authentication (CONTRACT §7, spec "Source IP allowlisting"): a request from an
+ * address in no integrator's allowlist gets no response at all. The connection is held open
+ * without a byte written for `server.heldConnectionMs`, then destroyed, so to a scanner the
+ * service looks like a black hole rather than a server that says no. At most
+ * `server.heldConnectionsMax` connections are held at once; beyond that they are destroyed at
+ * once, so holding can never exhaust file descriptors. Closing the app destroys every held
+ * connection, so shutdown never waits for them.
+ *
+ * The operations paths (`/health/*`, `/metrics`, `/openapi.json`, `/docs`) are exempt: they are
+ * for the platform, not for integrators.
+ */
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The client address the allowlist judged (socket peer, or X-Forwarded-For behind a trusted proxy). */
+    clientAddress: string;
+  }
+  interface FastifyInstance {
+    /** Holds connections unanswered; see holdRequest. */
+    connectionHolder: ConnectionHolder;
+  }
+}
+
+export interface AllowlistOptions {
+  readonly config: Config;
+}
+
+type Address = ipaddr.IPv4 | ipaddr.IPv6;
+type Block = readonly [Address, number];
+
+/** Parse an address, turning IPv4-mapped IPv6 (`::ffff:10.1.2.3`) into plain IPv4; undefined when unparseable. */
+export function parseAddress(text: string): Address | undefined {
+  const trimmed = text.trim();
+  if (!ipaddr.isValid(trimmed)) return undefined;
+  const address = ipaddr.process(trimmed);
+  if (address.kind() === 'ipv6') (address as ipaddr.IPv6).zoneId = undefined;
+  return address;
+}
+
+function parseBlock(cidr: string): Block {
+  const [network, prefix] = ipaddr.parseCIDR(cidr);
+  // An IPv4-mapped IPv6 block (`::ffff:10.0.0.0/104`) is the IPv4 block it maps, because
+  // addresses are compared after the same mapping.
+  if (network.kind() === 'ipv6' && (network as ipaddr.IPv6).isIPv4MappedAddress() && prefix >= 96) {
+    return [(network as ipaddr.IPv6).toIPv4Address(), prefix - 96];
+  }
+  return [network, prefix];
+}
+
+/** A set of CIDR blocks (config strings are validated at load, so parsing here cannot fail). */
+export class AddressSet {
+  readonly #blocks: readonly Block[];
+
+  constructor(cidrs: readonly string[]) {
+    this.#blocks = cidrs.map(parseBlock);
+  }
+
+  contains(address: string | Address | undefined): boolean {
+    const parsed = typeof address === 'string' ? parseAddress(address) : address;
+    if (parsed === undefined) return false;
+    return this.#blocks.some(([network, prefix]) => network.kind() === parsed.kind() && parsed.match(network, prefix));
+  }
+}
+
+/**
+ * The address to judge. The socket peer, unless the peer is a trusted proxy: then walk
+ * X-Forwarded-For from the right (the entry the nearest proxy appended) past further trusted
+ * proxies, and take the first untrusted entry. Entries to its left were written by the client
+ * and could say anything. An unparseable entry is taken as the address (and matches nothing).
+ */
+export function resolveClientAddress(socketAddress: string | undefined, forwardedFor: string | string[] | undefined, trusted: AddressSet): string {
+  let current = socketAddress ?? '';
+  if (!trusted.contains(current) || forwardedFor === undefined) return normalize(current);
+  const entries = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor)
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  for (let i = entries.length - 1; i >= 0; i -= 1) {
+    current = entries[i] ?? '';
+    if (!trusted.contains(current)) break;
+  }
+  return normalize(current);
+}
+
+function normalize(text: string): string {
+  return parseAddress(text)?.toString() ?? text;
+}
+
+/** Route patterns of the operations endpoints, which are never allowlisted. */
+export function isOperationsRoute(routeUrl: string | undefined): boolean {
+  if (routeUrl === undefined) return false;
+  return (
+    routeUrl === '/health/live' ||
+    routeUrl === '/health/ready' ||
+    routeUrl === '/metrics' ||
+    routeUrl === '/openapi.json' ||
+    routeUrl === '/docs' ||
+    routeUrl.startsWith('/docs/')
+  );
+}
+
+/** Sockets held without an answer, each destroyed after the hold time; bounded in number. */
+export class ConnectionHolder {
+  readonly #held = new Map<Socket, NodeJS.Timeout>();
+  #closed = false;
+
+  constructor(
+    readonly holdMs: number,
+    readonly heldMax: number,
+  ) {}
+
+  get size(): number {
+    return this.#held.size;
+  }
+
+  hold(socket: Socket): void {
+    if (this.#held.has(socket)) return;
+    if (this.#closed || this.#held.size >= this.heldMax || socket.destroyed) {
+      socket.destroy();
+      return;
+    }
+    const timer = setTimeout(() => socket.destroy(), this.holdMs);
+    // The timer must not keep a stopping process alive; close() destroys the socket anyway.
+    timer.unref();
+    this.#held.set(socket, timer);
+    socket.once('close', () => {
+      clearTimeout(timer);
+      this.#held.delete(socket);
+    });
+  }
+
+  /** Destroy every held connection and refuse to hold more (app close). */
+  close(): void {
+    this.#closed = true;
+    for (const [socket, timer] of this.#held) {
+      clearTimeout(timer);
+      socket.destroy();
+    }
+    this.#held.clear();
+  }
+}
+
+/**
+ * Hold this request's connection unanswered (for the auth layer and the token endpoint: an
+ * integrator's credentials used from an address outside that integrator's own allowlist).
+ * Nothing is written; after this call the reply must not be used.
+ */
+export function holdRequest(request: FastifyRequest, reply: FastifyReply): void {
+  reply.hijack();
+  request.server.connectionHolder.hold(request.raw.socket);
+  request.log.info({ clientAddress: request.clientAddress }, 'request from a non-allowlisted address held unanswered');
+}
+
+const integratorSets = new WeakMap<IntegratorConfig, AddressSet>();
+
+/** Is this address in this integrator's own allowlist? */
+export function integratorAllows(integrator: IntegratorConfig, address: string): boolean {
+  let set = integratorSets.get(integrator);
+  if (set === undefined) {
+    set = new AddressSet(integrator.allowlist);
+    integratorSets.set(integrator, set);
+  }
+  return set.contains(address);
+}
+
+export const allowlistPlugin = fp(
+  (app: FastifyInstance, options: AllowlistOptions) => {
+    const { server, integrators } = options.config;
+    const trusted = new AddressSet(server.trustedProxies);
+    const anyIntegrator = new AddressSet(integrators.flatMap((integrator) => integrator.allowlist));
+    const holder = new ConnectionHolder(server.heldConnectionMs, server.heldConnectionsMax);
+
+    const addressOf = (raw: IncomingMessage): string => resolveClientAddress(raw.socket.remoteAddress, raw.headers['x-forwarded-for'], trusted);
+
+    app.decorate('connectionHolder', holder);
+    app.decorateRequest('clientAddress', '');
+
+    app.addHook('onRequest', async (request, reply) => {
+      request.clientAddress = addressOf(request.raw);
+      if (isOperationsRoute(request.routeOptions.url)) return;
+      if (anyIntegrator.contains(request.clientAddress)) return;
+      holdRequest(request, reply);
+    });
+
+    // Node answers `Expect: 100-continue` by itself before any hook runs, which would write bytes
+    // to a non-allowlisted client. Taking the event over lets only allowed clients see the 100.
+    const onCheckContinue = (request: IncomingMessage, response: ServerResponse): void => {
+      if (anyIntegrator.contains(addressOf(request)) || isOperationsPath(request.url)) response.writeContinue();
+      app.server.emit('request', request, response);
+    };
+    app.server.on('checkContinue', onCheckContinue);
+
+    // preClose runs before the server stops accepting and waits for connections; held ones are
+    // destroyed then, and onClose catches any that arrived in between.
+    app.addHook('preClose', (done) => {
+      holder.close();
+      done();
+    });
+    app.addHook('onClose', (_instance, done) => {
+      holder.close();
+      app.server.off('checkContinue', onCheckContinue);
+      done();
+    });
+  },
+  { name: 'regpay-allowlist', fastify: '5.x' },
+);
+
+/** Raw-URL form of isOperationsRoute, for the one place that runs before routing. */
+function isOperationsPath(url: string | undefined): boolean {
+  const path = (url ?? '').split('?')[0] ?? '';
+  return isOperationsRoute(path);
+}

@@ -1,0 +1,172 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { accessTokenVerifier } from '../../adapters/tokens/jose-tokens.js';
+import type { Config, IntegratorConfig } from '../../config/types.js';
+import { ApiError } from '../../domain/errors.js';
+import { hashSecretAsync, verifySecretAsync } from '../../lib/password-hash.js';
+import type { Clock } from '../../ports/clock.js';
+import type { Store } from '../../ports/store.js';
+import type { AccessTokenVerifier } from '../../ports/tokens.js';
+import { holdRequest, integratorAllows } from './allowlist.js';
+
+/**
+ * Layer 2 of authentication (CONTRACT §7) for the routes of the scope it is registered in
+ * (`/api/v1`): resolves `request.integrator` from the Authorization header, then applies that
+ * integrator's own allowlist, holding the connection unanswered when the address is not in it
+ * (one integrator's credentials from another integrator's address do not work).
+ *
+ * - basic: RFC 7617; the username selects the integrator, the password is checked against its
+ *   scrypt hash in constant time. An unknown username is checked against a dummy hash, so the
+ *   answer takes as long either way.
+ * - oauth2: `Bearer` JWT, verified against the embedded provider's key or an external issuer's
+ *   JWKS; the integrator is the one whose `clientId` equals the token's `azp` (or `client_id`)
+ *   claim, and when the token has `preferred_username` it must be that integrator's username.
+ */
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated integrator; set on every request that reaches a route behind authPlugin (null elsewhere). */
+    integrator: IntegratorConfig;
+  }
+}
+
+export interface AuthPluginOptions {
+  readonly config: Config;
+  /** Holds the embedded provider's signing key (oauth2 without an external issuer). */
+  readonly store: Store;
+  readonly clock: Clock;
+  /** Overrides the verifier built from config (tests). */
+  readonly verifier?: AccessTokenVerifier;
+}
+
+export const REALM = 'regpay';
+/** Successful Basic checks are remembered this long, so a busy integrator does not pay scrypt per request. */
+const BASIC_CACHE_TTL_MS = 300_000;
+const BASIC_CACHE_ENTRIES_MAX = 10_000;
+
+function unauthenticated(detail: string, challenge: string): ApiError {
+  return new ApiError('UNAUTHENTICATED', detail, [], { 'WWW-Authenticate': challenge });
+}
+
+/** Quote a value for an auth-param (RFC 9110 quoted-string). */
+function quoted(value: string): string {
+  return `"${value.replace(/[\\"]/g, '\\$&')}"`;
+}
+
+function parseAuthorization(header: string | undefined): { scheme: string; value: string } | undefined {
+  if (header === undefined) return undefined;
+  const match = /^([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*) +(\S+) *$/.exec(header);
+  if (match === null) return undefined;
+  return { scheme: (match[1] ?? '').toLowerCase(), value: match[2] ?? '' };
+}
+
+/** RFC 7617 credentials; undefined when the value is not base64 of `user:password`. */
+export function decodeBasic(value: string): { username: string; password: string } | undefined {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value)) return undefined;
+  const decoded = Buffer.from(value, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return undefined;
+  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+/**
+ * Basic verification with a bounded cache of recent successes. The cache key is an HMAC of the
+ * whole header under a key that lives only in this process, so the cache holds nothing an
+ * attacker reading memory dumps or timing map lookups could turn back into a password.
+ */
+class BasicVerifier {
+  readonly #byUsername: ReadonlyMap<string, IntegratorConfig>;
+  readonly #cacheKey = randomBytes(32);
+  readonly #cache = new Map<string, { integrator: IntegratorConfig; expiresAt: number }>();
+
+  constructor(
+    integrators: readonly IntegratorConfig[],
+    readonly dummyHash: string,
+    readonly clock: Clock,
+  ) {
+    this.#byUsername = new Map(integrators.map((integrator) => [integrator.credentials.username, integrator]));
+  }
+
+  async verify(headerValue: string, credentials: { username: string; password: string }): Promise<IntegratorConfig | undefined> {
+    const key = createHmac('sha256', this.#cacheKey).update(headerValue).digest('base64url');
+    const now = this.clock.now();
+    const cached = this.#cache.get(key);
+    if (cached !== undefined && cached.expiresAt > now) return cached.integrator;
+    if (cached !== undefined) this.#cache.delete(key);
+
+    const integrator = this.#byUsername.get(credentials.username);
+    const hash = integrator?.credentials.passwordHash?.reveal();
+    const ok = await verifySecretAsync(credentials.password, hash ?? this.dummyHash);
+    if (!ok || integrator === undefined || hash === undefined) return undefined;
+
+    if (this.#cache.size >= BASIC_CACHE_ENTRIES_MAX) {
+      const oldest = this.#cache.keys().next();
+      if (oldest.done !== true) this.#cache.delete(oldest.value);
+    }
+    this.#cache.set(key, { integrator, expiresAt: now + BASIC_CACHE_TTL_MS });
+    return integrator;
+  }
+}
+
+async function basicAuthenticator(config: Config, clock: Clock): Promise<(request: FastifyRequest) => Promise<IntegratorConfig>> {
+  const challenge = `Basic realm=${quoted(REALM)}, charset="UTF-8"`;
+  // A hash of a random secret nobody knows: checking an unknown username against it costs the
+  // same scrypt work as a real check and can never succeed.
+  const verifier = new BasicVerifier(config.integrators, await hashSecretAsync(randomBytes(32).toString('base64url')), clock);
+  return async (request) => {
+    const authorization = parseAuthorization(request.headers.authorization);
+    if (authorization === undefined || authorization.scheme !== 'basic') {
+      throw unauthenticated('Send Authorization: Basic with the issued username and password', challenge);
+    }
+    const credentials = decodeBasic(authorization.value);
+    if (credentials === undefined) throw unauthenticated('The Basic credentials are not base64 of username:password', challenge);
+    const integrator = await verifier.verify(authorization.value, credentials);
+    if (integrator === undefined) throw unauthenticated('Unknown username or wrong password', challenge);
+    return integrator;
+  };
+}
+
+function bearerAuthenticator(config: Config, verifier: AccessTokenVerifier, clock: Clock): (request: FastifyRequest) => Promise<IntegratorConfig> {
+  const byClientId = new Map<string, IntegratorConfig>();
+  for (const integrator of config.integrators) {
+    if (integrator.credentials.clientId !== undefined) byClientId.set(integrator.credentials.clientId, integrator);
+  }
+  const invalid = (description: string): ApiError =>
+    unauthenticated(description, `Bearer realm=${quoted(REALM)}, error="invalid_token", error_description=${quoted(description)}`);
+  return async (request) => {
+    const authorization = parseAuthorization(request.headers.authorization);
+    if (authorization === undefined || authorization.scheme !== 'bearer') {
+      // RFC 6750 §3.1: a request without credentials gets the challenge without an error code.
+      throw unauthenticated('Send Authorization: Bearer with an access token from the token endpoint', `Bearer realm=${quoted(REALM)}`);
+    }
+    const outcome = await verifier.verify(authorization.value, clock.now());
+    if (!outcome.ok) throw invalid(outcome.reason);
+    const { clientId, username } = outcome.token;
+    const integrator = clientId === undefined ? undefined : byClientId.get(clientId);
+    if (integrator === undefined) throw invalid('the access token names no known client');
+    if (username !== undefined && username !== integrator.credentials.username) throw invalid('the access token user does not belong to its client');
+    return integrator;
+  };
+}
+
+export const authPlugin = fp(
+  async (app: FastifyInstance, options: AuthPluginOptions) => {
+    const { config, clock } = options;
+    const authenticate =
+      config.auth.mode === 'basic'
+        ? await basicAuthenticator(config, clock)
+        : bearerAuthenticator(config, options.verifier ?? (await accessTokenVerifier(config.auth, options.store)), clock);
+
+    if (!app.hasRequestDecorator('integrator')) app.decorateRequest('integrator', null as unknown as IntegratorConfig);
+
+    app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+      const integrator = await authenticate(request);
+      if (!integratorAllows(integrator, request.clientAddress)) {
+        holdRequest(request, reply);
+        return;
+      }
+      request.integrator = integrator;
+    });
+  },
+  { name: 'regpay-auth', fastify: '5.x', dependencies: ['regpay-allowlist'] },
+);

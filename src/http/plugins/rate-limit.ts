@@ -1,0 +1,70 @@
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config, IntegratorConfig, IntegratorLimits } from '../../config/types.js';
+import { ApiError } from '../../domain/errors.js';
+import { assert } from '../../lib/assert.js';
+import type { Clock } from '../../ports/clock.js';
+
+/**
+ * Per-integrator rate limit (CONTRACT §5: 429 with Retry-After): a token bucket per integrator
+ * holding up to `limits.burst` requests and refilled at `limits.requestsPerSecond`. Register it
+ * after authPlugin in the same scope, so `request.integrator` is known when it runs.
+ *
+ * The buckets live in this process: with several instances behind a balancer each enforces the
+ * limit on its own share. There is one bucket per configured integrator, so memory is bounded by
+ * the config, not by traffic.
+ */
+export interface RateLimitOptions {
+  readonly config: Config;
+  readonly clock: Clock;
+}
+
+export type TakeOutcome = { readonly ok: true; readonly remaining: number } | { readonly ok: false; readonly retryAfterS: number };
+
+export class TokenBucket {
+  #tokens: number;
+  #updatedAt: number;
+
+  constructor(
+    readonly limits: Pick<IntegratorLimits, 'requestsPerSecond' | 'burst'>,
+    now: number,
+  ) {
+    this.#tokens = limits.burst;
+    this.#updatedAt = now;
+  }
+
+  take(now: number): TakeOutcome {
+    const elapsedS = Math.max(0, now - this.#updatedAt) / 1000;
+    this.#tokens = Math.min(this.limits.burst, this.#tokens + elapsedS * this.limits.requestsPerSecond);
+    this.#updatedAt = now;
+    if (this.#tokens >= 1) {
+      this.#tokens -= 1;
+      return { ok: true, remaining: Math.floor(this.#tokens) };
+    }
+    // Whole seconds until one token is back (Retry-After has no fractions), at least 1.
+    return { ok: false, retryAfterS: Math.max(1, Math.ceil((1 - this.#tokens) / this.limits.requestsPerSecond)) };
+  }
+}
+
+export const rateLimitPlugin = fp(
+  (app: FastifyInstance, options: RateLimitOptions) => {
+    const { clock } = options;
+    const buckets = new Map(options.config.integrators.map((integrator) => [integrator.id, new TokenBucket(integrator.limits, clock.now())]));
+
+    app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+      // Held requests never get here (Fastify runs no further hooks for a hijacked reply), so
+      // every request this hook sees was authenticated by the hook registered before it.
+      const integrator = request.integrator as IntegratorConfig | null;
+      assert(integrator !== null, 'rateLimitPlugin runs only after authPlugin in the same scope');
+      const bucket = buckets.get(integrator.id);
+      assert(bucket !== undefined, `no rate-limit bucket for integrator ${integrator.id}`);
+      const outcome = bucket.take(clock.now());
+      if (outcome.ok) {
+        done();
+        return;
+      }
+      done(new ApiError('RATE_LIMITED', `Too many requests; retry after ${outcome.retryAfterS} s`, [], { 'Retry-After': String(outcome.retryAfterS) }));
+    });
+  },
+  { name: 'regpay-rate-limit', fastify: '5.x', dependencies: ['regpay-auth'] },
+);

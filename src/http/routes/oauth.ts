@@ -1,0 +1,138 @@
+import { randomBytes } from 'node:crypto';
+import formbody from '@fastify/formbody';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { embeddedProvider } from '../../adapters/tokens/jose-tokens.js';
+import { issueToken, TOKEN_SCOPE, type OAuthErrorCode } from '../../app/issue-token.js';
+import type { Config } from '../../config/types.js';
+import { hashSecretAsync } from '../../lib/password-hash.js';
+import type { Clock, Ids } from '../../ports/clock.js';
+import type { Store } from '../../ports/store.js';
+import { holdRequest, integratorAllows } from '../plugins/allowlist.js';
+
+/**
+ * The embedded identity provider (CONTRACT §1, §7): `POST /oauth/token`, `GET /oauth/jwks` and
+ * `GET /.well-known/openid-configuration`. Registered only with `auth.mode: oauth2` and no
+ * external issuer; otherwise the paths do not exist (404), so nobody mistakes the service for
+ * the issuer. Register it in its own scope: the form parser and the RFC 6749 error format apply
+ * to these routes only.
+ *
+ * Like the API, the routes sit behind the global allowlist; the token endpoint additionally holds
+ * a request whose client_id belongs to an integrator that does not allowlist the caller.
+ */
+export interface OAuthRoutesDeps {
+  readonly config: Config;
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly ids: Ids;
+}
+
+const FORM_BYTES_MAX = 16_384;
+const TOKEN_PATH = '/oauth/token';
+const JWKS_PATH = '/oauth/jwks';
+const DISCOVERY_PATH = '/.well-known/openid-configuration';
+const ERROR_STATUS: Readonly<Record<OAuthErrorCode, 400 | 401>> = {
+  invalid_request: 400,
+  invalid_client: 401,
+  invalid_grant: 400,
+  unsupported_grant_type: 400,
+};
+
+function randomToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** RFC 6749 §5.1: token responses, success or error, are never cached. */
+function noStore(reply: FastifyReply): FastifyReply {
+  return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
+}
+
+function sendError(reply: FastifyReply, error: OAuthErrorCode | 'server_error', description: string): FastifyReply {
+  const status = error === 'server_error' ? 500 : ERROR_STATUS[error];
+  if (error === 'invalid_client') void reply.header('WWW-Authenticate', 'Basic realm="regpay"');
+  return noStore(reply).code(status).type('application/json').send({ error, error_description: description });
+}
+
+/** client_secret_basic: the Basic header carries form-urlencoded client_id:client_secret (RFC 6749 §2.3.1). */
+function basicClient(header: string | undefined): { clientId: string; clientSecret: string } | undefined | 'malformed' {
+  if (header === undefined) return undefined;
+  const match = /^basic +([A-Za-z0-9+/]+={0,2}) *$/i.exec(header);
+  if (match === null) return 'malformed';
+  const decoded = Buffer.from(match[1] ?? '', 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return 'malformed';
+  try {
+    const formDecode = (text: string): string => decodeURIComponent(text.replace(/\+/g, ' '));
+    return { clientId: formDecode(decoded.slice(0, colon)), clientSecret: formDecode(decoded.slice(colon + 1)) };
+  } catch {
+    return 'malformed';
+  }
+}
+
+function baseUrl(config: Config, request: FastifyRequest): string {
+  return config.auth.publicUrl ?? `${request.protocol}://${request.host}`;
+}
+
+export async function oauthRoutes(scope: FastifyInstance, deps: OAuthRoutesDeps): Promise<void> {
+  const { config } = deps;
+  if (config.auth.mode !== 'oauth2' || config.auth.issuer !== undefined) return;
+
+  const provider = await embeddedProvider(config.auth, deps.store);
+  const dummyHash = await hashSecretAsync(randomToken());
+  await scope.register(formbody, { bodyLimit: FORM_BYTES_MAX });
+
+  // Errors here are RFC 6749 §5.2 bodies, not ErrorDetail: token clients parse `error`.
+  scope.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error.statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'token endpoint failed');
+      return sendError(reply, 'server_error', 'the token could not be issued; retry later');
+    }
+    return sendError(reply, 'invalid_request', 'the request body is not a form of at most 16 KiB');
+  });
+
+  scope.post(TOKEN_PATH, { schema: { hide: true } }, async (request, reply) => {
+    if (request.headers['content-type']?.split(';')[0]?.trim().toLowerCase() !== 'application/x-www-form-urlencoded') {
+      return sendError(reply, 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded');
+    }
+    const client = basicClient(request.headers.authorization);
+    if (client === 'malformed') return sendError(reply, 'invalid_request', 'the Authorization header is not Basic client credentials');
+    const outcome = await issueToken(
+      { ...deps, signer: provider, randomToken, dummyHash },
+      {
+        form: (request.body ?? {}) as Record<string, string | string[] | undefined>,
+        ...(client === undefined ? {} : { basicClient: client }),
+        addressAllowed: (integrator) => integratorAllows(integrator, request.clientAddress),
+      },
+    );
+    switch (outcome.kind) {
+      case 'hold':
+        holdRequest(request, reply);
+        return reply;
+      case 'error':
+        request.log.info({ error: outcome.error }, 'token request refused');
+        return sendError(reply, outcome.error, outcome.description);
+      case 'issued':
+        request.log.info({ integrator: outcome.integrator.id }, 'token issued');
+        return noStore(reply).code(200).type('application/json').send(outcome.response);
+    }
+  });
+
+  scope.get(JWKS_PATH, { schema: { hide: true } }, async (_request, reply) =>
+    reply.header('Cache-Control', 'public, max-age=300').send(provider.jwks()),
+  );
+
+  scope.get(DISCOVERY_PATH, { schema: { hide: true } }, async (request, reply) => {
+    const base = baseUrl(config, request);
+    return reply.header('Cache-Control', 'public, max-age=300').send({
+      issuer: provider.issuer,
+      token_endpoint: `${base}${TOKEN_PATH}`,
+      jwks_uri: `${base}${JWKS_PATH}`,
+      grant_types_supported: ['password', 'refresh_token'],
+      token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic'],
+      subject_types_supported: ['public'],
+      id_token_signing_alg_values_supported: [provider.algorithm],
+      scopes_supported: [TOKEN_SCOPE],
+      claims_supported: ['iss', 'sub', 'aud', 'exp', 'iat', 'nbf', 'jti', 'azp', 'client_id', 'preferred_username', 'sid', 'scope'],
+    });
+  });
+}
