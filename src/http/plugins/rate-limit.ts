@@ -36,7 +36,8 @@ export class TokenBucket {
   take(now: number): TakeOutcome {
     const elapsedS = Math.max(0, now - this.#updatedAt) / 1000;
     this.#tokens = Math.min(this.limits.burst, this.#tokens + elapsedS * this.limits.requestsPerSecond);
-    this.#updatedAt = now;
+    // A clock stepping back neither refills nor lets the same interval be counted twice later.
+    this.#updatedAt = Math.max(this.#updatedAt, now);
     if (this.#tokens >= 1) {
       this.#tokens -= 1;
       return { ok: true, remaining: Math.floor(this.#tokens) };

@@ -1,0 +1,232 @@
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { SignJWT, exportJWK, generateKeyPair, decodeJwt, decodeProtectedHeader } from 'jose';
+import { BANK_A, BANK_B, ManualClock, form, integrator, startTestApp, testConfig, type TestApp } from '../support/auth-app.js';
+
+type PrivateKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
+
+const TOKEN_FIELDS = ['access_token', 'expires_in', 'refresh_expires_in', 'refresh_token', 'token_type', 'not-before-policy', 'session_state', 'scope'];
+
+function passwordGrant(user: typeof BANK_A, overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    grant_type: 'password',
+    username: user.username,
+    password: user.password,
+    client_id: user.clientId,
+    client_secret: user.clientSecret,
+    ...overrides,
+  };
+}
+
+describe('OAuth2 with the embedded provider, over real HTTP', () => {
+  let server: TestApp;
+  const clock = new ManualClock();
+
+  before(async () => {
+    const config = await testConfig({ auth: { mode: 'oauth2', accessTokenTtlS: 60, refreshTokenTtlS: 600, clockToleranceS: 5 } });
+    server = await startTestApp(config, { clock });
+  });
+  after(async () => server.close());
+
+  const token = (fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> => {
+    const request = form(fields);
+    return fetch(`${server.url}/oauth/token`, { ...request, headers: { ...request.headers, ...headers } });
+  };
+  const api = (accessToken: string): Promise<Response> => fetch(`${server.url}/api/v1/whoami`, { headers: { authorization: `Bearer ${accessToken}` } });
+
+  it('issues tokens for the password grant, serves the API with them, rotates refresh tokens and revokes a family on reuse', async () => {
+    const issued = await token(passwordGrant(BANK_A));
+    assert.equal(issued.status, 200);
+    assert.equal(issued.headers.get('cache-control'), 'no-store');
+    const first = (await issued.json()) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(first).sort(), [...TOKEN_FIELDS].sort());
+    assert.equal(first['token_type'], 'bearer');
+    assert.equal(first['expires_in'], 60);
+    assert.equal(first['refresh_expires_in'], 600);
+    assert.equal(first['not-before-policy'], 0);
+    assert.equal(first['scope'], 'api');
+    assert.equal(typeof first['session_state'], 'string');
+
+    const claims = decodeJwt(first['access_token'] as string);
+    assert.equal(claims.sub, 'bank-a');
+    assert.equal(claims['azp'], BANK_A.clientId);
+    assert.equal(claims['preferred_username'], BANK_A.username);
+    assert.equal(decodeProtectedHeader(first['access_token'] as string).alg, 'ES256');
+
+    const called = await api(first['access_token'] as string);
+    assert.equal(called.status, 200);
+    assert.deepEqual(await called.json(), { integrator: 'bank-a', address: '127.0.0.1' });
+
+    const refreshed = await token({ grant_type: 'refresh_token', refresh_token: first['refresh_token'] as string, client_id: BANK_A.clientId, client_secret: BANK_A.clientSecret });
+    assert.equal(refreshed.status, 200);
+    const second = (await refreshed.json()) as Record<string, unknown>;
+    assert.notEqual(second['refresh_token'], first['refresh_token']);
+    assert.equal(second['session_state'], first['session_state'], 'one session across refreshes');
+    assert.equal((await api(second['access_token'] as string)).status, 200);
+
+    const reused = await token({ grant_type: 'refresh_token', refresh_token: first['refresh_token'] as string, client_id: BANK_A.clientId, client_secret: BANK_A.clientSecret });
+    assert.equal(reused.status, 400);
+    assert.equal(((await reused.json()) as Record<string, unknown>)['error'], 'invalid_grant');
+
+    const revoked = await token({ grant_type: 'refresh_token', refresh_token: second['refresh_token'] as string, client_id: BANK_A.clientId, client_secret: BANK_A.clientSecret });
+    assert.equal(revoked.status, 400, 'the newest refresh token of the family is revoked too');
+    assert.equal(((await revoked.json()) as Record<string, unknown>)['error'], 'invalid_grant');
+  });
+
+  it('answers 401 invalid_client for a wrong client secret', async () => {
+    const response = await token(passwordGrant(BANK_A, { client_secret: 'wrong' }));
+    assert.equal(response.status, 401);
+    assert.equal(response.headers.get('cache-control'), 'no-store');
+    const body = (await response.json()) as Record<string, unknown>;
+    assert.equal(body['error'], 'invalid_client');
+    assert.equal(typeof body['error_description'], 'string');
+  });
+
+  it('answers 400 invalid_grant for a wrong password, and for another integrator\'s user', async () => {
+    for (const fields of [passwordGrant(BANK_A, { password: 'wrong' }), passwordGrant(BANK_A, { username: BANK_B.username, password: BANK_B.password })]) {
+      const response = await token(fields);
+      assert.equal(response.status, 400);
+      assert.equal(((await response.json()) as Record<string, unknown>)['error'], 'invalid_grant');
+    }
+  });
+
+  it('answers 400 invalid_request naming a missing field', async () => {
+    const { password: _omitted, ...fields } = passwordGrant(BANK_A);
+    const response = await token(fields);
+    assert.equal(response.status, 400);
+    assert.deepEqual(await response.json(), { error: 'invalid_request', error_description: 'missing parameters: password' });
+  });
+
+  it('answers 400 unsupported_grant_type for client_credentials', async () => {
+    const response = await token({ grant_type: 'client_credentials', client_id: BANK_A.clientId, client_secret: BANK_A.clientSecret });
+    assert.equal(response.status, 400);
+    assert.equal(((await response.json()) as Record<string, unknown>)['error'], 'unsupported_grant_type');
+  });
+
+  it('answers 400 invalid_request for a JSON body', async () => {
+    const response = await fetch(`${server.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(passwordGrant(BANK_A)) });
+    assert.equal(response.status, 400);
+    assert.equal(((await response.json()) as Record<string, unknown>)['error'], 'invalid_request');
+  });
+
+  it('accepts client credentials in a Basic header (client_secret_basic)', async () => {
+    const { client_id: _id, client_secret: _secret, ...fields } = passwordGrant(BANK_A);
+    const header = `Basic ${Buffer.from(`${BANK_A.clientId}:${BANK_A.clientSecret}`).toString('base64')}`;
+    const response = await token(fields, { authorization: header });
+    assert.equal(response.status, 200);
+  });
+
+  it('holds a token request whose client belongs to an integrator not allowlisted here', async () => {
+    // bank-b is allowlisted on ::1 only; this request comes from 127.0.0.1.
+    const pending = token(passwordGrant(BANK_B));
+    const outcome = await Promise.race([pending.then(() => 'answered' as const, () => 'closed' as const), new Promise((resolve) => setTimeout(() => resolve('silent'), 300))]);
+    assert.equal(outcome, 'silent');
+  });
+
+  it('refuses an expired access token with 401 invalid_token', async () => {
+    const issued = (await (await token(passwordGrant(BANK_A))).json()) as Record<string, unknown>;
+    clock.advance((60 + 5 + 1) * 1000);
+    const response = await api(issued['access_token'] as string);
+    assert.equal(response.status, 401);
+    assert.match(response.headers.get('www-authenticate') ?? '', /^Bearer realm="regpay", error="invalid_token", error_description="the access token has expired"$/);
+    assert.equal(((await response.json()) as Record<string, unknown>)['schema'], 'ErrorDetail');
+  });
+
+  it('answers 401 with a bare Bearer challenge when no token is sent, and for a forged one', async () => {
+    const missing = await fetch(`${server.url}/api/v1/whoami`);
+    assert.equal(missing.status, 401);
+    assert.equal(missing.headers.get('www-authenticate'), 'Bearer realm="regpay"');
+    const forged = await api('eyJhbGciOiJub25lIn0.eyJzdWIiOiJiYW5rLWEifQ.');
+    assert.equal(forged.status, 401);
+    assert.match(forged.headers.get('www-authenticate') ?? '', /error="invalid_token"/);
+  });
+
+  it('publishes the JWKS and the discovery document', async () => {
+    const jwks = (await (await fetch(`${server.url}/oauth/jwks`)).json()) as { keys: Record<string, unknown>[] };
+    assert.equal(jwks.keys.length, 1);
+    assert.equal(jwks.keys[0]?.['kty'], 'EC');
+    assert.equal(jwks.keys[0]?.['d'], undefined, 'no private part');
+    const discovery = (await (await fetch(`${server.url}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
+    assert.equal(discovery['token_endpoint'], `${server.url}/oauth/token`);
+    assert.equal(discovery['jwks_uri'], `${server.url}/oauth/jwks`);
+    assert.deepEqual(discovery['grant_types_supported'], ['password', 'refresh_token']);
+  });
+
+  it('keeps one signing key in the store, so a second instance verifies the first one\'s tokens', async () => {
+    const config = await testConfig({ auth: { mode: 'oauth2' } });
+    const twin = await startTestApp(config, { clock, store: server.store });
+    try {
+      const issued = (await (await token(passwordGrant(BANK_A))).json()) as Record<string, unknown>;
+      const response = await fetch(`${twin.url}/api/v1/whoami`, { headers: { authorization: `Bearer ${issued['access_token'] as string}` } });
+      assert.equal(response.status, 200);
+    } finally {
+      await twin.close();
+    }
+  });
+});
+
+describe('OAuth2 with an external issuer', () => {
+  const ISSUER = 'https://idp.regpay.test/realms/banks';
+  let jwksServer: Server;
+  let jwksUrl: string;
+  let privateKey: PrivateKey;
+  let server: TestApp;
+
+  before(async () => {
+    const pair = await generateKeyPair('RS256');
+    privateKey = pair.privateKey;
+    const jwk = { ...(await exportJWK(pair.publicKey)), kid: 'idp-key-1', alg: 'RS256', use: 'sig' };
+    jwksServer = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] }));
+    });
+    await new Promise<void>((resolve) => jwksServer.listen(0, '127.0.0.1', resolve));
+    const address = jwksServer.address();
+    jwksUrl = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}/protocol/openid-connect/certs`;
+    const config = await testConfig({
+      auth: { mode: 'oauth2', issuer: ISSUER, jwksUrl, audience: 'regpay' },
+      integrators: [integrator('bank-a', ['127.0.0.1/32'], { username: BANK_A.username, clientId: BANK_A.clientId })],
+    });
+    server = await startTestApp(config);
+  });
+  after(async () => {
+    await server.close();
+    await new Promise((resolve) => jwksServer.close(resolve));
+  });
+
+  const sign = (claims: Record<string, unknown>, key: PrivateKey = privateKey, issuer = ISSUER): Promise<string> =>
+    new SignJWT(claims)
+      .setProtectedHeader({ alg: 'RS256', kid: 'idp-key-1' })
+      .setIssuer(issuer)
+      .setAudience('regpay')
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(key);
+
+  const api = (accessToken: string): Promise<Response> => fetch(`${server.url}/api/v1/whoami`, { headers: { authorization: `Bearer ${accessToken}` } });
+
+  it("accepts the issuer's token, verified through its JWKS, and finds the integrator by azp", async () => {
+    const response = await api(await sign({ azp: BANK_A.clientId, preferred_username: BANK_A.username, sub: 'f3a1' }));
+    assert.equal(response.status, 200);
+    assert.deepEqual(await response.json(), { integrator: 'bank-a', address: '127.0.0.1' });
+  });
+
+  it('refuses a token signed by another key, from another issuer, or for an unknown client', async () => {
+    const other = await generateKeyPair('RS256');
+    for (const accessToken of [
+      await sign({ azp: BANK_A.clientId }, other.privateKey),
+      await sign({ azp: BANK_A.clientId }, privateKey, 'https://evil.test'),
+      await sign({ azp: 'someone-else' }),
+      await sign({ azp: BANK_A.clientId, preferred_username: 'mallory' }),
+    ]) {
+      const response = await api(accessToken);
+      assert.equal(response.status, 401);
+      assert.match(response.headers.get('www-authenticate') ?? '', /error="invalid_token"/);
+    }
+  });
+
+  it('does not serve the embedded token endpoint', async () => {
+    const response = await fetch(`${server.url}/oauth/token`, form(passwordGrant(BANK_A)));
+    assert.equal(response.status, 404);
+  });
+});
