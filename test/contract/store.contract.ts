@@ -1,0 +1,721 @@
+/**
+ * The one behavioural contract of the Store port (src/ports/store.ts). Both adapters run it
+ * unchanged: test/contract/store-sqlite.test.ts and store-postgres.test.ts.
+ *
+ * The suite is given a way to make an empty database rather than a store, because several
+ * behaviours need more than one store on the same database: two instances claiming at once,
+ * and close-then-reopen durability.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import type { NewOutboxMessage, NewTransaction, Store, TransactionRecord } from '../../src/ports/store.js';
+
+export interface TestDatabase {
+  /** A new store instance (its own connection or pool) on this database; migrations run on open. */
+  open(): Promise<Store>;
+  /** Delete the database. */
+  drop(): Promise<void>;
+}
+
+const T0 = 1_700_000_000_000;
+const LEASE_MS = 30_000;
+
+function event(overrides: Partial<NewOutboxMessage> = {}): NewOutboxMessage {
+  const id = randomUUID();
+  return {
+    id,
+    channel: 'event',
+    url: 'https://bank.example/events-api/v1/events',
+    body: JSON.stringify({ id, schema: 'Event' }),
+    headers: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' },
+    availableAt: T0,
+    ...overrides,
+  };
+}
+
+function callback(overrides: Partial<NewOutboxMessage> = {}): NewOutboxMessage {
+  return event({ channel: 'callback', url: 'https://bank.example/partner-api/v1/transactions/outbound/credit-transfer-response', ...overrides });
+}
+
+function transfer(overrides: Partial<NewTransaction> = {}): NewTransaction {
+  const messageId = `MSG${randomUUID().replaceAll('-', '').slice(0, 20)}`;
+  const uetr = randomUUID();
+  const rawBody = JSON.stringify({ schema: 'CreditTransfer', messageIdentifiers: { messageIdentification: messageId }, uetr });
+  return {
+    id: randomUUID(),
+    integratorId: 'bank-a',
+    kind: 'CREDIT_TRANSFER',
+    uetr,
+    scheme: 'ZA_RPP',
+    messageId,
+    payloadHash: `hash-of-${rawBody}`,
+    rawBody,
+    amountMinor: 12_345n,
+    currency: 'ZAR',
+    state: 'PAYMENT_AUTH_REQUEST_RECEIVED',
+    receivedAt: T0,
+    dueAt: T0,
+    traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+    tracestate: 'regpay=1',
+    outbox: [event()],
+    ...overrides,
+  };
+}
+
+async function accept(store: Store, tx: NewTransaction = transfer()): Promise<NewTransaction> {
+  const outcome = await store.intake(tx);
+  assert.deepEqual(outcome, { kind: 'accepted', transactionId: tx.id });
+  return tx;
+}
+
+function ids(records: readonly { id: string }[]): string[] {
+  return records.map((record) => record.id).sort();
+}
+
+export function storeContract(name: string, newDatabase: () => Promise<TestDatabase>): void {
+  /** One empty database and one store on it per test; more stores on it via `database.open()`. */
+  async function withStore(fn: (store: Store, database: TestDatabase) => Promise<void>): Promise<void> {
+    const database = await newDatabase();
+    const stores: Store[] = [];
+    const tracked: TestDatabase = {
+      open: async () => {
+        const store = await database.open();
+        stores.push(store);
+        return store;
+      },
+      drop: () => database.drop(),
+    };
+    try {
+      await fn(await tracked.open(), tracked);
+    } finally {
+      for (const store of stores) await store.close();
+      await database.drop();
+    }
+  }
+
+  void describe(`${name} store contract`, () => {
+    void describe('intake', () => {
+      void it('stores a new transaction with its raw message, first state and outbox rows', () =>
+        withStore(async (store) => {
+          const tx = await accept(store, transfer({ outbox: [event(), callback()] }));
+          const stored = await store.getTransaction(tx.id);
+          assert.ok(stored);
+          assert.deepEqual(stored, {
+            id: tx.id,
+            integratorId: 'bank-a',
+            kind: 'CREDIT_TRANSFER',
+            uetr: tx.uetr,
+            scheme: 'ZA_RPP',
+            messageId: tx.messageId,
+            state: 'PAYMENT_AUTH_REQUEST_RECEIVED',
+            version: 1,
+            amountMinor: 12_345n,
+            currency: 'ZAR',
+            createdAt: T0,
+            updatedAt: T0,
+            dueAt: T0,
+            traceparent: tx.traceparent,
+            tracestate: 'regpay=1',
+            data: {},
+          } satisfies TransactionRecord);
+          assert.deepEqual(await store.findTransaction('bank-a', tx.uetr), stored);
+          assert.deepEqual(await store.findMessage('bank-a', tx.messageId), {
+            integratorId: 'bank-a',
+            messageId: tx.messageId,
+            transactionId: tx.id,
+            payloadHash: tx.payloadHash,
+            rawBody: tx.rawBody,
+            response: null,
+            receivedAt: T0,
+          });
+          assert.deepEqual(await store.history(tx.id), [
+            { transactionId: tx.id, version: 1, fromState: null, toState: 'PAYMENT_AUTH_REQUEST_RECEIVED', at: T0, cause: null },
+          ]);
+          const outbox = await store.outbox(tx.id);
+          assert.deepEqual(
+            outbox.map(({ seq, channel, status, attempts, nextAttemptAt, createdAt, deliveredAt, lastError, integratorId, transactionId }) => ({
+              seq,
+              channel,
+              status,
+              attempts,
+              nextAttemptAt,
+              createdAt,
+              deliveredAt,
+              lastError,
+              integratorId,
+              transactionId,
+            })),
+            [
+              { seq: 1, channel: 'event', status: 'PENDING', attempts: 0, nextAttemptAt: T0, createdAt: T0, deliveredAt: null, lastError: null, integratorId: 'bank-a', transactionId: tx.id },
+              { seq: 2, channel: 'callback', status: 'PENDING', attempts: 0, nextAttemptAt: T0, createdAt: T0, deliveredAt: null, lastError: null, integratorId: 'bank-a', transactionId: tx.id },
+            ],
+          );
+          const [first] = outbox;
+          const sent = tx.outbox[0];
+          assert.ok(first && sent);
+          assert.equal(first.id, sent.id);
+          assert.equal(first.body, sent.body);
+          assert.equal(first.url, sent.url);
+          assert.deepEqual(first.headers, sent.headers);
+          assert.equal(first.availableAt, T0);
+        }));
+
+      void it('answers duplicate for an identical payload under the same message id, with the answer given before', () =>
+        withStore(async (store) => {
+          const tx = await accept(store);
+          assert.deepEqual(await store.intake({ ...tx, id: randomUUID() }), { kind: 'duplicate', transactionId: tx.id, response: null });
+          await store.setMessageResponse('bank-a', tx.messageId, '{"outcome":"APPROVED"}');
+          assert.deepEqual(await store.intake({ ...tx, id: randomUUID() }), { kind: 'duplicate', transactionId: tx.id, response: '{"outcome":"APPROVED"}' });
+          assert.equal((await store.findMessage('bank-a', tx.messageId))?.response, '{"outcome":"APPROVED"}');
+          assert.equal((await store.history(tx.id)).length, 1, 'a duplicate is not processed again');
+          assert.equal((await store.outbox(tx.id)).length, 1, 'a duplicate emits no extra events');
+        }));
+
+      void it('answers message_conflict when a message id is reused with another payload', () =>
+        withStore(async (store) => {
+          const tx = await accept(store);
+          assert.deepEqual(await store.intake({ ...tx, id: randomUUID(), payloadHash: 'another', amountMinor: 1n }), { kind: 'message_conflict' });
+          assert.deepEqual(await store.intake({ ...tx, id: randomUUID(), uetr: randomUUID(), payloadHash: 'another' }), { kind: 'message_conflict' });
+        }));
+
+      void it('answers uetr_conflict when a new message id names a uetr already in use', () =>
+        withStore(async (store) => {
+          const tx = await accept(store);
+          assert.deepEqual(await store.intake(transfer({ uetr: tx.uetr })), { kind: 'uetr_conflict' });
+          assert.equal(await store.findMessage('bank-a', 'never'), undefined);
+        }));
+
+      void it('keeps message ids and uetrs apart per integrator', () =>
+        withStore(async (store) => {
+          const tx = await accept(store);
+          await accept(store, { ...tx, id: randomUUID(), integratorId: 'bank-b', outbox: [event()] });
+          assert.equal((await store.findTransaction('bank-b', tx.uetr))?.integratorId, 'bank-b');
+          assert.equal((await store.findTransaction('bank-a', tx.uetr))?.id, tx.id);
+        }));
+
+      void it('accepts exactly one of many identical intakes racing, and answers the rest duplicate', () =>
+        withStore(async (store) => {
+          const tx = transfer();
+          const outcomes = await Promise.all(Array.from({ length: 40 }, () => store.intake({ ...tx, id: randomUUID() })));
+          const accepted = outcomes.filter((outcome) => outcome.kind === 'accepted');
+          assert.equal(accepted.length, 1);
+          const winner = accepted[0]?.transactionId;
+          assert.ok(winner);
+          for (const outcome of outcomes) {
+            if (outcome.kind !== 'accepted') assert.deepEqual(outcome, { kind: 'duplicate', transactionId: winner, response: null });
+          }
+          assert.equal((await store.findTransaction('bank-a', tx.uetr))?.id, winner);
+        }));
+
+      void it('accepts exactly one of identical intakes racing on two instances', () =>
+        withStore(async (first, database) => {
+          const second = await database.open();
+          for (let round = 0; round < 10; round += 1) {
+            const tx = transfer();
+            const outcomes = await Promise.all(
+              Array.from({ length: 10 }, (_, index) => (index % 2 === 0 ? first : second).intake({ ...tx, id: randomUUID() })),
+            );
+            assert.equal(outcomes.filter((outcome) => outcome.kind === 'accepted').length, 1, `round ${round}: one accepted`);
+            assert.equal(outcomes.filter((outcome) => outcome.kind === 'duplicate').length, 9, `round ${round}: the rest duplicate`);
+          }
+        }));
+
+      void it('classifies a mixed batch of new, duplicate and conflicting intakes each on its own', () =>
+        withStore(async (store) => {
+          const original = await accept(store);
+          const fresh = transfer();
+          const sameUetrInBatch = transfer({ uetr: fresh.uetr });
+          const outcomes = await Promise.all([
+            store.intake(fresh),
+            store.intake({ ...original, id: randomUUID() }),
+            store.intake({ ...original, id: randomUUID(), payloadHash: 'changed' }),
+            store.intake(transfer({ uetr: original.uetr })),
+            store.intake(sameUetrInBatch),
+          ]);
+          assert.deepEqual(outcomes, [
+            { kind: 'accepted', transactionId: fresh.id },
+            { kind: 'duplicate', transactionId: original.id, response: null },
+            { kind: 'message_conflict' },
+            { kind: 'uetr_conflict' },
+            { kind: 'uetr_conflict' },
+          ]);
+        }));
+
+      void it('money round-trips as bigint beyond 2^53', () =>
+        withStore(async (store) => {
+          for (const amountMinor of [9_007_199_254_740_993n, 9_223_372_036_854_775_807n, 0n]) {
+            const tx = await accept(store, transfer({ amountMinor }));
+            const stored = await store.getTransaction(tx.id);
+            assert.equal(typeof stored?.amountMinor, 'bigint');
+            assert.equal(stored?.amountMinor, amountMinor);
+          }
+          const noAmount = await accept(store, transfer({ kind: 'IDENTIFIER_DETERMINATION', amountMinor: null, currency: null }));
+          assert.equal((await store.getTransaction(noAmount.id))?.amountMinor, null);
+        }));
+
+      void it('a bad write in a batch fails alone and the others in the batch still commit', () =>
+        withStore(async (store) => {
+          const good = Array.from({ length: 5 }, () => transfer());
+          // Out of the signed 64-bit range: the database refuses it.
+          const bad = transfer({ amountMinor: 2n ** 63n });
+          const settled = await Promise.allSettled([good[0], good[1], bad, good[2], good[3], good[4]].map((tx) => store.intake(tx!)));
+          assert.equal(settled[2]?.status, 'rejected');
+          for (const index of [0, 1, 3, 4, 5]) {
+            assert.equal(settled[index]?.status, 'fulfilled');
+          }
+          for (const tx of good) assert.equal((await store.getTransaction(tx.id))?.state, 'PAYMENT_AUTH_REQUEST_RECEIVED');
+          assert.equal(await store.getTransaction(bad.id), undefined);
+          assert.equal(await store.findMessage('bank-a', bad.messageId), undefined);
+        }));
+
+      void it('refuses to remember an answer for a message it never stored', () =>
+        withStore(async (store) => {
+          await assert.rejects(store.setMessageResponse('bank-a', 'unknown', '{}'));
+        }));
+    });
+
+    void describe('state changes', () => {
+      void it('applies a change with its history row, data, timer and outbox rows', () =>
+        withStore(async (store) => {
+          const tx = await accept(store);
+          const outcome = await store.applyChange({
+            transactionId: tx.id,
+            expectedVersion: 1,
+            toState: 'PAYMENT_AUTH_REQUEST_ACCEPTED',
+            at: T0 + 10,
+            cause: '{"decision":"valid"}',
+            dueAt: T0 + 10_000,
+            data: { attempt: 1, schemeRef: 'abc' },
+            outbox: [event({ availableAt: T0 + 10 }), callback({ availableAt: T0 + 10 })],
+          });
+          assert.deepEqual(outcome, { ok: true, version: 2 });
+          const stored = await store.getTransaction(tx.id);
+          assert.equal(stored?.state, 'PAYMENT_AUTH_REQUEST_ACCEPTED');
+          assert.equal(stored?.version, 2);
+          assert.equal(stored?.updatedAt, T0 + 10);
+          assert.equal(stored?.createdAt, T0);
+          assert.equal(stored?.dueAt, T0 + 10_000);
+          assert.deepEqual(stored?.data, { attempt: 1, schemeRef: 'abc' });
+          assert.deepEqual((await store.history(tx.id))[1], {
+            transactionId: tx.id,
+            version: 2,
+            fromState: 'PAYMENT_AUTH_REQUEST_RECEIVED',
+            toState: 'PAYMENT_AUTH_REQUEST_ACCEPTED',
+            at: T0 + 10,
+            cause: '{"decision":"valid"}',
+          });
+          const outbox = await store.outbox(tx.id);
+          assert.deepEqual(
+            outbox.map((row) => [row.seq, row.channel, row.createdAt]),
+            [
+              [1, 'event', T0],
+              [2, 'event', T0 + 10],
+              [3, 'callback', T0 + 10],
+            ],
+          );
+        }));
+
+      void it('keeps the working data when a change carries none, and clears the timer when asked', () =>
+        withStore(async (store) => {
+          const tx = await accept(store);
+          await store.applyChange({ transactionId: tx.id, expectedVersion: 1, toState: 'B', at: T0, cause: null, dueAt: T0, data: { keep: true }, outbox: [] });
+          await store.applyChange({ transactionId: tx.id, expectedVersion: 2, toState: 'C', at: T0, cause: null, dueAt: null, outbox: [] });
+          const stored = await store.getTransaction(tx.id);
+          assert.deepEqual(stored?.data, { keep: true });
+          assert.equal(stored?.dueAt, null);
+          assert.equal(stored?.version, 3);
+        }));
+
+      void it('refuses a change decided on a stale version and writes nothing for it', () =>
+        withStore(async (store) => {
+          const tx = await accept(store);
+          await store.applyChange({ transactionId: tx.id, expectedVersion: 1, toState: 'B', at: T0, cause: null, dueAt: null, outbox: [] });
+          const stale = await store.applyChange({ transactionId: tx.id, expectedVersion: 1, toState: 'X', at: T0, cause: null, dueAt: null, outbox: [event()] });
+          assert.deepEqual(stale, { ok: false, reason: 'stale' });
+          assert.equal((await store.getTransaction(tx.id))?.state, 'B');
+          assert.equal((await store.history(tx.id)).length, 2);
+          assert.equal((await store.outbox(tx.id)).length, 1);
+        }));
+
+      void it('answers not_found for a change to an unknown transaction', () =>
+        withStore(async (store) => {
+          assert.deepEqual(
+            await store.applyChange({ transactionId: randomUUID(), expectedVersion: 1, toState: 'B', at: T0, cause: null, dueAt: null, outbox: [] }),
+            { ok: false, reason: 'not_found' },
+          );
+        }));
+
+      void it('of changes racing on the same version exactly one wins, also across instances', () =>
+        withStore(async (first, database) => {
+          const second = await database.open();
+          const tx = await accept(first);
+          const outcomes = await Promise.all(
+            Array.from({ length: 8 }, (_, index) =>
+              (index % 2 === 0 ? first : second).applyChange({
+                transactionId: tx.id,
+                expectedVersion: 1,
+                toState: `S${index}`,
+                at: T0,
+                cause: null,
+                dueAt: null,
+                outbox: [event()],
+              }),
+            ),
+          );
+          assert.equal(outcomes.filter((outcome) => outcome.ok).length, 1);
+          assert.equal(outcomes.filter((outcome) => !outcome.ok && outcome.reason === 'stale').length, 7);
+          assert.equal((await first.history(tx.id)).length, 2);
+          assert.deepEqual((await first.outbox(tx.id)).map((row) => row.seq), [1, 2]);
+        }));
+
+      void it('numbers outbox messages of a transaction in one sequence across changes and channels', () =>
+        withStore(async (store) => {
+          const tx = await accept(store, transfer({ outbox: [event(), callback()] }));
+          let version = 1;
+          for (let step = 0; step < 3; step += 1) {
+            const outcome = await store.applyChange({
+              transactionId: tx.id,
+              expectedVersion: version,
+              toState: `STEP${step}`,
+              at: T0 + step,
+              cause: null,
+              dueAt: null,
+              outbox: [callback(), event()],
+            });
+            assert.ok(outcome.ok);
+            version = outcome.version;
+          }
+          assert.deepEqual((await store.outbox(tx.id)).map((row) => row.seq), [1, 2, 3, 4, 5, 6, 7, 8]);
+        }));
+    });
+
+    void describe('timers and leases', () => {
+      void it('leases due transactions oldest timer first, skipping future and leased ones', () =>
+        withStore(async (store) => {
+          const late = await accept(store, transfer({ dueAt: T0 + 2 }));
+          const early = await accept(store, transfer({ dueAt: T0 + 1 }));
+          await accept(store, transfer({ dueAt: T0 + 60_000 }));
+          await accept(store, transfer({ dueAt: null }));
+          const claimed = await store.claimDue({ now: T0 + 5, limit: 10, owner: 'a', leaseMs: LEASE_MS });
+          assert.deepEqual(claimed.map((record) => record.id), [early.id, late.id]);
+          assert.deepEqual(await store.claimDue({ now: T0 + 6, limit: 10, owner: 'b', leaseMs: LEASE_MS }), [], 'leased rows are not handed out again');
+          const limited = await store.claimDue({ now: T0 + LEASE_MS + 10, limit: 1, owner: 'b', leaseMs: LEASE_MS });
+          assert.deepEqual(limited.map((record) => record.id), [early.id], 'the limit is respected, oldest first');
+        }));
+
+      void it('a lapsed lease lets another owner claim the transaction', () =>
+        withStore(async (store) => {
+          const tx = await accept(store);
+          assert.equal((await store.claimDue({ now: T0, limit: 10, owner: 'a', leaseMs: 1_000 })).length, 1);
+          assert.equal((await store.claimDue({ now: T0 + 1_000, limit: 10, owner: 'b', leaseMs: 1_000 })).length, 0, 'still live at its last millisecond');
+          assert.deepEqual(ids(await store.claimDue({ now: T0 + 1_001, limit: 10, owner: 'b', leaseMs: 1_000 })), [tx.id]);
+        }));
+
+      void it('releasing a lease makes the transaction claimable again, but only its owner can release it', () =>
+        withStore(async (store) => {
+          const tx = await accept(store);
+          await store.claimDue({ now: T0, limit: 10, owner: 'a', leaseMs: LEASE_MS });
+          await store.releaseTransaction(tx.id, 'b');
+          assert.equal((await store.claimDue({ now: T0 + 1, limit: 10, owner: 'b', leaseMs: LEASE_MS })).length, 0);
+          await store.releaseTransaction(tx.id, 'a');
+          assert.deepEqual(ids(await store.claimDue({ now: T0 + 2, limit: 10, owner: 'b', leaseMs: LEASE_MS })), [tx.id]);
+        }));
+
+      void it('two instances never claim the same due transaction', () =>
+        withStore(async (first, database) => {
+          const second = await database.open();
+          const txs = Array.from({ length: 120 }, (_, index) => transfer({ dueAt: T0 + (index % 7) }));
+          await Promise.all(txs.map((tx) => first.intake(tx)));
+          const claimedBy = new Map<string, string>();
+          const worker = async (store: Store, owner: string): Promise<void> => {
+            for (;;) {
+              const claimed = await store.claimDue({ now: T0 + 10, limit: 7, owner, leaseMs: LEASE_MS });
+              if (claimed.length === 0) return;
+              for (const record of claimed) {
+                assert.equal(claimedBy.get(record.id), undefined, `${record.id} claimed by ${claimedBy.get(record.id)} and ${owner}`);
+                claimedBy.set(record.id, owner);
+              }
+            }
+          };
+          await Promise.all([worker(first, 'a1'), worker(first, 'a2'), worker(second, 'b1'), worker(second, 'b2')]);
+          assert.deepEqual([...claimedBy.keys()].sort(), ids(txs));
+        }));
+    });
+
+    void describe('outbox', () => {
+      const claim = (store: Store, now: number, owner = 'w'): Promise<string[]> =>
+        store.claimOutbox({ now, limit: 100, owner, leaseMs: LEASE_MS }).then((rows) => rows.map((row) => row.id));
+
+      void it('hands out only the oldest pending message of each transaction and channel', () =>
+        withStore(async (store) => {
+          const e1 = event();
+          const e2 = event();
+          const c1 = callback();
+          const c2 = callback();
+          await accept(store, transfer({ outbox: [e1, c1, e2, c2] }));
+          assert.deepEqual((await claim(store, T0)).sort(), [c1.id, e1.id].sort());
+          assert.deepEqual(await claim(store, T0 + 1), [], 'heads are leased, their successors wait');
+          await store.recordDelivery({ outboxId: e1.id, at: T0 + 2, durationMs: 12.6, httpStatus: 204, error: null, delivered: true, nextAttemptAt: null });
+          assert.deepEqual(await claim(store, T0 + 3), [e2.id], 'the next event goes once the first is delivered');
+        }));
+
+      void it('holds back a queue while its head is not yet due', () =>
+        withStore(async (store) => {
+          const later = event({ availableAt: T0 + 1_000 });
+          const next = event({ availableAt: T0 });
+          await accept(store, transfer({ outbox: [later, next] }));
+          assert.deepEqual(await claim(store, T0), []);
+          assert.deepEqual(await claim(store, T0 + 1_000), [later.id]);
+        }));
+
+      void it('an event that keeps failing does not hold back the callback queue', () =>
+        withStore(async (store) => {
+          const failing = event();
+          const answer = callback();
+          const tx = await accept(store, transfer({ outbox: [failing, answer] }));
+          let now = T0;
+          for (let attempt = 1; attempt <= 3; attempt += 1) {
+            const claimed = await claim(store, now);
+            assert.ok(claimed.includes(failing.id), `attempt ${attempt} hands out the event again`);
+            if (attempt === 1) assert.ok(claimed.includes(answer.id));
+            if (claimed.includes(answer.id)) {
+              await store.recordDelivery({ outboxId: answer.id, at: now, durationMs: 5, httpStatus: 200, error: null, delivered: true, nextAttemptAt: null });
+            }
+            await store.recordDelivery({ outboxId: failing.id, at: now, durationMs: 5, httpStatus: 503, error: null, delivered: false, nextAttemptAt: now + 5_000 });
+            now += 5_000;
+          }
+          const rows = await store.outbox(tx.id);
+          const failed = rows.find((row) => row.id === failing.id);
+          assert.equal(failed?.status, 'PENDING');
+          assert.equal(failed?.attempts, 3);
+          assert.equal(failed?.lastError, 'HTTP 503');
+          assert.equal(failed?.nextAttemptAt, now);
+          assert.equal(rows.find((row) => row.id === answer.id)?.status, 'DELIVERED');
+          assert.equal(rows.find((row) => row.id === answer.id)?.deliveredAt, T0);
+          assert.deepEqual(await claim(store, now - 1), [], 'not before its next attempt time');
+        }));
+
+      void it('a message given up on becomes UNDELIVERED and no longer holds back its queue', () =>
+        withStore(async (store) => {
+          const lost = callback();
+          const next = callback();
+          const tx = await accept(store, transfer({ outbox: [lost, next] }));
+          assert.deepEqual(await claim(store, T0), [lost.id]);
+          await store.recordDelivery({ outboxId: lost.id, at: T0, durationMs: 3, httpStatus: null, error: 'ECONNREFUSED', delivered: false, nextAttemptAt: null });
+          const row = (await store.outbox(tx.id)).find((message) => message.id === lost.id);
+          assert.equal(row?.status, 'UNDELIVERED');
+          assert.equal(row?.lastError, 'ECONNREFUSED');
+          assert.deepEqual(await claim(store, T0 + 1), [next.id]);
+        }));
+
+      void it('a late acknowledgement still marks a message delivered, and a late failure does not undo a delivery', () =>
+        withStore(async (store) => {
+          const first = event();
+          const second = event();
+          const tx = await accept(store, transfer({ outbox: [first, second] }));
+          await store.recordDelivery({ outboxId: first.id, at: T0, durationMs: 1, httpStatus: null, error: 'timeout', delivered: false, nextAttemptAt: null });
+          await store.recordDelivery({ outboxId: first.id, at: T0 + 1, durationMs: 1, httpStatus: 200, error: null, delivered: true, nextAttemptAt: null });
+          await store.recordDelivery({ outboxId: second.id, at: T0 + 2, durationMs: 1, httpStatus: 200, error: null, delivered: true, nextAttemptAt: null });
+          await store.recordDelivery({ outboxId: second.id, at: T0 + 3, durationMs: 1, httpStatus: 500, error: null, delivered: false, nextAttemptAt: T0 + 100 });
+          const rows = await store.outbox(tx.id);
+          assert.deepEqual(
+            rows.map((row) => [row.status, row.deliveredAt, row.attempts]),
+            [
+              ['DELIVERED', T0 + 1, 2],
+              ['DELIVERED', T0 + 2, 2],
+            ],
+          );
+        }));
+
+      void it('replays undelivered messages by id, by integrator and since a time', () =>
+        withStore(async (store) => {
+          const giveUp = (outboxId: string, at: number): Promise<void> =>
+            store.recordDelivery({ outboxId, at, durationMs: 1, httpStatus: 500, error: null, delivered: false, nextAttemptAt: null });
+          const old = event();
+          const recent = event();
+          const otherBank = event();
+          const pending = event();
+          await accept(store, transfer({ outbox: [old], receivedAt: T0 }));
+          const recentTx = await accept(store, transfer({ outbox: [recent], receivedAt: T0 + 1_000 }));
+          await accept(store, transfer({ integratorId: 'bank-b', outbox: [otherBank], receivedAt: T0 + 1_000 }));
+          await accept(store, transfer({ outbox: [pending], receivedAt: T0 + 1_000 }));
+          for (const id of [old.id, recent.id, otherBank.id]) await giveUp(id, T0 + 2_000);
+
+          assert.equal(await store.replayUndelivered({ integratorId: 'bank-a', since: T0 + 500 }, T0 + 5_000), 1);
+          assert.deepEqual((await claim(store, T0 + 5_000)).sort(), [recent.id, pending.id].sort());
+          const replayed = (await store.outbox(recentTx.id))[0];
+          assert.equal(replayed?.status, 'PENDING');
+          assert.equal(replayed?.nextAttemptAt, T0 + 5_000);
+          assert.equal(replayed?.attempts, 0, 'a replayed message starts a new retry schedule');
+
+          assert.equal(await store.replayUndelivered({ outboxId: old.id }, T0 + 6_000), 1);
+          assert.equal(await store.replayUndelivered({ outboxId: old.id }, T0 + 6_000), 0, 'only undelivered messages are replayed');
+          assert.equal(await store.replayUndelivered({ integratorId: 'bank-b' }, T0 + 6_000), 1);
+          assert.deepEqual((await claim(store, T0 + 6_000, 'w2')).sort(), [old.id, otherBank.id].sort());
+        }));
+
+      void it('refuses to record an attempt for an unknown message, without failing the others in its batch', () =>
+        withStore(async (store) => {
+          const known = event();
+          const tx = await accept(store, transfer({ outbox: [known] }));
+          const settled = await Promise.allSettled([
+            store.recordDelivery({ outboxId: 'unknown', at: T0, durationMs: 1, httpStatus: 200, error: null, delivered: true, nextAttemptAt: null }),
+            store.recordDelivery({ outboxId: known.id, at: T0, durationMs: 1, httpStatus: 200, error: null, delivered: true, nextAttemptAt: null }),
+          ]);
+          assert.equal(settled[0]?.status, 'rejected');
+          assert.equal(settled[1]?.status, 'fulfilled');
+          assert.equal((await store.outbox(tx.id))[0]?.status, 'DELIVERED');
+        }));
+
+      void it('two instances never claim the same outbox message', () =>
+        withStore(async (first, database) => {
+          const second = await database.open();
+          const txs = Array.from({ length: 60 }, () => transfer({ outbox: [event(), callback(), event()] }));
+          await Promise.all(txs.map((tx) => first.intake(tx)));
+          const claimedBy = new Map<string, string>();
+          const worker = async (store: Store, owner: string): Promise<void> => {
+            for (let now = T0; ; now += 1) {
+              const claimed = await store.claimOutbox({ now, limit: 9, owner, leaseMs: LEASE_MS });
+              if (claimed.length === 0) return;
+              for (const row of claimed) {
+                assert.equal(claimedBy.get(row.id), undefined, `${row.id} claimed by ${claimedBy.get(row.id)} and ${owner}`);
+                claimedBy.set(row.id, owner);
+                await store.recordDelivery({ outboxId: row.id, at: now, durationMs: 1, httpStatus: 200, error: null, delivered: true, nextAttemptAt: null });
+              }
+            }
+          };
+          await Promise.all([worker(first, 'a1'), worker(first, 'a2'), worker(second, 'b1'), worker(second, 'b2')]);
+          assert.equal(claimedBy.size, txs.length * 3);
+        }));
+    });
+
+    void describe('refresh tokens', () => {
+      const token = (overrides: Partial<{ tokenHash: string; familyId: string; expiresAt: number }> = {}) => ({
+        tokenHash: randomUUID(),
+        familyId: 'family-1',
+        integratorId: 'bank-a',
+        expiresAt: T0 + 60_000,
+        ...overrides,
+      });
+
+      void it('a refresh token can be used once', () =>
+        withStore(async (store) => {
+          const record = token();
+          await store.saveRefreshToken(record);
+          assert.deepEqual(await store.useRefreshToken(record.tokenHash, T0), { kind: 'ok', record });
+        }));
+
+      void it('a reused refresh token revokes its family', () =>
+        withStore(async (store) => {
+          const first = token();
+          const rotated = token();
+          const otherFamily = token({ familyId: 'family-2' });
+          await store.saveRefreshToken(first);
+          assert.equal((await store.useRefreshToken(first.tokenHash, T0)).kind, 'ok');
+          await store.saveRefreshToken(rotated);
+          await store.saveRefreshToken(otherFamily);
+          assert.deepEqual(await store.useRefreshToken(first.tokenHash, T0 + 1), { kind: 'reused', familyId: 'family-1' });
+          assert.deepEqual(await store.useRefreshToken(rotated.tokenHash, T0 + 2), { kind: 'unknown' }, 'the rotated token died with its family');
+          assert.equal((await store.useRefreshToken(otherFamily.tokenHash, T0 + 2)).kind, 'ok', 'other families are untouched');
+        }));
+
+      void it('an expired or unknown refresh token is refused', () =>
+        withStore(async (store) => {
+          const record = token({ expiresAt: T0 });
+          await store.saveRefreshToken(record);
+          assert.deepEqual(await store.useRefreshToken(record.tokenHash, T0), { kind: 'unknown' });
+          assert.deepEqual(await store.useRefreshToken('never-issued', T0), { kind: 'unknown' });
+        }));
+
+      void it('of two uses of one refresh token racing, exactly one succeeds', () =>
+        withStore(async (first, database) => {
+          const second = await database.open();
+          const record = token();
+          await first.saveRefreshToken(record);
+          const outcomes = await Promise.all([first.useRefreshToken(record.tokenHash, T0), second.useRefreshToken(record.tokenHash, T0)]);
+          assert.deepEqual(outcomes.map((outcome) => outcome.kind).sort(), ['ok', 'reused']);
+        }));
+
+      void it('refuses to store the same refresh token twice', () =>
+        withStore(async (store) => {
+          const record = token();
+          await store.saveRefreshToken(record);
+          await assert.rejects(store.saveRefreshToken(record));
+        }));
+    });
+
+    void describe('settings', () => {
+      void it('creates a setting once and gives every instance the same value', () =>
+        withStore(async (first, database) => {
+          const second = await database.open();
+          const values = await Promise.all(
+            Array.from({ length: 6 }, (_, index) => (index % 2 === 0 ? first : second).getOrCreateSetting('signing-key', () => `key-${index}`)),
+          );
+          assert.equal(new Set(values).size, 1);
+          let called = false;
+          const again = await first.getOrCreateSetting('signing-key', () => {
+            called = true;
+            return 'other';
+          });
+          assert.equal(again, values[0]);
+          assert.equal(called, false, 'an existing setting is not created again');
+        }));
+    });
+
+    void describe('durability and lifecycle', () => {
+      void it('keeps everything across close and reopen', () =>
+        withStore(async (store, database) => {
+          const message = event();
+          const tx = await accept(store, transfer({ amountMinor: 9_007_199_254_740_993n, outbox: [message] }));
+          await store.setMessageResponse('bank-a', tx.messageId, '{"answer":1}');
+          await store.applyChange({ transactionId: tx.id, expectedVersion: 1, toState: 'B', at: T0 + 1, cause: '{}', dueAt: T0 + 2, data: { n: 1 }, outbox: [] });
+          await store.recordDelivery({ outboxId: message.id, at: T0 + 3, durationMs: 2, httpStatus: 200, error: null, delivered: true, nextAttemptAt: null });
+          await store.saveRefreshToken({ tokenHash: 'h', familyId: 'f', integratorId: 'bank-a', expiresAt: T0 + 60_000 });
+          const key = await store.getOrCreateSetting('k', () => 'v');
+          const before = {
+            tx: await store.getTransaction(tx.id),
+            history: await store.history(tx.id),
+            outbox: await store.outbox(tx.id),
+            message: await store.findMessage('bank-a', tx.messageId),
+          };
+          await store.close();
+
+          const reopened = await database.open();
+          assert.deepEqual(await reopened.getTransaction(tx.id), before.tx);
+          assert.deepEqual(await reopened.history(tx.id), before.history);
+          assert.deepEqual(await reopened.outbox(tx.id), before.outbox);
+          assert.deepEqual(await reopened.findMessage('bank-a', tx.messageId), before.message);
+          assert.equal(await reopened.getOrCreateSetting('k', () => 'other'), key);
+          assert.equal((await reopened.useRefreshToken('h', T0)).kind, 'ok');
+        }));
+
+      void it('commits writes still queued when it is closed', () =>
+        withStore(async (store, database) => {
+          const txs = Array.from({ length: 20 }, () => transfer());
+          const intakes = txs.map((tx) => store.intake(tx));
+          await store.close();
+          for (const outcome of await Promise.all(intakes)) assert.equal(outcome.kind, 'accepted');
+          const reopened = await database.open();
+          for (const tx of txs) assert.ok(await reopened.getTransaction(tx.id));
+        }));
+
+      void it('two instances opening a new database at once both migrate it safely', async () => {
+        const database = await newDatabase();
+        try {
+          const [a, b] = await Promise.all([database.open(), database.open()]);
+          try {
+            const tx = await accept(a);
+            assert.equal((await b.getTransaction(tx.id))?.id, tx.id);
+            await b.ping();
+          } finally {
+            await a.close();
+            await b.close();
+          }
+        } finally {
+          await database.drop();
+        }
+      });
+    });
+  });
+}
