@@ -4,8 +4,8 @@ import { BANK_A, BANK_B, basic, httpGet, integrator, rawRequest, startTestApp, t
 
 const HOLD_MS = 400;
 
-describe('IP allowlist over a real socket', () => {
-  it('writes not a byte to a non-allowlisted address and closes the connection after the hold time', async () => {
+void describe('IP allowlist over a real socket', () => {
+  void it('writes not a byte to a non-allowlisted address and closes the connection after the hold time', async () => {
     const config = await testConfig({
       server: { heldConnectionMs: HOLD_MS },
       integrators: [integrator('bank-a', ['10.0.0.0/8'], BANK_A)],
@@ -21,7 +21,7 @@ describe('IP allowlist over a real socket', () => {
     }
   });
 
-  it('holds unknown paths and the token endpoint too, but answers the health probe', async () => {
+  void it('holds unknown paths and the token endpoint too, but answers the health probe', async () => {
     const config = await testConfig({ server: { heldConnectionMs: HOLD_MS }, integrators: [integrator('bank-a', ['10.0.0.0/8'], BANK_A)] });
     const server = await startTestApp(config);
     try {
@@ -36,7 +36,7 @@ describe('IP allowlist over a real socket', () => {
     }
   });
 
-  it('answers Expect: 100-continue from a non-allowlisted address with nothing either', async () => {
+  void it('answers Expect: 100-continue from a non-allowlisted address with nothing either', async () => {
     const config = await testConfig({ server: { heldConnectionMs: HOLD_MS }, integrators: [integrator('bank-a', ['10.0.0.0/8'], BANK_A)] });
     const server = await startTestApp(config);
     try {
@@ -48,7 +48,7 @@ describe('IP allowlist over a real socket', () => {
     }
   });
 
-  it('destroys connections at once beyond heldConnectionsMax', async () => {
+  void it('destroys connections at once beyond heldConnectionsMax', async () => {
     const config = await testConfig({ server: { heldConnectionMs: 5_000, heldConnectionsMax: 1 }, integrators: [integrator('bank-a', ['10.0.0.0/8'], BANK_A)] });
     const server = await startTestApp(config);
     try {
@@ -67,7 +67,7 @@ describe('IP allowlist over a real socket', () => {
     }
   });
 
-  it('closes the app promptly while a connection is held', async () => {
+  void it('closes the app promptly while a connection is held', async () => {
     const config = await testConfig({ server: { heldConnectionMs: 60_000 }, integrators: [integrator('bank-a', ['10.0.0.0/8'], BANK_A)] });
     const server = await startTestApp(config);
     const held = rawRequest({ host: '127.0.0.1', port: server.port, request: httpGet('/api/v1/whoami'), timeoutMs: 20_000 });
@@ -78,7 +78,7 @@ describe('IP allowlist over a real socket', () => {
     assert.equal((await held).received, '');
   });
 
-  it("honours a trusted proxy's X-Forwarded-For", async () => {
+  void it("honours a trusted proxy's X-Forwarded-For", async () => {
     const config = await testConfig({
       server: { heldConnectionMs: HOLD_MS, trustedProxies: ['127.0.0.1/32'] },
       integrators: [integrator('bank-a', ['10.0.0.0/8'], BANK_A)],
@@ -100,7 +100,7 @@ describe('IP allowlist over a real socket', () => {
     }
   });
 
-  it("ignores X-Forwarded-For from a peer that is not a trusted proxy", async () => {
+  void it("ignores X-Forwarded-For from a peer that is not a trusted proxy", async () => {
     const config = await testConfig({
       server: { heldConnectionMs: HOLD_MS, trustedProxies: ['192.0.2.1/32'] },
       integrators: [integrator('bank-a', ['10.0.0.0/8'], BANK_A)],
@@ -114,7 +114,7 @@ describe('IP allowlist over a real socket', () => {
     }
   });
 
-  it('allows IPv6 ::1 by its own block and IPv4 arriving as IPv4-mapped IPv6 by the IPv4 block', async () => {
+  void it('allows IPv6 ::1 by its own block and IPv4 arriving as IPv4-mapped IPv6 by the IPv4 block', async () => {
     const config = await testConfig({ auth: { mode: 'basic' }, server: { heldConnectionMs: HOLD_MS } });
     // Listening on :: makes IPv4 peers appear as ::ffff:127.0.0.1.
     const server = await startTestApp(config, { host: '::' });
@@ -130,7 +130,7 @@ describe('IP allowlist over a real socket', () => {
     }
   });
 
-  it("holds another integrator's valid credentials sent from this integrator's address", async () => {
+  void it("holds another integrator's valid credentials sent from this integrator's address", async () => {
     const config = await testConfig({ auth: { mode: 'basic' }, server: { heldConnectionMs: HOLD_MS } });
     const server = await startTestApp(config, { host: '::' });
     try {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { BANK_A, BANK_B, basic, startTestApp, testConfig, type TestApp } from '../support/auth-app.js';
 
-describe('Basic authentication (RFC 7617)', () => {
+void describe('Basic authentication (RFC 7617)', () => {
   let server: TestApp;
   before(async () => {
     server = await startTestApp(await testConfig({ auth: { mode: 'basic' }, integrators: undefined }), { host: '127.0.0.1' });
@@ -21,7 +21,7 @@ describe('Basic authentication (RFC 7617)', () => {
     assert.equal(body['message'], 'Missing or invalid credentials');
   }
 
-  it('lets the integrator in with its username and password', async () => {
+  void it('lets the integrator in with its username and password', async () => {
     const response = await call(basic(BANK_A));
     assert.equal(response.status, 200);
     assert.deepEqual(await response.json(), { integrator: 'bank-a', address: '127.0.0.1' });
@@ -29,29 +29,29 @@ describe('Basic authentication (RFC 7617)', () => {
     assert.equal(again.status, 200, 'a remembered success still answers');
   });
 
-  it('answers 401 with a Basic challenge for a wrong password', async () => {
+  void it('answers 401 with a Basic challenge for a wrong password', async () => {
     await assertUnauthenticated(await call(basic({ ...BANK_A, password: 'wrong' })));
   });
 
-  it('answers 401 without an Authorization header', async () => {
+  void it('answers 401 without an Authorization header', async () => {
     await assertUnauthenticated(await call());
   });
 
-  it('answers 401 for an unknown username', async () => {
+  void it('answers 401 for an unknown username', async () => {
     await assertUnauthenticated(await call(basic({ username: 'mallory', password: BANK_A.password })));
   });
 
-  it('answers 401 for a Bearer token or a malformed Basic value', async () => {
+  void it('answers 401 for a Bearer token or a malformed Basic value', async () => {
     await assertUnauthenticated(await call('Bearer abc'));
     await assertUnauthenticated(await call('Basic !!!'));
     await assertUnauthenticated(await call(`Basic ${Buffer.from('no-colon').toString('base64')}`));
   });
 
-  it("does not accept one integrator's password for another's username", async () => {
+  void it("does not accept one integrator's password for another's username", async () => {
     await assertUnauthenticated(await call(basic({ username: BANK_A.username, password: BANK_B.password })));
   });
 
-  it('spends about as long on an unknown username as on a wrong password', async () => {
+  void it('spends about as long on an unknown username as on a wrong password', async () => {
     const time = async (authorization: string): Promise<number> => {
       const started = process.hrtime.bigint();
       await (await call(authorization)).arrayBuffer();

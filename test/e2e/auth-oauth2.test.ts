@@ -19,7 +19,7 @@ function passwordGrant(user: typeof BANK_A, overrides: Record<string, string> = 
   };
 }
 
-describe('OAuth2 with the embedded provider, over real HTTP', () => {
+void describe('OAuth2 with the embedded provider, over real HTTP', () => {
   let server: TestApp;
   const clock = new ManualClock();
 
@@ -35,7 +35,7 @@ describe('OAuth2 with the embedded provider, over real HTTP', () => {
   };
   const api = (accessToken: string): Promise<Response> => fetch(`${server.url}/api/v1/whoami`, { headers: { authorization: `Bearer ${accessToken}` } });
 
-  it('issues tokens for the password grant, serves the API with them, rotates refresh tokens and revokes a family on reuse', async () => {
+  void it('issues tokens for the password grant, serves the API with them, rotates refresh tokens and revokes a family on reuse', async () => {
     const issued = await token(passwordGrant(BANK_A));
     assert.equal(issued.status, 200);
     assert.equal(issued.headers.get('cache-control'), 'no-store');
@@ -74,7 +74,7 @@ describe('OAuth2 with the embedded provider, over real HTTP', () => {
     assert.equal(((await revoked.json()) as Record<string, unknown>)['error'], 'invalid_grant');
   });
 
-  it('answers 401 invalid_client for a wrong client secret', async () => {
+  void it('answers 401 invalid_client for a wrong client secret', async () => {
     const response = await token(passwordGrant(BANK_A, { client_secret: 'wrong' }));
     assert.equal(response.status, 401);
     assert.equal(response.headers.get('cache-control'), 'no-store');
@@ -83,7 +83,7 @@ describe('OAuth2 with the embedded provider, over real HTTP', () => {
     assert.equal(typeof body['error_description'], 'string');
   });
 
-  it('answers 400 invalid_grant for a wrong password, and for another integrator\'s user', async () => {
+  void it('answers 400 invalid_grant for a wrong password, and for another integrator\'s user', async () => {
     for (const fields of [passwordGrant(BANK_A, { password: 'wrong' }), passwordGrant(BANK_A, { username: BANK_B.username, password: BANK_B.password })]) {
       const response = await token(fields);
       assert.equal(response.status, 400);
@@ -91,40 +91,40 @@ describe('OAuth2 with the embedded provider, over real HTTP', () => {
     }
   });
 
-  it('answers 400 invalid_request naming a missing field', async () => {
+  void it('answers 400 invalid_request naming a missing field', async () => {
     const { password: _omitted, ...fields } = passwordGrant(BANK_A);
     const response = await token(fields);
     assert.equal(response.status, 400);
     assert.deepEqual(await response.json(), { error: 'invalid_request', error_description: 'missing parameters: password' });
   });
 
-  it('answers 400 unsupported_grant_type for client_credentials', async () => {
+  void it('answers 400 unsupported_grant_type for client_credentials', async () => {
     const response = await token({ grant_type: 'client_credentials', client_id: BANK_A.clientId, client_secret: BANK_A.clientSecret });
     assert.equal(response.status, 400);
     assert.equal(((await response.json()) as Record<string, unknown>)['error'], 'unsupported_grant_type');
   });
 
-  it('answers 400 invalid_request for a JSON body', async () => {
+  void it('answers 400 invalid_request for a JSON body', async () => {
     const response = await fetch(`${server.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(passwordGrant(BANK_A)) });
     assert.equal(response.status, 400);
     assert.equal(((await response.json()) as Record<string, unknown>)['error'], 'invalid_request');
   });
 
-  it('accepts client credentials in a Basic header (client_secret_basic)', async () => {
+  void it('accepts client credentials in a Basic header (client_secret_basic)', async () => {
     const { client_id: _id, client_secret: _secret, ...fields } = passwordGrant(BANK_A);
     const header = `Basic ${Buffer.from(`${BANK_A.clientId}:${BANK_A.clientSecret}`).toString('base64')}`;
     const response = await token(fields, { authorization: header });
     assert.equal(response.status, 200);
   });
 
-  it('holds a token request whose client belongs to an integrator not allowlisted here', async () => {
+  void it('holds a token request whose client belongs to an integrator not allowlisted here', async () => {
     // bank-b is allowlisted on ::1 only; this request comes from 127.0.0.1.
     const pending = token(passwordGrant(BANK_B));
     const outcome = await Promise.race([pending.then(() => 'answered' as const, () => 'closed' as const), new Promise((resolve) => setTimeout(() => resolve('silent'), 300))]);
     assert.equal(outcome, 'silent');
   });
 
-  it('refuses an expired access token with 401 invalid_token', async () => {
+  void it('refuses an expired access token with 401 invalid_token', async () => {
     const issued = (await (await token(passwordGrant(BANK_A))).json()) as Record<string, unknown>;
     clock.advance((60 + 5 + 1) * 1000);
     const response = await api(issued['access_token'] as string);
@@ -133,7 +133,7 @@ describe('OAuth2 with the embedded provider, over real HTTP', () => {
     assert.equal(((await response.json()) as Record<string, unknown>)['schema'], 'ErrorDetail');
   });
 
-  it('answers 401 with a bare Bearer challenge when no token is sent, and for a forged one', async () => {
+  void it('answers 401 with a bare Bearer challenge when no token is sent, and for a forged one', async () => {
     const missing = await fetch(`${server.url}/api/v1/whoami`);
     assert.equal(missing.status, 401);
     assert.equal(missing.headers.get('www-authenticate'), 'Bearer realm="regpay"');
@@ -142,7 +142,7 @@ describe('OAuth2 with the embedded provider, over real HTTP', () => {
     assert.match(forged.headers.get('www-authenticate') ?? '', /error="invalid_token"/);
   });
 
-  it('publishes the JWKS and the discovery document', async () => {
+  void it('publishes the JWKS and the discovery document', async () => {
     const jwks = (await (await fetch(`${server.url}/oauth/jwks`)).json()) as { keys: Record<string, unknown>[] };
     assert.equal(jwks.keys.length, 1);
     assert.equal(jwks.keys[0]?.['kty'], 'EC');
@@ -153,7 +153,7 @@ describe('OAuth2 with the embedded provider, over real HTTP', () => {
     assert.deepEqual(discovery['grant_types_supported'], ['password', 'refresh_token']);
   });
 
-  it('keeps one signing key in the store, so a second instance verifies the first one\'s tokens', async () => {
+  void it('keeps one signing key in the store, so a second instance verifies the first one\'s tokens', async () => {
     const config = await testConfig({ auth: { mode: 'oauth2' } });
     const twin = await startTestApp(config, { clock, store: server.store });
     try {
@@ -166,7 +166,7 @@ describe('OAuth2 with the embedded provider, over real HTTP', () => {
   });
 });
 
-describe('OAuth2 with an external issuer', () => {
+void describe('OAuth2 with an external issuer', () => {
   const ISSUER = 'https://idp.regpay.test/realms/banks';
   let jwksServer: Server;
   let jwksUrl: string;
@@ -205,13 +205,13 @@ describe('OAuth2 with an external issuer', () => {
 
   const api = (accessToken: string): Promise<Response> => fetch(`${server.url}/api/v1/whoami`, { headers: { authorization: `Bearer ${accessToken}` } });
 
-  it("accepts the issuer's token, verified through its JWKS, and finds the integrator by azp", async () => {
+  void it("accepts the issuer's token, verified through its JWKS, and finds the integrator by azp", async () => {
     const response = await api(await sign({ azp: BANK_A.clientId, preferred_username: BANK_A.username, sub: 'f3a1' }));
     assert.equal(response.status, 200);
     assert.deepEqual(await response.json(), { integrator: 'bank-a', address: '127.0.0.1' });
   });
 
-  it('refuses a token signed by another key, from another issuer, or for an unknown client', async () => {
+  void it('refuses a token signed by another key, from another issuer, or for an unknown client', async () => {
     const other = await generateKeyPair('RS256');
     for (const accessToken of [
       await sign({ azp: BANK_A.clientId }, other.privateKey),
@@ -225,7 +225,7 @@ describe('OAuth2 with an external issuer', () => {
     }
   });
 
-  it('does not serve the embedded token endpoint', async () => {
+  void it('does not serve the embedded token endpoint', async () => {
     const response = await fetch(`${server.url}/oauth/token`, form(passwordGrant(BANK_A)));
     assert.equal(response.status, 404);
   });

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BANK_A, BANK_B, ManualClock, basic, integrator, startTestApp, testConfig } from '../support/auth-app.js';
 
-describe('per-integrator rate limit', () => {
-  it('answers 429 with Retry-After once the burst is spent, for that integrator only, and recovers with time', async () => {
+void describe('per-integrator rate limit', () => {
+  void it('answers 429 with Retry-After once the burst is spent, for that integrator only, and recovers with time', async () => {
     const limits = { requestsPerSecond: 0.5, burst: 3 };
     const config = await testConfig({
       auth: { mode: 'basic' },
@@ -32,7 +32,7 @@ describe('per-integrator rate limit', () => {
     }
   });
 
-  it('does not count requests that fail authentication', async () => {
+  void it('does not count requests that fail authentication', async () => {
     const config = await testConfig({
       auth: { mode: 'basic' },
       integrators: [integrator('bank-a', ['127.0.0.1/32'], BANK_A, { limits: { requestsPerSecond: 1, burst: 1 } })],
