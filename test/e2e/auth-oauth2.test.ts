@@ -110,6 +110,17 @@ void describe('OAuth2 with the embedded provider, over real HTTP', () => {
     assert.equal(((await response.json()) as Record<string, unknown>)['error'], 'invalid_request');
   });
 
+  void it('answers 400 invalid_request for an unparseable or oversized body, never 500', async () => {
+    const broken = await fetch(`${server.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"grant_type":' });
+    assert.equal(broken.status, 400);
+    assert.equal(((await broken.json()) as Record<string, unknown>)['error'], 'invalid_request');
+    const huge = await token({ ...passwordGrant(BANK_A), padding: 'x'.repeat(20_000) });
+    assert.equal(huge.status, 400);
+    assert.equal(((await huge.json()) as Record<string, unknown>)['error'], 'invalid_request');
+    const repeated = await fetch(`${server.url}/oauth/token`, { ...form(passwordGrant(BANK_A)), body: `${new URLSearchParams(passwordGrant(BANK_A)).toString()}&username=x` });
+    assert.deepEqual(await repeated.json(), { error: 'invalid_request', error_description: 'parameters sent more than once: username' });
+  });
+
   void it('accepts client credentials in a Basic header (client_secret_basic)', async () => {
     const { client_id: _id, client_secret: _secret, ...fields } = passwordGrant(BANK_A);
     const header = `Basic ${Buffer.from(`${BANK_A.clientId}:${BANK_A.clientSecret}`).toString('base64')}`;

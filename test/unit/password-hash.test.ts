@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { hashSecret, hashSecretAsync, parseHash, verifySecret, verifySecretAsync } from '../../src/lib/password-hash.js';
 
@@ -50,5 +52,16 @@ void describe('secret hashing', () => {
     assert.match(reasons[3] ?? '', /power of two between/);
     assert.match(reasons[4] ?? '', /outside 16\.\.64 bytes/);
     assert.match(reasons[5] ?? '', /base64url/);
+  });
+
+  void it('gives operators a tool that hashes a secret read from standard input', () => {
+    const tool = fileURLToPath(new URL('../../src/config/hash-secret.js', import.meta.url));
+    const run = spawnSync(process.execPath, [tool], { input: 'operator-secret\n', encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    const hash = run.stdout.trim();
+    assert.equal(verifySecret('operator-secret', hash), true);
+    const empty = spawnSync(process.execPath, [tool], { input: '', encoding: 'utf8' });
+    assert.equal(empty.status, 2);
+    assert.match(empty.stderr, /no secret on standard input/);
   });
 });

@@ -4,6 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { embeddedProvider } from '../../adapters/tokens/jose-tokens.js';
 import { issueToken, TOKEN_SCOPE, type OAuthErrorCode } from '../../app/issue-token.js';
 import type { Config } from '../../config/types.js';
+import { ApiError } from '../../domain/errors.js';
 import { hashSecretAsync } from '../../lib/password-hash.js';
 import type { Clock, Ids } from '../../ports/clock.js';
 import type { Store } from '../../ports/store.js';
@@ -81,8 +82,9 @@ export async function oauthRoutes(scope: FastifyInstance, deps: OAuthRoutesDeps)
   await scope.register(formbody, { bodyLimit: FORM_BYTES_MAX });
 
   // Errors here are RFC 6749 §5.2 bodies, not ErrorDetail: token clients parse `error`.
-  scope.setErrorHandler((error: FastifyError, request, reply) => {
-    const status = error.statusCode ?? 500;
+  scope.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    // Body parsers fail with Fastify errors (statusCode) or, for JSON, with an ApiError (status).
+    const status = error instanceof ApiError ? error.status : (error.statusCode ?? 500);
     if (status >= 500) {
       request.log.error({ err: error }, 'token endpoint failed');
       return sendError(reply, 'server_error', 'the token could not be issued; retry later');
