@@ -107,12 +107,18 @@ async function migrate(pool: pg.Pool): Promise<void> {
   }
 }
 
+/** Where a batch failed decides what may be done about it. */
 class BatchError extends Error {
   override readonly name = 'BatchError';
   constructor(
     readonly inner: unknown,
-    /** true when COMMIT itself failed: the outcome is unknown, so nothing may be re-run. */
-    readonly ambiguous: boolean,
+    /**
+     * true when a statement failed and the transaction was rolled back cleanly: some item was
+     * refused, so re-running the items one by one isolates it. false when the connection failed
+     * (connect, BEGIN, ROLLBACK or COMMIT): COMMIT's outcome is then unknown and re-running
+     * would only repeat the failure, so every caller gets the error.
+     */
+    readonly isolatable: boolean,
   ) {
     super(inner instanceof Error ? inner.message : String(inner));
   }
@@ -229,15 +235,16 @@ class PostgresStore implements Store {
    * Run a batch in one transaction and settle each item after COMMIT. If the batch fails before
    * COMMIT (an item the database refuses in a way no pre-check foresaw), it is rolled back and
    * every item is re-run in a transaction of its own, so only the bad item's caller sees the
-   * error. If COMMIT itself fails the outcome is unknown: every caller gets the error and may
-   * retry (an intake retried after a commit that did happen comes back as `duplicate`).
+   * error. If the connection fails instead (COMMIT included, whose outcome is then unknown), every
+   * caller gets the error and may retry: an intake retried after a commit that did happen comes
+   * back as `duplicate`.
    */
   async #flush(batch: PendingWrite[]): Promise<void> {
     try {
       this.#settle(batch, await this.#runWithRetry(batch));
       return;
     } catch (error) {
-      if (batch.length === 1 || (error instanceof BatchError && error.ambiguous)) {
+      if (batch.length === 1 || !(error instanceof BatchError) || !error.isolatable) {
         for (const item of batch) item.reject(unwrap(error));
         return;
       }
@@ -271,17 +278,27 @@ class PostgresStore implements Store {
       try {
         return await this.#run(batch);
       } catch (error) {
-        const retryable = error instanceof BatchError && !error.ambiguous && RETRYABLE_SQLSTATES.has(sqlState(error.inner));
+        const retryable = error instanceof BatchError && error.isolatable && RETRYABLE_SQLSTATES.has(sqlState(error.inner));
         if (!retryable || attempt >= BATCH_ATTEMPTS_MAX) throw error;
       }
     }
   }
 
   async #run(batch: readonly PendingWrite[]): Promise<ItemResult[]> {
-    const client = await this.#pool.connect();
+    let client: Client;
+    try {
+      client = await this.#pool.connect();
+    } catch (error) {
+      throw new BatchError(error, false);
+    }
     let broken: Error | undefined;
     try {
-      await client.query('BEGIN');
+      try {
+        await client.query('BEGIN');
+      } catch (error) {
+        broken = asError(error);
+        throw new BatchError(error, false);
+      }
       let results: ItemResult[];
       try {
         results = await this.#execute(client, batch);
@@ -289,19 +306,19 @@ class PostgresStore implements Store {
         try {
           await client.query('ROLLBACK');
         } catch (rollbackError) {
-          broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+          broken = asError(rollbackError);
         }
-        throw new BatchError(error, false);
+        throw new BatchError(error, broken === undefined);
       }
       try {
         await client.query('COMMIT');
       } catch (error) {
-        broken = error instanceof Error ? error : new Error(String(error));
-        throw new BatchError(error, true);
+        broken = asError(error);
+        throw new BatchError(error, false);
       }
       return results;
     } finally {
-      // A connection whose ROLLBACK or COMMIT failed is in an unknown state: destroy it.
+      // A connection that failed BEGIN, ROLLBACK or COMMIT is in an unknown state: destroy it.
       client.release(broken);
     }
   }
@@ -681,6 +698,10 @@ function compareKeys(a1: string, a2: string, b1: string, b2: string): number {
 
 function sqlState(error: unknown): string {
   return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : '';
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
 }
 
 function unwrap(error: unknown): unknown {

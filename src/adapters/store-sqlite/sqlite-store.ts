@@ -171,23 +171,28 @@ class SqliteStore implements Store {
   }
 
   findMessage(integratorId: string, messageId: string): Promise<StoredMessage | undefined> {
-    const row = this.#sql.messageByKey.get(integratorId, messageId) as MessageRow | undefined;
-    return Promise.resolve(row && messageFromRow(row));
+    return read(() => {
+      const row = this.#sql.messageByKey.get(integratorId, messageId) as MessageRow | undefined;
+      return row && messageFromRow(row);
+    });
   }
 
   findTransaction(integratorId: string, uetr: string): Promise<TransactionRecord | undefined> {
-    const row = this.#sql.transactionByUetr.get(integratorId, uetr) as TransactionRow | undefined;
-    return Promise.resolve(row && transactionFromRow(row));
+    return read(() => {
+      const row = this.#sql.transactionByUetr.get(integratorId, uetr) as TransactionRow | undefined;
+      return row && transactionFromRow(row);
+    });
   }
 
   getTransaction(id: string): Promise<TransactionRecord | undefined> {
-    const row = this.#sql.transactionById.get(id) as TransactionRow | undefined;
-    return Promise.resolve(row && transactionFromRow(row));
+    return read(() => {
+      const row = this.#sql.transactionById.get(id) as TransactionRow | undefined;
+      return row && transactionFromRow(row);
+    });
   }
 
   history(transactionId: string): Promise<HistoryRecord[]> {
-    const rows = this.#sql.historyOf.all(transactionId) as HistoryRow[];
-    return Promise.resolve(rows.map(historyFromRow));
+    return read(() => (this.#sql.historyOf.all(transactionId) as HistoryRow[]).map(historyFromRow));
   }
 
   applyChange(change: StateChange): Promise<ChangeOutcome> {
@@ -211,8 +216,7 @@ class SqliteStore implements Store {
   }
 
   outbox(transactionId: string): Promise<OutboxRecord[]> {
-    const rows = this.#sql.outboxOf.all(transactionId) as OutboxRow[];
-    return Promise.resolve(rows.map(outboxFromRow));
+    return read(() => (this.#sql.outboxOf.all(transactionId) as OutboxRow[]).map(outboxFromRow));
   }
 
   replayUndelivered(filter: ReplayFilter, now: number): Promise<number> {
@@ -227,15 +231,16 @@ class SqliteStore implements Store {
     return this.#write({ kind: 'useRefreshToken', tokenHash, now });
   }
 
-  getOrCreateSetting(name: string, create: () => string): Promise<string> {
-    const row = this.#sql.settingByName.get(name) as { value: string } | undefined;
-    if (row) return Promise.resolve(row.value);
+  async getOrCreateSetting(name: string, create: () => string): Promise<string> {
+    const existing = await read(() => this.#sql.settingByName.get(name) as { value: string } | undefined);
+    if (existing) return existing.value;
     return this.#write({ kind: 'createSetting', name, value: create() });
   }
 
   ping(): Promise<void> {
-    this.#sql.ping.get();
-    return Promise.resolve();
+    return read(() => {
+      this.#sql.ping.get();
+    });
   }
 
   async close(): Promise<void> {
@@ -585,6 +590,18 @@ function prepareStatements(db: Db) {
     settingByName: db.prepare('SELECT value FROM settings WHERE name = ?'),
     insertSetting: db.prepare('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING'),
   };
+}
+
+/**
+ * Reads run directly on the connection (synchronously: SQLite answers from its page cache in
+ * microseconds); a failure, such as reading after close, still arrives as a rejection.
+ */
+function read<T>(fn: () => T): Promise<T> {
+  try {
+    return Promise.resolve(fn());
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
 }
 
 function compareText(a: string, b: string): number {
