@@ -1,0 +1,113 @@
+/**
+ * `npm run bench`: accepted credit transfers per second and p99 latency of regpay (real
+ * validation, durable group-committed store) as ratios to a bare Fastify server answering 202 to
+ * the same payloads, all measured in this run. Figures are printed and written to
+ * bench/results/latest.json. Knobs: BENCH_DURATION_S (default 15), BENCH_CONNECTIONS (32),
+ * DATABASE_URL (PostgreSQL to use; otherwise an embedded one is started).
+ */
+import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { creditTransfer } from '../test/fixtures/credit-transfer.js';
+import { freshPostgresUrl, withPostgres } from '../test/support/postgres.js';
+import { basicAuth, freePort, startServer, writeTestConfig } from '../test/support/server.js';
+
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 15);
+const WARMUP_S = 3;
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const PATH = '/api/v1/transactions/outbound/credit-transfer';
+
+interface Figures {
+  readonly name: string;
+  readonly acceptedPerS: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly non2xx: number;
+  readonly errors: number;
+}
+
+async function load(name: string, url: string, durationS: number): Promise<Figures> {
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: durationS,
+    requests: [
+      {
+        method: 'POST',
+        path: PATH,
+        headers: { 'content-type': 'application/json', authorization: basicAuth() },
+        // Every request is a new transfer (new message id and uetr): no duplicate shortcuts.
+        setupRequest: (request) => ({ ...request, body: JSON.stringify(creditTransfer('ZA_RPP')) }),
+      },
+    ],
+  });
+  return {
+    name,
+    acceptedPerS: result['2xx'] / result.duration,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+async function measure(name: string, url: string): Promise<Figures> {
+  await load(`${name} (warm-up)`, url, WARMUP_S);
+  return load(name, url, DURATION_S);
+}
+
+async function bare(): Promise<Figures> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./bare-server.js', import.meta.url))], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: 'inherit',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let tries = 0; ; tries += 1) {
+    try {
+      await fetch(`${url}${PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      break;
+    } catch (error) {
+      if (tries > 200) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  try {
+    return await measure('bare Fastify 202 (baseline)', url);
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
+async function regpay(name: string, database: string): Promise<Figures> {
+  const configPath = writeTestConfig({ database, integratorExtra: { limits: { requestsPerSecond: 1_000_000, burst: 1_000_000 } } });
+  const server = await startServer({ configPath, env: { LOG_LEVEL: 'warn' } });
+  try {
+    return await measure(name, server.url);
+  } finally {
+    await server.stop();
+  }
+}
+
+function row(figures: Figures, baseline: Figures): string {
+  const ratio = (figures.acceptedPerS / baseline.acceptedPerS).toFixed(2);
+  return `${figures.name.padEnd(34)} ${figures.acceptedPerS.toFixed(0).padStart(7)} /s  ratio ${ratio}  p50 ${figures.p50Ms.toFixed(1).padStart(5)} ms  p99 ${figures.p99Ms.toFixed(1).padStart(6)} ms  non-2xx ${figures.non2xx}  errors ${figures.errors}`;
+}
+
+const baseline = await bare();
+const sqlite = await regpay('regpay intake, SQLite (durable)', `sqlite:${join(mkdtempSync(join(tmpdir(), 'regpay-bench-')), 'bench.db')}`);
+const postgres = await withPostgres(async () => regpay('regpay intake, PostgreSQL', await freshPostgresUrl()));
+
+const lines = [
+  `credit-transfer intake: ${CONNECTIONS} connections, ${DURATION_S} s each after ${WARMUP_S} s warm-up, new transfer per request`,
+  row(baseline, baseline),
+  row(sqlite, baseline),
+  row(postgres, baseline),
+];
+process.stdout.write(`${lines.join('\n')}\n`);
+const resultsDir = fileURLToPath(new URL('../../bench/results/', import.meta.url));
+mkdirSync(resultsDir, { recursive: true });
+writeFileSync(join(resultsDir, 'latest.json'), JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, durationS: DURATION_S, baseline, sqlite, postgres }, null, 2));

@@ -1,0 +1,356 @@
+import type { Logger } from 'pino';
+import type { IntegratorConfig, SchemeConfig } from '../config/types.js';
+import { eventJson } from '../domain/events.js';
+import {
+  assertTransition,
+  CT,
+  decide,
+  isCtState,
+  type CtData,
+  type CtDecision,
+  type CtEnv,
+  type CtInput,
+  type Verdict,
+} from '../domain/machines/credit-transfer.js';
+import type { CreditTransfer } from '../domain/messages/credit-transfer.js';
+import { paymentStatusReportJson } from '../domain/messages/payment-status-report.js';
+import type { SchemeName } from '../domain/schemes.js';
+import { AssertionError } from '../lib/assert.js';
+import { currencyDecimals, parseAmount } from '../lib/money.js';
+import { childTraceparent } from '../lib/trace.js';
+import type { Clock, Ids } from '../ports/clock.js';
+import type { OutboundTransfer, SchemeConnector, SchemeInbound, SchemeLimits, SchemeReport } from '../ports/scheme.js';
+import type { NewOutboxMessage, OutboxRecord, StateChange, Store, TransactionRecord } from '../ports/store.js';
+import { KeyedSerialQueue } from './keyed-queue.js';
+
+export interface EngineOptions {
+  /** Transactions claimed per poll. */
+  readonly claimBatchMax: number;
+  /** How often the engine looks for due timers when nobody wakes it. */
+  readonly pollIntervalMs: number;
+  /** A claim lapses after this long, so a crashed instance's work is taken over. */
+  readonly leaseMs: number;
+  /** Time budget of schemes with no configuration. */
+  readonly defaultTimeBudgetMs: number;
+  /** Retrying a submission that did not reach the scheme: first delay, doubled per attempt up to the max. */
+  readonly resubmitDelayMs: number;
+  readonly resubmitDelayMaxMs: number;
+  /** Status enquiries after the time budget: first delay, doubled per enquiry up to the max. */
+  readonly enquiryDelayMs: number;
+  readonly enquiryDelayMaxMs: number;
+  /** A stale decision (another instance moved the transaction) is re-decided at most this often. */
+  readonly staleRetriesMax: number;
+  /** Claimed transactions being processed at once; claiming pauses beyond it. */
+  readonly inFlightMax: number;
+}
+
+export const DEFAULT_ENGINE_OPTIONS: EngineOptions = {
+  claimBatchMax: 256,
+  pollIntervalMs: 200,
+  leaseMs: 30_000,
+  defaultTimeBudgetMs: 60_000,
+  resubmitDelayMs: 1_000,
+  resubmitDelayMaxMs: 30_000,
+  enquiryDelayMs: 5_000,
+  enquiryDelayMaxMs: 300_000,
+  staleRetriesMax: 5,
+  inFlightMax: 1024,
+};
+
+export interface EngineDeps {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly ids: Ids;
+  readonly connectors: ReadonlyMap<SchemeName, SchemeConnector>;
+  readonly integrators: ReadonlyMap<string, IntegratorConfig>;
+  readonly schemes: Readonly<Partial<Record<SchemeName, SchemeConfig>>>;
+  /** Identifies this instance in leases. */
+  readonly instanceId: string;
+  readonly log: Logger;
+  /** Called after a commit that wrote outbox rows, so delivery starts at once. */
+  readonly outboxWritten?: () => void;
+  readonly options?: Partial<EngineOptions>;
+}
+
+/**
+ * The asynchronous runner of credit transfers. It claims transactions whose durable timer is
+ * due, receives scheme answers and callback outcomes, asks the pure state machine what to do,
+ * commits the decision (states entered, history, events, callbacks, next timer) atomically, and
+ * only then talks to the scheme. Everything it needs to resume lives in the database: after a
+ * crash, due timers and expired leases bring every transaction back.
+ */
+export class Engine implements SchemeInbound {
+  readonly #deps: EngineDeps;
+  readonly #options: EngineOptions;
+  /** Inputs for one transaction are handled one at a time in this instance (versions guard across instances). */
+  readonly #serial = new KeyedSerialQueue();
+  #running = false;
+  #loop: Promise<void> | undefined;
+  #wakeUp: (() => void) | undefined;
+  #woken = false;
+  readonly #inFlight = new Set<Promise<unknown>>();
+
+  constructor(deps: EngineDeps) {
+    this.#deps = deps;
+    this.#options = { ...DEFAULT_ENGINE_OPTIONS, ...deps.options };
+  }
+
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    this.#loop = this.#run();
+  }
+
+  /** Stop claiming, let in-flight work finish. Leases of unfinished work lapse and another instance (or restart) takes over. */
+  async stop(): Promise<void> {
+    this.#running = false;
+    this.wake();
+    await this.#loop;
+    await Promise.allSettled([...this.#inFlight]);
+  }
+
+  /** Look for due work now (e.g. right after an intake committed). */
+  wake(): void {
+    this.#woken = true;
+    this.#wakeUp?.();
+  }
+
+  /** Inbound side of the scheme port: an answer from a scheme. */
+  async receive(report: SchemeReport): Promise<void> {
+    const { store } = this.#deps;
+    const transaction = await store.getTransaction(report.idempotencyKey);
+    if (transaction === undefined || transaction.uetr !== report.uetr) {
+      this.#deps.log.warn({ uetr: report.uetr, scheme: report.scheme }, 'scheme answer for an unknown transfer ignored');
+      return;
+    }
+    await this.#track(
+      this.#handle(transaction.id, {
+        type: 'scheme',
+        answer: {
+          kind: report.kind,
+          status: report.status,
+          ...(report.reasonCode === undefined ? {} : { reasonCode: report.reasonCode }),
+          ...(report.reasonText === undefined ? {} : { reasonText: report.reasonText }),
+          payloadJson: JSON.stringify(report.message),
+        },
+      }),
+    );
+  }
+
+  /** From the dispatcher: the outcome callback of a transfer was acknowledged, or an attempt failed. */
+  async callbackOutcome(record: OutboxRecord, delivered: boolean): Promise<void> {
+    await this.#track(this.#handle(record.transactionId, { type: 'callback', delivered }));
+  }
+
+  async #run(): Promise<void> {
+    const { store, clock, instanceId, log } = this.#deps;
+    while (this.#running) {
+      while (this.#inFlight.size >= this.#options.inFlightMax) await Promise.race(this.#inFlight).catch(() => undefined);
+      this.#woken = false;
+      let claimed: TransactionRecord[] = [];
+      try {
+        claimed = await store.claimDue({ now: clock.now(), limit: this.#options.claimBatchMax, owner: instanceId, leaseMs: this.#options.leaseMs });
+      } catch (error) {
+        log.error({ err: error }, 'engine: claiming due work failed; retrying');
+      }
+      for (const transaction of claimed) {
+        void this.#track(
+          this.#handle(transaction.id, { type: 'tick' })
+            .catch((error: unknown) => log.error({ err: error, transactionId: transaction.id }, 'engine: processing failed; the timer retries it'))
+            .finally(() => store.releaseTransaction(transaction.id, instanceId).catch(() => undefined)),
+        );
+      }
+      if (claimed.length < this.#options.claimBatchMax && !this.#woken && this.#running) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, this.#options.pollIntervalMs);
+          this.#wakeUp = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.#wakeUp = undefined;
+      }
+    }
+  }
+
+  #track<T>(work: Promise<T>): Promise<T> {
+    this.#inFlight.add(work);
+    void work.finally(() => this.#inFlight.delete(work)).catch(() => undefined);
+    return work;
+  }
+
+  #handle(transactionId: string, input: CtInput): Promise<void> {
+    return this.#serial.run(transactionId, () => this.#decideAndApply(transactionId, input));
+  }
+
+  async #decideAndApply(transactionId: string, input: CtInput): Promise<void> {
+    const { store } = this.#deps;
+    for (let attempt = 0; attempt <= this.#options.staleRetriesMax; attempt += 1) {
+      const transaction = await store.getTransaction(transactionId);
+      if (transaction === undefined) throw new AssertionError(`transaction ${transactionId} vanished`);
+      if (transaction.kind !== 'CREDIT_TRANSFER') return; // other operations have their own machines
+      const context = await this.#context(transaction);
+      const tickInput = input.type === 'tick' && transaction.state === CT.RECEIVED ? { type: 'tick' as const, rules: this.#rules(context) } : input;
+      const state = transaction.state;
+      if (!isCtState(state)) throw new AssertionError(`unknown credit-transfer state ${state}`);
+      const decision = decide({ state, data: transaction.data as CtData }, tickInput, this.#env(transaction.scheme));
+      if (decision.steps.length === 0 && decision.commands.length === 0 && sameTimer(transaction, decision)) return;
+      const outcome = await store.applyChange(this.#change(context, decision));
+      if (!outcome.ok) {
+        if (outcome.reason === 'stale') continue; // moved on elsewhere: decide again on the fresh state
+        throw new AssertionError(`transaction ${transactionId} not found while changing it`);
+      }
+      if (decision.callback !== undefined || (decision.steps.length > 0 && context.integrator.events)) this.#deps.outboxWritten?.();
+      await this.#execute(context, decision);
+      return;
+    }
+    this.#deps.log.warn({ transactionId }, 'engine: decision stayed stale; the timer retries it');
+  }
+
+  #env(scheme: SchemeName): CtEnv {
+    const options = this.#options;
+    return {
+      now: this.#deps.clock.now(),
+      timeBudgetMs: this.#deps.schemes[scheme]?.timeBudgetMs ?? options.defaultTimeBudgetMs,
+      resubmitDelayMs: (n) => backoff(options.resubmitDelayMs, options.resubmitDelayMaxMs, n - 1),
+      enquiryDelayMs: (n) => backoff(options.enquiryDelayMs, options.enquiryDelayMaxMs, n - 1),
+    };
+  }
+
+  async #context(transaction: TransactionRecord): Promise<TransferContext> {
+    const integrator = this.#deps.integrators.get(transaction.integratorId);
+    if (integrator === undefined) throw new AssertionError(`integrator ${transaction.integratorId} is not configured`);
+    const stored = await this.#deps.store.findMessage(transaction.integratorId, transaction.messageId);
+    if (stored === undefined) throw new AssertionError(`raw message of ${transaction.id} is missing`);
+    const connector = this.#deps.connectors.get(transaction.scheme);
+    if (connector === undefined) throw new AssertionError(`no connector for ${transaction.scheme}`);
+    return { transaction, integrator, connector, rawBody: stored.rawBody, message: JSON.parse(stored.rawBody) as CreditTransfer };
+  }
+
+  #rules(context: TransferContext): ReturnType<SchemeConnector['check']> {
+    return context.connector.check(outboundTransfer(context), limitsOf(context.integrator, context.transaction));
+  }
+
+  #change(context: TransferContext, decision: CtDecision): StateChange {
+    const { transaction, integrator } = context;
+    const now = this.#deps.clock.now();
+    let from = transaction.state;
+    const outbox: NewOutboxMessage[] = [];
+    for (const step of decision.steps) {
+      assertTransition(from, step.state);
+      from = step.state;
+      if (integrator.events) outbox.push(this.#event(context, step.state, step.payloadJson ?? context.rawBody, now));
+    }
+    if (decision.callback !== undefined) outbox.push(this.#callback(context, decision.callback, now));
+    const last = decision.steps.at(-1);
+    const via = decision.steps.slice(0, -1).map((step) => ({ state: step.state, cause: step.payloadJson }));
+    return {
+      transactionId: transaction.id,
+      expectedVersion: transaction.version,
+      toState: last?.state ?? transaction.state,
+      ...(via.length > 0 ? { via } : {}),
+      at: now,
+      cause: last?.payloadJson ?? null,
+      dueAt: decision.dueAt,
+      data: decision.data as Record<string, unknown>,
+      outbox,
+    };
+  }
+
+  #event(context: TransferContext, type: string, payloadJson: string, now: number): NewOutboxMessage {
+    const id = this.#deps.ids.uuid();
+    return {
+      id,
+      channel: 'event',
+      url: `${context.integrator.eventsApiUrl}/events`,
+      body: eventJson({
+        type,
+        uetr: context.transaction.uetr,
+        direction: 'OUTBOUND',
+        scheme: context.transaction.scheme,
+        messageIdentification: id.replaceAll('-', ''),
+        createdAt: now,
+        payloadJson,
+      }),
+      headers: traceHeaders(context.transaction),
+      availableAt: now,
+    };
+  }
+
+  #callback(context: TransferContext, verdict: Verdict, now: number): NewOutboxMessage {
+    const id = this.#deps.ids.uuid();
+    return {
+      id,
+      channel: 'callback',
+      url: `${context.integrator.partnerApiUrl}/transactions/outbound/credit-transfer-response`,
+      body: paymentStatusReportJson({ original: context.message, verdict, messageIdentification: id.replaceAll('-', ''), createdAt: now }),
+      headers: traceHeaders(context.transaction),
+      availableAt: now,
+    };
+  }
+
+  /** Scheme calls happen only after the decision is committed; their results are fed back as inputs. */
+  async #execute(context: TransferContext, decision: CtDecision): Promise<void> {
+    for (const command of decision.commands) {
+      const transfer = outboundTransfer(context);
+      let result: CtInput;
+      try {
+        const sent = command === 'submit' ? await context.connector.submit(transfer) : await context.connector.enquire(transfer);
+        result = sent.kind === 'delivered' ? { type: 'sent', what: command, ok: true } : { type: 'sent', what: command, ok: false, retryable: sent.retryable, error: sent.error };
+      } catch (error) {
+        result = { type: 'sent', what: command, ok: false, retryable: true, error: error instanceof Error ? error.message : String(error) };
+      }
+      // Fed back outside this transaction's serial slot, which the caller still holds.
+      void this.#track(this.#handle(context.transaction.id, result)).catch((error: unknown) =>
+        this.#deps.log.error({ err: error, transactionId: context.transaction.id }, 'engine: recording a scheme call failed; the timer retries it'),
+      );
+    }
+  }
+}
+
+interface TransferContext {
+  readonly transaction: TransactionRecord;
+  readonly integrator: IntegratorConfig;
+  readonly connector: SchemeConnector;
+  readonly rawBody: string;
+  readonly message: CreditTransfer;
+}
+
+function outboundTransfer(context: TransferContext): OutboundTransfer {
+  const { transaction } = context;
+  if (transaction.amountMinor === null || transaction.currency === null) throw new AssertionError(`credit transfer ${transaction.id} has no amount`);
+  return {
+    transactionId: transaction.id,
+    integratorId: transaction.integratorId,
+    scheme: transaction.scheme,
+    uetr: transaction.uetr,
+    // Derived from the transaction, never random per attempt (STYLE.md rule 6).
+    idempotencyKey: transaction.id,
+    message: context.message,
+    amount: { currency: transaction.currency, minor: transaction.amountMinor },
+    traceparent: transaction.traceparent,
+  };
+}
+
+/** The integrator's configured maximum for the scheme, in minor units of the transfer's currency. */
+function limitsOf(integrator: IntegratorConfig, transaction: TransactionRecord): SchemeLimits {
+  const max = integrator.limits.amountMax[transaction.scheme];
+  if (max === undefined || transaction.currency === null || currencyDecimals(transaction.currency) === undefined) return {};
+  const parsed = parseAmount(max, transaction.currency);
+  return parsed.ok ? { amountMaxMinor: parsed.money.minor } : {};
+}
+
+function traceHeaders(transaction: TransactionRecord): Record<string, string> {
+  if (transaction.traceparent === null) return {};
+  const headers: Record<string, string> = { traceparent: childTraceparent(transaction.traceparent) };
+  if (transaction.tracestate !== null) headers.tracestate = transaction.tracestate;
+  return headers;
+}
+
+function sameTimer(transaction: TransactionRecord, decision: CtDecision): boolean {
+  return transaction.dueAt === decision.dueAt && JSON.stringify(transaction.data) === JSON.stringify(decision.data);
+}
+
+function backoff(firstMs: number, maxMs: number, exponent: number): number {
+  return Math.min(maxMs, firstMs * 2 ** Math.max(0, Math.min(exponent, 30)));
+}

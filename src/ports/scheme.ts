@@ -1,0 +1,95 @@
+import type { CreditTransfer } from '../domain/messages/credit-transfer.js';
+import type { SchemeName } from '../domain/schemes.js';
+import type { Money } from '../lib/money.js';
+
+/**
+ * The scheme connector port: how the engine talks to a payment scheme (through its operator)
+ * and how the scheme's asynchronous answers come back. One connector per scheme family
+ * (src/connectors/<family>/), one registry line each, all passing one contract suite.
+ */
+
+/** A credit transfer as the engine hands it to a connector. */
+export interface OutboundTransfer {
+  readonly transactionId: string;
+  readonly integratorId: string;
+  readonly scheme: SchemeName;
+  readonly uetr: string;
+  /**
+   * Derived from the transaction, never random per attempt: every (re)submission and status
+   * enquiry of one transaction carries the same key, so the scheme can de-duplicate.
+   */
+  readonly idempotencyKey: string;
+  /** The integrator's message as accepted (validated). */
+  readonly message: CreditTransfer;
+  readonly amount: Money;
+  readonly traceparent: string | null;
+}
+
+/** Limits that vary per integrator (from configuration), applied by the scheme rules. */
+export interface SchemeLimits {
+  /** Maximum amount of one transfer in minor units of the scheme's currency, when the scheme or integrator sets one. */
+  readonly amountMaxMinor?: bigint;
+}
+
+/** Result of a scheme's own rules, checked before anything is sent: a failure is a REJECTED outcome, not an HTTP error. */
+export type SchemeRuleOutcome =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly reasonCode: string; readonly reasonText: string };
+
+/** The scheme's verdict, mapped exhaustively from its status codes. Unknown codes map to PENDING (then enquire), never to ACCEPTED. */
+export type SchemeStatus = 'ACCEPTED' | 'REJECTED' | 'PENDING';
+
+/** An answer from the scheme, delivered through the inbound side of the port. */
+export interface SchemeReport {
+  readonly scheme: SchemeName;
+  readonly uetr: string;
+  readonly idempotencyKey: string;
+  /**
+   * `status`: the scheme's verdict on the transfer (answer to a submission or to an enquiry).
+   * `not_found`: answer to an enquiry saying the scheme never received the transfer (NOOR):
+   * the engine may safely resubmit with the same idempotency key.
+   */
+  readonly kind: 'status' | 'not_found';
+  readonly status: SchemeStatus;
+  /** ISO 20022 reason code on rejection (e.g. AC01, AM02). */
+  readonly reasonCode?: string;
+  /** Human-readable reason; schemes may truncate at 35 characters. */
+  readonly reasonText?: string;
+  /** The scheme message as received, in a JSON form (e.g. pacs.002 fields), used as event payload. */
+  readonly message: Readonly<Record<string, unknown>>;
+  readonly receivedAt: number;
+}
+
+/** What happened to one outbound call at the transport level (not the payment's outcome). */
+export type SubmitOutcome =
+  /** The scheme (operator) took the message; its verdict follows as a SchemeReport. */
+  | { readonly kind: 'delivered' }
+  /** Technical failure; `retryable` false means retrying the same message cannot help. */
+  | { readonly kind: 'failed'; readonly retryable: boolean; readonly error: string };
+
+/** Implemented by the engine: connectors hand every scheme answer to it. Resolves once durably recorded. */
+export interface SchemeInbound {
+  receive(report: SchemeReport): Promise<void>;
+}
+
+export interface ConnectorCapabilities {
+  readonly creditTransfer: boolean;
+  readonly statusEnquiry: boolean;
+}
+
+export interface SchemeConnector {
+  /** Family name, e.g. `za-rtc`. */
+  readonly family: string;
+  readonly schemes: readonly SchemeName[];
+  readonly capabilities: ConnectorCapabilities;
+  /** The scheme's own rules (currency, amount limits, required BICs...). Pure. */
+  check(transfer: OutboundTransfer, limits: SchemeLimits): SchemeRuleOutcome;
+  /** Send the transfer; idempotent by `transfer.idempotencyKey`. */
+  submit(transfer: OutboundTransfer): Promise<SubmitOutcome>;
+  /** Ask for the status of a transfer submitted earlier; the answer comes back as a SchemeReport. */
+  enquire(transfer: OutboundTransfer): Promise<SubmitOutcome>;
+  /** Begin passing scheme answers to `inbound`. */
+  start(inbound: SchemeInbound): Promise<void>;
+  /** Stop; answers not yet passed on are dropped (the engine enquires again after restart). */
+  stop(): Promise<void>;
+}

@@ -1,0 +1,107 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openStore } from '../../src/adapters/store.js';
+import type { Store } from '../../src/ports/store.js';
+import { creditTransfer } from '../fixtures/credit-transfer.js';
+import { freshPostgresUrl } from '../support/postgres.js';
+import { basicAuth, startServer, writeTestConfig } from '../support/server.js';
+
+const WORKERS = 16;
+const KILL_AFTER_MS = 1500;
+const HIGH_LIMITS = { limits: { requestsPerSecond: 1_000_000, burst: 1_000_000 } };
+
+const databases: Array<[string, () => Promise<string>]> = [
+  ['SQLite', async () => `sqlite:${join(mkdtempSync(join(tmpdir(), 'regpay-crash-')), 'regpay.db')}`],
+  ['PostgreSQL', () => freshPostgresUrl()],
+];
+
+/** A transfer is whole when its message, its first state, its history row and its event are all there. */
+async function assertWhole(store: Store, transfer: ReturnType<typeof creditTransfer>): Promise<void> {
+  const stored = await store.findTransaction('demo-bank', transfer.transactionIdentifiers.uetr);
+  assert.ok(stored, `transfer ${transfer.transactionIdentifiers.uetr} is in the store`);
+  assert.equal(stored.state, 'PAYMENT_AUTH_REQUEST_RECEIVED');
+  assert.equal((await store.history(stored.id)).length, 1);
+  assert.equal((await store.outbox(stored.id)).length, 1);
+  const message = await store.findMessage('demo-bank', transfer.messageIdentifiers.messageIdentification);
+  assert.equal(message?.rawBody, JSON.stringify(transfer));
+}
+
+for (const [storeName, makeDatabase] of databases) {
+  describe(`kill -9 during intake (${storeName})`, () => {
+    it('keeps every transfer answered 202 before the kill, half-writes none, and resumes after restart', async () => {
+      const database = await makeDatabase();
+      const configPath = writeTestConfig({ database, integratorExtra: HIGH_LIMITS });
+      const server = await startServer({ configPath });
+      const sent: Array<ReturnType<typeof creditTransfer>> = [];
+      const acknowledged = new Set<string>();
+      let killed = false;
+
+      const worker = async (): Promise<void> => {
+        while (!killed) {
+          const transfer = creditTransfer('ZA_RPP');
+          sent.push(transfer);
+          try {
+            const response = await fetch(`${server.url}/api/v1/transactions/outbound/credit-transfer`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', authorization: basicAuth() },
+              body: JSON.stringify(transfer),
+            });
+            if (response.status === 202) acknowledged.add(transfer.transactionIdentifiers.uetr);
+            else assert.fail(`unexpected ${response.status} before the kill: ${await response.text()}`);
+          } catch (error) {
+            if (!killed) throw error;
+          }
+        }
+      };
+      const workers = Array.from({ length: WORKERS }, () => worker());
+      await new Promise((resolve) => setTimeout(resolve, KILL_AFTER_MS));
+      killed = true;
+      await server.kill9();
+      await Promise.all(workers);
+      assert.ok(acknowledged.size >= 50, `enough load before the kill (${acknowledged.size} acknowledged)`);
+
+      const store = await openStore(database);
+      try {
+        let present = 0;
+        for (const transfer of sent) {
+          if (acknowledged.has(transfer.transactionIdentifiers.uetr)) {
+            await assertWhole(store, transfer);
+            present += 1;
+          } else if (await store.findTransaction('demo-bank', transfer.transactionIdentifiers.uetr)) {
+            // Committed but the 202 was lost with the process: it must still be whole.
+            await assertWhole(store, transfer);
+          }
+        }
+        assert.equal(present, acknowledged.size);
+      } finally {
+        await store.close();
+      }
+
+      // After a restart, the integrator's retries of unanswered transfers are accepted exactly once.
+      const restarted = await startServer({ configPath });
+      try {
+        const unanswered = sent.filter((transfer) => !acknowledged.has(transfer.transactionIdentifiers.uetr));
+        assert.ok(unanswered.length > 0, 'some requests were in flight at the kill');
+        for (const transfer of unanswered) {
+          const response = await fetch(`${restarted.url}/api/v1/transactions/outbound/credit-transfer`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: basicAuth() },
+            body: JSON.stringify(transfer),
+          });
+          assert.equal(response.status, 202);
+        }
+        const reopened = await openStore(database);
+        try {
+          for (const transfer of unanswered) await assertWhole(reopened, transfer);
+        } finally {
+          await reopened.close();
+        }
+      } finally {
+        assert.equal(await restarted.stop(), 0);
+      }
+    });
+  });
+}

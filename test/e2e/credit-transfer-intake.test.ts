@@ -1,0 +1,217 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openStore } from '../../src/adapters/store.js';
+import type { Store } from '../../src/ports/store.js';
+import { creditTransfer } from '../fixtures/credit-transfer.js';
+import { freshPostgresUrl } from '../support/postgres.js';
+import { basicAuth, OTHER_USER, startServer, writeTestConfig, type RunningServer } from '../support/server.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const databases: Array<[string, () => Promise<string>]> = [
+  ['SQLite', async () => `sqlite:${join(mkdtempSync(join(tmpdir(), 'regpay-e2e-')), 'regpay.db')}`],
+  ['PostgreSQL', () => freshPostgresUrl()],
+];
+
+for (const [storeName, makeDatabase] of databases) {
+  describe(`credit-transfer intake over HTTP (${storeName})`, () => {
+    let server: RunningServer;
+    let store: Store;
+
+    before(async () => {
+      const database = await makeDatabase();
+      server = await startServer({ configPath: writeTestConfig({ database }) });
+      store = await openStore(database);
+    });
+    after(async () => {
+      await store?.close();
+      const code = await server?.stop();
+      assert.equal(code, 0, 'the server shuts down cleanly on SIGTERM');
+    });
+
+    const post = (body: unknown, init: { auth?: string; contentType?: string; raw?: string; path?: string; method?: string } = {}) =>
+      fetch(`${server.url}/api/v1${init.path ?? '/transactions/outbound/credit-transfer'}`, {
+        method: init.method ?? 'POST',
+        headers: {
+          'content-type': init.contentType ?? 'application/json',
+          ...(init.auth === '' ? {} : { authorization: init.auth ?? basicAuth() }),
+        },
+        body: init.raw ?? JSON.stringify(body),
+      });
+
+    it('answers 202 with no body and stores the transfer, its first state and its event', async () => {
+      const transfer = creditTransfer('ZA_RTC');
+      const response = await post(transfer, {});
+      assert.equal(response.status, 202);
+      assert.equal(await response.text(), '');
+
+      const stored = await store.findTransaction('demo-bank', transfer.transactionIdentifiers.uetr);
+      assert.ok(stored, 'the transaction is in the store');
+      assert.equal(stored.state, 'PAYMENT_AUTH_REQUEST_RECEIVED');
+      assert.equal(stored.scheme, 'ZA_RTC');
+      assert.equal(stored.currency, 'ZAR');
+      const history = await store.history(stored.id);
+      assert.deepEqual(history.map((row) => row.toState), ['PAYMENT_AUTH_REQUEST_RECEIVED']);
+      const outbox = await store.outbox(stored.id);
+      assert.equal(outbox.length, 1);
+      const event = JSON.parse(outbox[0]!.body) as Json;
+      assert.equal(event.name, 'TRANSACTION_STATE_PAYMENT_AUTH_REQUEST_RECEIVED');
+      assert.equal(event.tranInfo.tranUetr, transfer.transactionIdentifiers.uetr);
+      assert.deepEqual(event.payload, transfer);
+      const message = await store.findMessage('demo-bank', transfer.messageIdentifiers.messageIdentification);
+      assert.equal(message?.rawBody, JSON.stringify(transfer));
+    });
+
+    it('keeps the exact amount in minor units', async () => {
+      const transfer = creditTransfer('ZA_RTC');
+      transfer.amounts.bankSettlementAmount.value = 1234567.8;
+      assert.equal((await post(transfer)).status, 202);
+      const stored = await store.findTransaction('demo-bank', transfer.transactionIdentifiers.uetr);
+      assert.equal(stored?.amountMinor, 123456780n);
+    });
+
+    it('answers 202 again to an identical retry with other key order, without a second transaction or event', async () => {
+      const transfer = creditTransfer('ZA_RPP');
+      assert.equal((await post(transfer)).status, 202);
+      const reordered = Object.fromEntries(Object.entries(transfer).reverse());
+      assert.equal((await post(reordered)).status, 202);
+      const stored = await store.findTransaction('demo-bank', transfer.transactionIdentifiers.uetr);
+      assert.ok(stored);
+      assert.equal((await store.history(stored.id)).length, 1);
+      assert.equal((await store.outbox(stored.id)).length, 1);
+    });
+
+    it('answers 409 when a message id is reused with another amount', async () => {
+      const transfer = creditTransfer('ZA_RTC');
+      assert.equal((await post(transfer)).status, 202);
+      const changed = structuredClone(transfer);
+      changed.amounts.bankSettlementAmount.value = 999.99;
+      const response = await post(changed);
+      assert.equal(response.status, 409);
+      const body = (await response.json()) as Json;
+      assert.equal(body.schema, 'ErrorDetail');
+      assert.deepEqual(body.errors.map((e: Json) => e.field), ['/messageIdentifiers/messageIdentification']);
+      const stored = await store.findTransaction('demo-bank', transfer.transactionIdentifiers.uetr);
+      assert.equal(stored?.amountMinor, BigInt(Math.round(transfer.amounts.bankSettlementAmount.value * 100)));
+    });
+
+    it('answers 409 when a new message would start a second transaction with a used uetr', async () => {
+      const first = creditTransfer('ZA_RTC');
+      assert.equal((await post(first)).status, 202);
+      const second = creditTransfer('ZA_RTC');
+      second.transactionIdentifiers.uetr = first.transactionIdentifiers.uetr.toUpperCase();
+      const response = await post(second);
+      assert.equal(response.status, 409);
+      assert.deepEqual(((await response.json()) as Json).errors.map((e: Json) => e.field), ['/transactionIdentifiers/uetr']);
+    });
+
+    it('turns identical requests racing in parallel into one transaction, every one answered 202', async () => {
+      const transfer = creditTransfer('ZA_RPP');
+      const statuses = await Promise.all(Array.from({ length: 12 }, async () => (await post(transfer)).status));
+      assert.deepEqual(statuses, Array.from({ length: 12 }, () => 202));
+      const stored = await store.findTransaction('demo-bank', transfer.transactionIdentifiers.uetr);
+      assert.ok(stored);
+      assert.equal((await store.history(stored.id)).length, 1);
+      assert.equal((await store.outbox(stored.id)).length, 1);
+    });
+
+    it('treats the same message id from another integrator as a different message', async () => {
+      const ours = creditTransfer('ZA_RTC');
+      assert.equal((await post(ours)).status, 202);
+      const theirs = creditTransfer('ZA_RTC');
+      theirs.messageIdentifiers.messageIdentification = ours.messageIdentifiers.messageIdentification;
+      theirs.debtorAgent = { bicfi: 'OTHRZAJJ', clearingSystemMemberId: { memberId: '250655' } };
+      assert.equal((await post(theirs, { auth: basicAuth(OTHER_USER) })).status, 202);
+      assert.ok(await store.findTransaction('other-bank', theirs.transactionIdentifiers.uetr));
+      assert.equal(await store.findTransaction('other-bank', ours.transactionIdentifiers.uetr), undefined);
+    });
+
+    it('answers 400 naming every violated field and stores nothing', async () => {
+      const transfer = creditTransfer('ZA_RTC');
+      transfer.amounts.bankSettlementAmount.value = 10.001;
+      transfer.transactionIdentifiers.endToEndIdentification = 'E'.repeat(36);
+      transfer.transactionIdentifiers.uetr = 'not-a-uuid';
+      delete (transfer as Json).debtor;
+      transfer.creditor.knownAsName = '';
+      const response = await post(transfer);
+      assert.equal(response.status, 400);
+      assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
+      const body = (await response.json()) as Json;
+      assert.equal(body.schema, 'ErrorDetail');
+      const fields = body.errors.map((e: Json) => e.field).sort();
+      assert.deepEqual(fields, [
+        '/amounts/bankSettlementAmount/value',
+        '/creditor/knownAsName',
+        '/debtor',
+        '/transactionIdentifiers/endToEndIdentification',
+        '/transactionIdentifiers/uetr',
+      ]);
+      assert.equal(await store.findMessage('demo-bank', transfer.messageIdentifiers.messageIdentification), undefined);
+    });
+
+    it('answers 400 to unparseable JSON, 415 to another media type and 413 to an oversized body', async () => {
+      const malformed = await post(undefined, { raw: '{"schema":"CreditTransfer",' });
+      assert.equal(malformed.status, 400);
+      assert.equal(((await malformed.json()) as Json).schema, 'ErrorDetail');
+      const text = await post(undefined, { raw: 'hello', contentType: 'text/plain' });
+      assert.equal(text.status, 415);
+      assert.equal(((await text.json()) as Json).schema, 'ErrorDetail');
+      const huge = creditTransfer('ZA_RTC');
+      (huge as Json).supplementaryData = { blob: 'x'.repeat(2 * 1024 * 1024) };
+      const tooLarge = await post(huge);
+      assert.equal(tooLarge.status, 413);
+      assert.equal(((await tooLarge.json()) as Json).schema, 'ErrorDetail');
+    });
+
+    it('answers 401 with WWW-Authenticate without credentials or with a wrong password', async () => {
+      const missing = await post(creditTransfer('ZA_RTC'), { auth: '' });
+      assert.equal(missing.status, 401);
+      assert.match(missing.headers.get('www-authenticate') ?? '', /^Basic/);
+      const wrong = await post(creditTransfer('ZA_RTC'), { auth: basicAuth({ username: 'demo', password: 'wrong' }) });
+      assert.equal(wrong.status, 401);
+      assert.equal(((await wrong.json()) as Json).schema, 'ErrorDetail');
+    });
+
+    it("answers 403 when the debtor agent is another institution", async () => {
+      const transfer = creditTransfer('ZA_RTC');
+      transfer.debtorAgent = { bicfi: 'OTHRZAJJ' };
+      const response = await post(transfer);
+      assert.equal(response.status, 403);
+      assert.match(((await response.json()) as Json).detail, /debtorAgent/);
+    });
+
+    it('answers 422 for a scheme that takes no credit transfer', async () => {
+      const transfer = creditTransfer('ZA_RTC');
+      transfer.paymentScheme = { schema: 'ZA_AC' };
+      const response = await post(transfer);
+      assert.equal(response.status, 422);
+      const body = (await response.json()) as Json;
+      assert.deepEqual(body.errors.map((e: Json) => e.field), ['/paymentScheme/schema']);
+      assert.match(body.detail, /ZA_AC/);
+    });
+
+    it('answers 404 for an unknown path and 405 for a wrong method, as ErrorDetail', async () => {
+      const unknown = await post(creditTransfer('ZA_RTC'), { path: '/transactions/outbound/no-such-thing' });
+      assert.equal(unknown.status, 404);
+      assert.equal(((await unknown.json()) as Json).schema, 'ErrorDetail');
+      const wrongMethod = await fetch(`${server.url}/api/v1/transactions/outbound/credit-transfer`, { headers: { authorization: basicAuth() } });
+      assert.equal(wrongMethod.status, 405);
+      assert.equal(wrongMethod.headers.get('allow'), 'POST');
+    });
+
+    it('serves the OpenAPI 3.1 document describing the credit-transfer operation', async () => {
+      const response = await fetch(`${server.url}/openapi.json`);
+      assert.equal(response.status, 200);
+      const document = (await response.json()) as Json;
+      assert.equal(document.openapi, '3.1.0');
+      const operation = document.paths['/api/v1/transactions/outbound/credit-transfer'].post;
+      assert.equal(operation.operationId, 'outboundCreditTransfer');
+      assert.ok(operation.requestBody.content['application/json'].schema, 'the request schema is published');
+      const docs = await fetch(`${server.url}/docs`);
+      assert.equal(docs.status, 200);
+    });
+  });
+}

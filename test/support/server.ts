@@ -1,0 +1,120 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The compiled entry point, as `npm start` runs it. */
+const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
+
+export const DEMO_USER = { username: 'demo', password: 'demo-password-for-tests', clientId: 'demo-client', clientSecret: 'demo-secret-for-tests' };
+export const OTHER_USER = { username: 'other', password: 'other-password-for-tests', clientId: 'other-client', clientSecret: 'other-secret-for-tests' };
+
+export function basicAuth(user: { username: string; password: string } = DEMO_USER): string {
+  return `Basic ${Buffer.from(`${user.username}:${user.password}`).toString('base64')}`;
+}
+
+/** A config file like CONTRACT §8's, with two integrators (demo-bank and other-bank) on loopback. */
+export function writeTestConfig(options: {
+  database: string;
+  auth?: 'basic' | 'oauth2';
+  /** Merged into the top level of the config. */
+  extra?: Record<string, unknown>;
+  /** Merged into every integrator. */
+  integratorExtra?: Record<string, unknown>;
+}): string {
+  const dir = mkdtempSync(join(tmpdir(), 'regpay-e2e-'));
+  const integrator = (id: string, bicfi: string, memberId: string, user: typeof DEMO_USER) => ({
+    id,
+    institution: { bicfi, memberId },
+    allowlist: ['127.0.0.1/32', '::1/128'],
+    credentials: user,
+    partnerApiUrl: 'http://127.0.0.1:9/partner-api/v1',
+    eventsApiUrl: 'http://127.0.0.1:9/events-api/v1',
+    events: true,
+    identifierDetermination: 'sync',
+    schemes: ['ZA_RPP', 'ZA_RTC', 'ZA_EFT', 'CBPR_PLUS', 'TCIB'],
+    ...options.integratorExtra,
+  });
+  const config = {
+    server: { host: '127.0.0.1', port: 0 },
+    database: options.database,
+    auth: { mode: options.auth ?? 'basic' },
+    integrators: [integrator('demo-bank', 'DEMOZAJJ', '210001', DEMO_USER), integrator('other-bank', 'OTHRZAJJ', '250655', OTHER_USER)],
+    schemes: { ZA_RPP: { connector: 'simulator', timeBudgetMs: 10000 }, ZA_RTC: { connector: 'simulator', timeBudgetMs: 60000 } },
+    ...options.extra,
+  };
+  const path = join(dir, 'regpay.json');
+  writeFileSync(path, JSON.stringify(config, null, 2));
+  return path;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RunningServer {
+  readonly url: string;
+  readonly child: ChildProcess;
+  /** Everything the process wrote, for diagnosing a failed test. */
+  output(): string;
+  /** SIGTERM and wait for exit; resolves with the exit code. */
+  stop(): Promise<number | null>;
+  /** kill -9: no chance to flush or close anything. */
+  kill9(): Promise<void>;
+}
+
+/** Starts the real service as a separate process and waits until /health/ready answers 200. */
+export async function startServer(options: { configPath?: string; env?: Record<string, string>; cwd?: string; port?: number }): Promise<RunningServer> {
+  const port = options.port ?? (await freePort());
+  const args = ['--enable-source-maps', MAIN, ...(options.configPath === undefined ? [] : ['--config', options.configPath])];
+  const child = spawn(process.execPath, args, {
+    cwd: options.cwd ?? process.cwd(),
+    env: { ...process.env, PORT: String(port), ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = `http://127.0.0.1:${port}`;
+
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode} before it was ready:\n${output}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server not ready within 30 s:\n${output}`);
+    }
+    try {
+      const response = await fetch(`${url}/health/ready`);
+      if (response.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+
+  return {
+    url,
+    child,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+    kill9: async () => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
