@@ -124,8 +124,8 @@ const AmountMaxSchema = Type.Object(
 
 const LimitsSchema = Type.Object(
   {
-    requestsPerSecond: Type.Number({ exclusiveMinimum: 0, maximum: 100_000, default: DEFAULTS.requestsPerSecond }),
-    burst: Type.Integer({ minimum: 1, maximum: 1_000_000, default: DEFAULTS.burst }),
+    requestsPerSecond: Type.Number({ exclusiveMinimum: 0, maximum: 10_000_000, default: DEFAULTS.requestsPerSecond }),
+    burst: Type.Integer({ minimum: 1, maximum: 10_000_000, default: DEFAULTS.burst }),
     amountMax: AmountMaxSchema,
   },
   { additionalProperties: false, default: {} },

@@ -78,6 +78,7 @@ class BasicVerifier {
   readonly #byUsername: ReadonlyMap<string, IntegratorConfig>;
   readonly #cacheKey = randomBytes(32);
   readonly #cache = new Map<string, { integrator: IntegratorConfig; expiresAt: number }>();
+  readonly #inFlight = new Map<string, Promise<IntegratorConfig | undefined>>();
 
   constructor(
     integrators: readonly IntegratorConfig[],
@@ -87,23 +88,31 @@ class BasicVerifier {
     this.#byUsername = new Map(integrators.map((integrator) => [integrator.credentials.username, integrator]));
   }
 
-  async verify(headerValue: string, credentials: { username: string; password: string }): Promise<IntegratorConfig | undefined> {
+  verify(headerValue: string, credentials: { username: string; password: string }): Promise<IntegratorConfig | undefined> {
     const key = createHmac('sha256', this.#cacheKey).update(headerValue).digest('base64url');
-    const now = this.clock.now();
     const cached = this.#cache.get(key);
-    if (cached !== undefined && cached.expiresAt > now) return cached.integrator;
+    if (cached !== undefined && cached.expiresAt > this.clock.now()) return Promise.resolve(cached.integrator);
     if (cached !== undefined) this.#cache.delete(key);
+    // Requests arriving together with the same header (a client opening many connections at
+    // once) share one scrypt check instead of queueing one each on the thread pool.
+    let pending = this.#inFlight.get(key);
+    if (pending === undefined) {
+      pending = this.#check(key, credentials).finally(() => this.#inFlight.delete(key));
+      this.#inFlight.set(key, pending);
+    }
+    return pending;
+  }
 
+  async #check(key: string, credentials: { username: string; password: string }): Promise<IntegratorConfig | undefined> {
     const integrator = this.#byUsername.get(credentials.username);
     const hash = integrator?.credentials.passwordHash?.reveal();
     const ok = await verifySecretAsync(credentials.password, hash ?? this.dummyHash);
     if (!ok || integrator === undefined || hash === undefined) return undefined;
-
     if (this.#cache.size >= BASIC_CACHE_ENTRIES_MAX) {
       const oldest = this.#cache.keys().next();
       if (oldest.done !== true) this.#cache.delete(oldest.value);
     }
-    this.#cache.set(key, { integrator, expiresAt: now + BASIC_CACHE_TTL_MS });
+    this.#cache.set(key, { integrator, expiresAt: this.clock.now() + BASIC_CACHE_TTL_MS });
     return integrator;
   }
 }
