@@ -52,3 +52,17 @@ export function demoSource(): { source: Record<string, unknown>; credentials: De
   };
   return { source, credentials };
 }
+
+/**
+ * The lines main prints at a demo start. This is the one place demo secrets are revealed on
+ * purpose: they are random, loopback-only and exist to be copied by the person who started it.
+ */
+export function demoCredentialLines(credentials: DemoCredentials): string[] {
+  return [
+    `  integrator:    ${credentials.integratorId}`,
+    `  username:      ${credentials.username}`,
+    `  password:      ${credentials.password.reveal()}`,
+    `  client_id:     ${credentials.clientId}`,
+    `  client_secret: ${credentials.clientSecret.reveal()}`,
+  ];
+}

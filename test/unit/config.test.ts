@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { ConfigError, configFromObject, loadConfig } from '../../src/config/load.js';
+import { demoCredentialLines } from '../../src/config/demo.js';
 import { ConfigFileSchema } from '../../src/config/schema.js';
 import { SCHEMES } from '../../src/domain/schemes.js';
 import { hashSecret, verifySecret } from '../../src/lib/password-hash.js';
@@ -328,6 +329,9 @@ void describe('the demo configuration', () => {
     assert.equal(String(credentials.password), '[secret]');
     assert.equal(verifySecret(credentials.password.reveal(), bank.credentials.passwordHash?.reveal() ?? ''), true);
     assert.equal(verifySecret(credentials.clientSecret.reveal(), bank.credentials.clientSecretHash?.reveal() ?? ''), true);
+
+    const lines = demoCredentialLines(credentials).join('\n');
+    assert.ok(lines.includes(credentials.password.reveal()) && lines.includes(credentials.clientSecret.reveal()), 'printable for the person who started the demo');
 
     const again = await loadConfig({ argv: [], env: { PORT: '0' } });
     assert.notEqual(again.demoCredentials?.password.reveal(), credentials.password.reveal(), 'fresh credentials on every start');
