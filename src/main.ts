@@ -3,6 +3,7 @@
  */
 import { openStore } from './adapters/store.js';
 import { randomIds, systemClock } from './adapters/system/system.js';
+import { demoCredentialLines } from './config/demo.js';
 import { loadConfig } from './config/load.js';
 import { buildApp, loggerOptions } from './http/app.js';
 
@@ -52,16 +53,10 @@ function printDemo(config: Awaited<ReturnType<typeof loadConfig>>, address: unkn
       '',
       'regpay demo is running (no config file given): SQLite under ./data, simulator for every scheme.',
       `  API:        ${where}/api/v1   docs: ${where}/docs`,
-      ...demoCredentialLines(config),
+      ...(config.demoCredentials === undefined ? [] : demoCredentialLines(config.demoCredentials)),
       '',
     ].join('\n') + '\n',
   );
-}
-
-function demoCredentialLines(config: Awaited<ReturnType<typeof loadConfig>>): string[] {
-  const credentials = config.demoCredentials;
-  if (credentials === undefined) return [];
-  return Object.entries(credentials).map(([name, value]) => `  ${name.padEnd(12)}${value}`);
 }
 
 main().catch((error: unknown) => {
