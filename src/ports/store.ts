@@ -120,10 +120,18 @@ export interface HistoryRecord {
   readonly cause: string | null;
 }
 
+/**
+ * One decided change of a transaction, committed atomically. Every state entered (each of `via`,
+ * then `toState`) gets its own history row and version. A change whose `toState` is the current
+ * state and that has no `via` enters no state: it only moves the timer or the working data (and
+ * the version, so concurrent decisions still conflict), and writes no history row.
+ */
 export interface StateChange {
   readonly transactionId: string;
   /** The version the decision was made on; the change is refused as stale if it moved since. */
   readonly expectedVersion: number;
+  /** States entered before `toState`, in order, in the same commit. */
+  readonly via?: readonly { readonly state: string; readonly cause: string | null }[];
   readonly toState: string;
   readonly at: number;
   readonly cause: string | null;
@@ -133,6 +141,22 @@ export interface StateChange {
   readonly data?: Readonly<Record<string, unknown>>;
   readonly outbox: readonly NewOutboxMessage[];
 }
+
+/** A request about an existing transaction (e.g. a status request): stored with the messages it causes, idempotent by (integrator, messageId). */
+export interface NewRequest {
+  readonly integratorId: string;
+  readonly messageId: string;
+  readonly transactionId: string;
+  readonly payloadHash: string;
+  readonly rawBody: string;
+  readonly receivedAt: number;
+  readonly outbox: readonly NewOutboxMessage[];
+}
+
+export type RequestOutcome =
+  | { readonly kind: 'accepted' }
+  | { readonly kind: 'duplicate'; readonly response: string | null }
+  | { readonly kind: 'message_conflict' };
 
 export type ChangeOutcome = { readonly ok: true; readonly version: number } | { readonly ok: false; readonly reason: 'stale' | 'not_found' };
 
@@ -176,6 +200,8 @@ export interface Store {
 
   /** Store a new transaction with its raw message, first state, history row and outbox rows, atomically; or classify it as a duplicate/conflict. */
   intake(tx: NewTransaction): Promise<IntakeOutcome>;
+  /** Store a request about an existing transaction and its outbox rows atomically, or classify it as a duplicate/conflict. */
+  recordRequest(request: NewRequest): Promise<RequestOutcome>;
   /** Remember the answer given to a message (so a duplicate gets the same answer). */
   setMessageResponse(integratorId: string, messageId: string, response: string): Promise<void>;
   findMessage(integratorId: string, messageId: string): Promise<StoredMessage | undefined>;
