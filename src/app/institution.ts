@@ -15,9 +15,7 @@ interface AgentIdentifiers {
 export function checkOwnInstitution(integrator: IntegratorConfig, agent: AgentIdentifiers | undefined, pointer: string): void {
   const own = integrator.institution;
   const bic = typeof agent?.bicfi === 'string' ? agent.bicfi : undefined;
-  const memberIds = [agent?.clearingSystemMemberId?.memberId, agent?.memberId]
-    .filter((value) => value !== undefined && value !== null)
-    .map((value) => String(value));
+  const memberIds = [agent?.clearingSystemMemberId?.memberId, agent?.memberId].filter((value): value is string => typeof value === 'string');
 
   const mismatches: string[] = [];
   if (bic !== undefined && (own.bicfi === undefined || bic.slice(0, 8) !== own.bicfi.slice(0, 8))) {

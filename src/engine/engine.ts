@@ -6,7 +6,6 @@ import {
   CT,
   decide,
   isCtState,
-  type CtData,
   type CtDecision,
   type CtEnv,
   type CtInput,
@@ -193,7 +192,7 @@ export class Engine implements SchemeInbound {
       const tickInput = input.type === 'tick' && transaction.state === CT.RECEIVED ? { type: 'tick' as const, rules: this.#rules(context) } : input;
       const state = transaction.state;
       if (!isCtState(state)) throw new AssertionError(`unknown credit-transfer state ${state}`);
-      const decision = decide({ state, data: transaction.data as CtData }, tickInput, this.#env(transaction.scheme));
+      const decision = decide({ state, data: transaction.data }, tickInput, this.#env(transaction.scheme));
       if (decision.steps.length === 0 && decision.commands.length === 0 && sameTimer(transaction, decision)) return;
       const outcome = await store.applyChange(this.#change(context, decision));
       if (!outcome.ok) {

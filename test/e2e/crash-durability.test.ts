@@ -14,7 +14,7 @@ const KILL_AFTER_MS = 1500;
 const HIGH_LIMITS = { limits: { requestsPerSecond: 1_000_000, burst: 1_000_000 } };
 
 const databases: Array<[string, () => Promise<string>]> = [
-  ['SQLite', async () => `sqlite:${join(mkdtempSync(join(tmpdir(), 'regpay-crash-')), 'regpay.db')}`],
+  ['SQLite', () => Promise.resolve(`sqlite:${join(mkdtempSync(join(tmpdir(), 'regpay-crash-')), 'regpay.db')}`)],
   ['PostgreSQL', () => freshPostgresUrl()],
 ];
 

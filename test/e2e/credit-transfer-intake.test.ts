@@ -9,10 +9,10 @@ import { creditTransfer } from '../fixtures/credit-transfer.js';
 import { freshPostgresUrl } from '../support/postgres.js';
 import { basicAuth, OTHER_USER, startServer, writeTestConfig, type RunningServer } from '../support/server.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 const databases: Array<[string, () => Promise<string>]> = [
-  ['SQLite', async () => `sqlite:${join(mkdtempSync(join(tmpdir(), 'regpay-e2e-')), 'regpay.db')}`],
+  ['SQLite', () => Promise.resolve(`sqlite:${join(mkdtempSync(join(tmpdir(), 'regpay-e2e-')), 'regpay.db')}`)],
   ['PostgreSQL', () => freshPostgresUrl()],
 ];
 

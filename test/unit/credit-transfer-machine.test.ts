@@ -128,7 +128,7 @@ describe('credit-transfer state machine', () => {
             assertTransition(from, step.state);
             from = step.state;
           }
-          current = view((decision.steps.at(-1)?.state ?? current.state) as CtState, decision.data);
+          current = view(decision.steps.at(-1)?.state ?? current.state, decision.data);
         };
         apply(first);
         for (const [next, advanceMs] of inputs) {

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, ERROR_CATALOGUE, type ErrorCode, type FieldError } from '../../domain/errors.js';
+import { ApiError, type ErrorCode, type FieldError } from '../../domain/errors.js';
 
 /**
  * The one place that turns errors into `ErrorDetail` responses (CONTRACT §5). Use cases and
