@@ -15,16 +15,17 @@ export function basicAuth(user: { username: string; password: string } = DEMO_US
   return `Basic ${Buffer.from(`${user.username}:${user.password}`).toString('base64')}`;
 }
 
-/** A config file like CONTRACT §8's, with two integrators (demo-bank and other-bank) on loopback. */
-export function writeTestConfig(options: {
+export interface TestConfigOptions {
   database: string;
   auth?: 'basic' | 'oauth2';
   /** Merged into the top level of the config. */
   extra?: Record<string, unknown>;
   /** Merged into every integrator. */
   integratorExtra?: Record<string, unknown>;
-}): string {
-  const dir = mkdtempSync(join(tmpdir(), 'regpay-e2e-'));
+}
+
+/** A configuration like CONTRACT §8's, with two integrators (demo-bank and other-bank) on loopback. */
+export function testConfigObject(options: TestConfigOptions): Record<string, unknown> {
   const integrator = (id: string, bicfi: string, memberId: string, user: typeof DEMO_USER) => ({
     id,
     institution: { bicfi, memberId },
@@ -37,7 +38,7 @@ export function writeTestConfig(options: {
     schemes: ['ZA_RPP', 'ZA_RTC', 'ZA_EFT', 'CBPR_PLUS', 'TCIB'],
     ...options.integratorExtra,
   });
-  const config = {
+  return {
     server: { host: '127.0.0.1', port: 0 },
     database: options.database,
     auth: { mode: options.auth ?? 'basic' },
@@ -45,8 +46,13 @@ export function writeTestConfig(options: {
     schemes: { ZA_RPP: { connector: 'simulator', timeBudgetMs: 10000 }, ZA_RTC: { connector: 'simulator', timeBudgetMs: 60000 } },
     ...options.extra,
   };
+}
+
+/** Writes testConfigObject() to a temporary file and returns its path. */
+export function writeTestConfig(options: TestConfigOptions): string {
+  const dir = mkdtempSync(join(tmpdir(), 'regpay-e2e-'));
   const path = join(dir, 'regpay.json');
-  writeFileSync(path, JSON.stringify(config, null, 2));
+  writeFileSync(path, JSON.stringify(testConfigObject(options), null, 2));
   return path;
 }
 

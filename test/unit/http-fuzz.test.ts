@@ -1,0 +1,90 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import type { FastifyInstance } from 'fastify';
+import { openStore } from '../../src/adapters/store.js';
+import { randomIds, systemClock } from '../../src/adapters/system/system.js';
+import { configFromObject } from '../../src/config/load.js';
+import { buildApp } from '../../src/http/app.js';
+import type { Store } from '../../src/ports/store.js';
+import { creditTransfer } from '../fixtures/credit-transfer.js';
+import { basicAuth, testConfigObject } from '../support/server.js';
+
+/** What an integrator may legitimately get back for a body it made up; 500 is never among them. */
+const EXPECTED = new Set([202, 400, 403, 409, 413, 415, 422]);
+
+describe('credit-transfer endpoint under arbitrary input', () => {
+  let app: FastifyInstance;
+  let store: Store;
+
+  before(async () => {
+    store = await openStore('sqlite::memory:');
+    const config = await configFromObject(testConfigObject({ database: 'sqlite::memory:', integratorExtra: { limits: { requestsPerSecond: 1_000_000, burst: 1_000_000 } } }));
+    app = await buildApp({ config, store, clock: systemClock, ids: randomIds, readiness: { accepting: () => true } });
+  });
+  after(async () => {
+    await app.close();
+    await store.close();
+  });
+
+  const send = async (payload: string, contentType = 'application/json') => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/v1/transactions/outbound/credit-transfer',
+      headers: { 'content-type': contentType, authorization: basicAuth() },
+      payload,
+    });
+    assert.ok(EXPECTED.has(response.statusCode), `status ${response.statusCode} for ${payload.slice(0, 200)}: ${response.body.slice(0, 300)}`);
+    if (response.statusCode !== 202) {
+      const body = response.json<{ schema: string; errors: unknown[] }>();
+      assert.equal(body.schema, 'ErrorDetail');
+      assert.ok(Array.isArray(body.errors));
+    }
+    return response;
+  };
+
+  it('never answers 500 to arbitrary JSON values', async () => {
+    await fc.assert(fc.asyncProperty(fc.json({ maxDepth: 4 }), async (json) => void (await send(json))), { numRuns: 300 });
+  });
+
+  it('never answers 500 to arbitrary text, whatever the content type says', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 200 }), fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/xml'), async (text, type) => void (await send(text, type))),
+      { numRuns: 200 },
+    );
+  });
+
+  it('never answers 500 when any field of a valid transfer is replaced by an arbitrary value, and names the field it refuses', async () => {
+    const paths = (value: unknown, prefix: string[] = []): string[][] =>
+      value !== null && typeof value === 'object'
+        ? Object.entries(value).flatMap(([key, child]) => [[...prefix, key], ...paths(child, [...prefix, key])])
+        : [];
+    await fc.assert(
+      fc.asyncProperty(fc.nat(), fc.jsonValue({ maxDepth: 2 }), async (pick, replacement) => {
+        const transfer = creditTransfer('ZA_RTC') as unknown as Record<string, unknown>;
+        const all = paths(transfer);
+        const path = all[pick % all.length]!;
+        let holder: Record<string, unknown> = transfer;
+        for (const key of path.slice(0, -1)) holder = holder[key] as Record<string, unknown>;
+        holder[path.at(-1)!] = replacement;
+        const response = await send(JSON.stringify(transfer));
+        if (response.statusCode === 400) {
+          const body = response.json<{ errors: Array<{ field: string }> }>();
+          assert.ok(body.errors.length > 0, 'a refusal names at least one field');
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('accepts every fixture transfer exactly once and answers its retry 202 without a second transaction', async () => {
+    for (const kind of ['ZA_RPP', 'ZA_RTC', 'ZA_EFT', 'CBPR_PLUS', 'TCIB', 'LIBERAL'] as const) {
+      const transfer = creditTransfer(kind);
+      assert.equal((await send(JSON.stringify(transfer))).statusCode, 202, kind);
+      assert.equal((await send(JSON.stringify(transfer))).statusCode, 202, `${kind} retry`);
+      const stored = await store.findTransaction('demo-bank', transfer.transactionIdentifiers.uetr.toLowerCase());
+      assert.ok(stored, kind);
+      assert.equal((await store.history(stored.id)).length, 1);
+    }
+  });
+});
