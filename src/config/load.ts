@@ -9,7 +9,7 @@ import { Secret } from '../lib/secret.js';
 import { parseSigningKey } from '../lib/signing-key.js';
 import { demoSource } from './demo.js';
 import { ConfigFileSchema, TIME_BUDGET_MS_DEFAULTS, type CallbackAuthFile, type ConfigFile, type IntegratorFile } from './schema.js';
-import type { CallbackAuth, Config, IntegratorConfig, SchemeConfig } from './types.js';
+import type { AdminConfig, CallbackAuth, Config, IntegratorConfig, SchemeConfig } from './types.js';
 
 /**
  * Loads the configuration once at start (CONTRACT §8): finds the file, parses YAML or JSON,
@@ -299,13 +299,32 @@ function checkCallbackAuth(auth: CallbackAuthFile, path: readonly PathSegment[],
     basic: ['username', 'password'],
     oauth2: ['tokenUrl', 'clientId', 'clientSecret'],
   };
-  const allowed = new Set<string>(['type', ...needs[auth.type], ...(auth.type === 'oauth2' ? ['scope'] : [])]);
+  const allowed = new Set<string>(['type', ...needs[auth.type], ...(auth.type === 'oauth2' ? ['scope', 'tokenAuthMethod'] : [])]);
   for (const key of needs[auth.type]) {
     if (auth[key] === undefined) problems.push(`${formatPath([...path, key])}: is required when type is ${auth.type}`);
   }
   for (const key of Object.keys(auth)) {
     if (!allowed.has(key)) problems.push(`${formatPath([...path, key])}: does not apply when type is ${auth.type}`);
   }
+}
+
+/** The schedule's entries are delays before each attempt; the first attempt is immediate. */
+function checkDelivery(file: ConfigFile, problems: string[]): void {
+  const { delivery } = file;
+  for (const channel of ['callback', 'event'] as const) {
+    if (delivery.retryScheduleMs[channel][0] !== 0) {
+      problems.push(`delivery.retryScheduleMs.${channel}[0]: must be 0 (the first attempt is immediate; list the delays of the retries after it)`);
+    }
+  }
+  // An attempt may take a token fetch, the request, a second token fetch and a repeat (after a 401).
+  if (delivery.leaseMs < 4 * delivery.timeoutMs) {
+    problems.push(`delivery.leaseMs: must be at least 4 × delivery.timeoutMs (${4 * delivery.timeoutMs}), so a claim outlives the longest attempt`);
+  }
+}
+
+function checkAdmin(file: ConfigFile, problems: string[]): void {
+  if (file.admin === undefined) return;
+  checkSecretPair(file.admin as unknown as Record<string, string | undefined>, ['admin'], 'password', 'passwordHash', true, problems);
 }
 
 function checkAuth(file: ConfigFile, mode: Mode, problems: string[]): void {
@@ -360,6 +379,7 @@ function callbackAuth(file: CallbackAuthFile): CallbackAuth {
         clientId: file.clientId ?? '',
         clientSecret: new Secret(file.clientSecret ?? ''),
         ...(file.scope === undefined ? {} : { scope: file.scope }),
+        tokenAuthMethod: file.tokenAuthMethod ?? 'client_secret_basic',
       };
   }
 }
@@ -427,10 +447,12 @@ async function buildConfig(input: unknown, source: string, env: NodeJS.ProcessEn
   const mode = authMode(file);
   checkIntegrators(file, mode, problems);
   checkAuth(file, mode, problems);
+  checkDelivery(file, problems);
+  checkAdmin(file, problems);
   if (problems.length > 0) throw new ConfigError(source, distinct(problems));
 
-  const integrators = await Promise.all(file.integrators.map(integratorConfig));
-  const { auth } = file;
+  const [integrators, admin] = await Promise.all([Promise.all(file.integrators.map(integratorConfig)), adminConfig(file)]);
+  const { auth, delivery } = file;
   return {
     server: { ...file.server, trustedProxies: file.server.trustedProxies.map(asCidr) },
     database: file.database,
@@ -447,8 +469,21 @@ async function buildConfig(input: unknown, source: string, env: NodeJS.ProcessEn
     },
     integrators,
     schemes: schemeConfigs(file),
+    delivery: {
+      ...delivery,
+      retryScheduleMs: { callback: [...delivery.retryScheduleMs.callback], event: [...delivery.retryScheduleMs.event] },
+    },
+    ...(admin === undefined ? {} : { admin }),
     demo,
   };
+}
+
+async function adminConfig(file: ConfigFile): Promise<AdminConfig | undefined> {
+  if (file.admin === undefined) return undefined;
+  const passwordHash = await hashed(file.admin.password, file.admin.passwordHash);
+  // checkAdmin made sure one of the two is given.
+  if (passwordHash === undefined) return undefined;
+  return { username: file.admin.username, passwordHash, allowlist: file.admin.allowlist.map(asCidr) };
 }
 
 /** The same problem found twice (e.g. by two coercion attempts) is reported once. */

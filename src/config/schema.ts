@@ -36,6 +36,18 @@ export const DEFAULTS = {
   burst: 100,
   amountMaxZaRpp: '50000.00',
   connector: 'simulator',
+  deliveryTimeoutMs: 15_000,
+  deliveryInFlightMax: 128,
+  deliveryEndpointInFlightMax: 8,
+  deliveryConnectionsPerOriginMax: 16,
+  deliveryClaimBatchMax: 64,
+  deliveryLeaseMs: 90_000,
+  deliveryPollIntervalMs: 1_000,
+  deliveryResponseBytesMax: 65_536,
+  deliveryRetryJitterRatio: 0.1,
+  /** Standard Webhooks' schedule: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (delay before each attempt). */
+  deliveryRetryScheduleMs: [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+  adminAllowlist: ['127.0.0.1/32', '::1/128'],
 } as const;
 
 /**
@@ -104,6 +116,7 @@ const CallbackAuthSchema = Type.Object(
     clientId: Type.Optional(NonEmpty()),
     clientSecret: Type.Optional(NonEmpty()),
     scope: Type.Optional(NonEmpty()),
+    tokenAuthMethod: Type.Optional(StringEnum(['client_secret_basic', 'client_secret_post'] as const)),
   },
   { additionalProperties: false, default: { type: 'none' } },
 );
@@ -155,6 +168,42 @@ const IntegratorSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** Delay before each attempt, the first counted from when the message is written (so it must be 0: immediately). */
+const RetryScheduleSchema = Type.Array(Type.Integer({ minimum: 0, maximum: 604_800_000 }), {
+  minItems: 1,
+  maxItems: 100,
+  default: [...DEFAULTS.deliveryRetryScheduleMs],
+});
+
+const DeliverySchema = Type.Object(
+  {
+    timeoutMs: Type.Integer({ minimum: 100, maximum: 120_000, default: DEFAULTS.deliveryTimeoutMs }),
+    retryScheduleMs: Type.Object(
+      { callback: RetryScheduleSchema, event: RetryScheduleSchema },
+      { additionalProperties: false, default: {} },
+    ),
+    retryJitterRatio: Type.Number({ minimum: 0, maximum: 1, default: DEFAULTS.deliveryRetryJitterRatio }),
+    inFlightMax: Type.Integer({ minimum: 1, maximum: 10_000, default: DEFAULTS.deliveryInFlightMax }),
+    endpointInFlightMax: Type.Integer({ minimum: 1, maximum: 1_000, default: DEFAULTS.deliveryEndpointInFlightMax }),
+    connectionsPerOriginMax: Type.Integer({ minimum: 1, maximum: 1_000, default: DEFAULTS.deliveryConnectionsPerOriginMax }),
+    claimBatchMax: Type.Integer({ minimum: 1, maximum: 1_000, default: DEFAULTS.deliveryClaimBatchMax }),
+    leaseMs: Type.Integer({ minimum: 1_000, maximum: 3_600_000, default: DEFAULTS.deliveryLeaseMs }),
+    pollIntervalMs: Type.Integer({ minimum: 10, maximum: 60_000, default: DEFAULTS.deliveryPollIntervalMs }),
+    responseBytesMax: Type.Integer({ minimum: 1_024, maximum: 16_777_216, default: DEFAULTS.deliveryResponseBytesMax }),
+  },
+  { additionalProperties: false, default: {} },
+);
+
+const AdminSchema = Type.Object(
+  {
+    username: NonEmpty({ maxLength: 256, pattern: '^[^:]+$' }),
+    password: Type.Optional(NonEmpty({ maxLength: 1_024 })),
+    passwordHash: Type.Optional(NonEmpty()),
+    allowlist: Type.Array(Cidr, { minItems: 1, default: [...DEFAULTS.adminAllowlist] }),
+  },
+  { additionalProperties: false },
+);
+
 const SchemeConfigSchema = Type.Object(
   {
     connector: NonEmpty({ default: DEFAULTS.connector }),
@@ -173,6 +222,8 @@ export const ConfigFileSchema = Type.Object(
       Object.fromEntries(SCHEMES.map((scheme) => [scheme, Type.Optional(SchemeConfigSchema)])),
       { additionalProperties: false, default: {} },
     ),
+    delivery: DeliverySchema,
+    admin: Type.Optional(AdminSchema),
   },
   { additionalProperties: false },
 );
@@ -184,6 +235,8 @@ export interface ConfigFile {
   auth: Static<typeof AuthSchema>;
   integrators: IntegratorFile[];
   schemes: Partial<Record<SchemeName, { connector: string; timeBudgetMs?: number }>>;
+  delivery: Static<typeof DeliverySchema>;
+  admin?: Static<typeof AdminSchema>;
 }
 
 export type IntegratorFile = Omit<Static<typeof IntegratorSchema>, 'limits'> & {

@@ -27,6 +27,8 @@ export type CallbackAuth =
       readonly clientId: string;
       readonly clientSecret: Secret<string>;
       readonly scope?: string;
+      /** How the client authenticates at the token endpoint (RFC 6749 §2.3.1): Basic header (default) or form fields. */
+      readonly tokenAuthMethod: 'client_secret_basic' | 'client_secret_post';
     };
 
 export interface IntegratorLimits {
@@ -92,6 +94,39 @@ export interface ServerConfig {
   readonly shutdownGraceMs: number;
 }
 
+/** Delivery of callbacks and events to integrators (docs/delivery.md). */
+export interface DeliveryConfig {
+  /** Deadline of each outbound HTTP call: connect, headers and body together. */
+  readonly timeoutMs: number;
+  /** Delay before each attempt (the first is 0: immediately); after the last, a message is UNDELIVERED. */
+  readonly retryScheduleMs: { readonly callback: readonly number[]; readonly event: readonly number[] };
+  /** Each retry delay is lengthened by up to this fraction of itself, at random, so retries spread out. */
+  readonly retryJitterRatio: number;
+  /** Deliveries in flight at once, per instance. */
+  readonly inFlightMax: number;
+  /** Deliveries in flight at once to one integrator's callback endpoint, or to its events endpoint. */
+  readonly endpointInFlightMax: number;
+  /** Pooled connections per origin (scheme, host, port). */
+  readonly connectionsPerOriginMax: number;
+  /** Messages claimed per poll. */
+  readonly claimBatchMax: number;
+  /** A claimed message is another instance's to take after this long (must cover a whole attempt). */
+  readonly leaseMs: number;
+  /** How often the outbox is polled when nothing wakes the dispatcher. */
+  readonly pollIntervalMs: number;
+  /** Largest part of an integrator's answer read; the rest is discarded. */
+  readonly responseBytesMax: number;
+}
+
+/** The operator's credential for the admin API (`/admin/v1`); absent = no admin API. */
+export interface AdminConfig {
+  readonly username: string;
+  /** scrypt hash string (a plain password in the file is hashed at load). */
+  readonly passwordHash: Secret<string>;
+  /** CIDR blocks the admin API answers; others get no response. */
+  readonly allowlist: readonly string[];
+}
+
 export interface Config {
   readonly server: ServerConfig;
   /** `sqlite:<path>` or `postgres://...` */
@@ -99,6 +134,8 @@ export interface Config {
   readonly auth: AuthConfig;
   readonly integrators: readonly IntegratorConfig[];
   readonly schemes: Readonly<Partial<Record<SchemeName, SchemeConfig>>>;
+  readonly delivery: DeliveryConfig;
+  readonly admin?: AdminConfig;
   /** True when started without a config file: the demo setup (its credentials are printed). */
   readonly demo: boolean;
   /** Present exactly when `demo` is true: the generated credentials main prints at start. */
