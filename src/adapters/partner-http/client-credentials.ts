@@ -1,0 +1,157 @@
+import type { Dispatcher } from 'undici';
+import type { CallbackAuth } from '../../config/types.js';
+import { Secret } from '../../lib/secret.js';
+import type { Clock } from '../../ports/clock.js';
+import { HttpCallError, httpCall } from './http-call.js';
+
+type OAuth2CallbackAuth = Extract<CallbackAuth, { type: 'oauth2' }>;
+
+/**
+ * OAuth2 client-credentials tokens (RFC 6749 §4.4) for callbacks to integrators whose endpoints
+ * want a bearer token. One token per integrator is cached until shortly before it expires;
+ * concurrent deliveries share one fetch; a token the integrator refused (401) is dropped so the
+ * next use fetches a fresh one.
+ */
+export interface TokenSourceOptions {
+  readonly dispatcher: Dispatcher;
+  readonly clock: Clock;
+  readonly timeoutMs: number;
+  readonly userAgent: string;
+  /** A token is renewed this long before it expires (at most a tenth of its lifetime). */
+  readonly refreshMarginMs: number;
+  /** Lifetime assumed when the token response has no expires_in. */
+  readonly defaultLifetimeMs: number;
+}
+
+export interface CachedToken {
+  readonly accessToken: Secret<string>;
+  /** Renew from this time on (ms since epoch, Clock port). */
+  readonly renewAt: number;
+}
+
+/** The token endpoint failed; `message` is safe to record. */
+export class TokenError extends Error {
+  override readonly name = 'TokenError';
+  constructor(
+    message: string,
+    readonly aborted = false,
+  ) {
+    super(message);
+  }
+}
+
+const TOKEN_RESPONSE_BYTES_MAX = 65_536;
+const ACCESS_TOKEN_CHARS_MAX = 16_384;
+
+export class ClientCredentialsTokens {
+  readonly #options: TokenSourceOptions;
+  readonly #cache = new Map<string, Promise<CachedToken>>();
+
+  constructor(options: TokenSourceOptions) {
+    this.#options = options;
+  }
+
+  /** A valid token for this integrator, fetched only when the cached one is missing or due for renewal. */
+  async token(key: string, auth: OAuth2CallbackAuth, signal?: AbortSignal): Promise<CachedToken> {
+    let cached = this.#cache.get(key);
+    while (cached !== undefined) {
+      const token = await cached.catch(() => undefined);
+      if (token !== undefined && this.#options.clock.now() < token.renewAt) return token;
+      const current = this.#cache.get(key);
+      if (current === cached) {
+        this.#cache.delete(key);
+        break;
+      }
+      // Another caller replaced the entry while this one waited: use theirs.
+      cached = current;
+    }
+    const fetching = this.#fetch(auth, signal);
+    this.#cache.set(key, fetching);
+    fetching.catch(() => {
+      if (this.#cache.get(key) === fetching) this.#cache.delete(key);
+    });
+    return fetching;
+  }
+
+  /** Forget a token the integrator refused, unless it was already replaced by a newer one. */
+  invalidate(key: string, token: CachedToken): void {
+    const cached = this.#cache.get(key);
+    if (cached === undefined) return;
+    void cached.then(
+      (current) => {
+        if (current === token && this.#cache.get(key) === cached) this.#cache.delete(key);
+      },
+      () => undefined,
+    );
+  }
+
+  async #fetch(auth: OAuth2CallbackAuth, signal: AbortSignal | undefined): Promise<CachedToken> {
+    const { clock, dispatcher, timeoutMs, userAgent } = this.#options;
+    const form = new URLSearchParams({ grant_type: 'client_credentials' });
+    if (auth.scope !== undefined) form.set('scope', auth.scope);
+    const headers: Record<string, string> = {
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'application/json',
+      'user-agent': userAgent,
+    };
+    if (auth.tokenAuthMethod === 'client_secret_post') {
+      form.set('client_id', auth.clientId);
+      form.set('client_secret', auth.clientSecret.reveal());
+    } else {
+      // RFC 6749 §2.3.1: both parts form-urlencoded before the Basic encoding.
+      const user = `${formEncode(auth.clientId)}:${formEncode(auth.clientSecret.reveal())}`;
+      headers.authorization = `Basic ${Buffer.from(user, 'utf8').toString('base64')}`;
+    }
+    const requestedAt = clock.now();
+    let answer;
+    try {
+      answer = await httpCall(dispatcher, {
+        url: auth.tokenUrl,
+        method: 'POST',
+        headers,
+        body: form.toString(),
+        timeoutMs,
+        responseBytesMax: TOKEN_RESPONSE_BYTES_MAX,
+        ...(signal === undefined ? {} : { signal }),
+      });
+    } catch (error) {
+      if (error instanceof HttpCallError) throw new TokenError(`token endpoint: ${error.message}`, error.aborted);
+      throw error;
+    }
+    const json = parseJsonObject(answer.body);
+    if (answer.status !== 200) {
+      const code = typeof json?.['error'] === 'string' && /^[\x21\x23-\x5B\x5D-\x7E]{1,64}$/.test(json['error']) ? ` (${json['error']})` : '';
+      throw new TokenError(`token endpoint answered HTTP ${answer.status}${code}`);
+    }
+    const accessToken = json?.['access_token'];
+    if (typeof accessToken !== 'string' || accessToken === '' || accessToken.length > ACCESS_TOKEN_CHARS_MAX || /[\s]/.test(accessToken)) {
+      throw new TokenError('token endpoint answered without a usable access_token');
+    }
+    const tokenType = json?.['token_type'];
+    // RFC 6749 makes token_type required and case-insensitive; a missing one is taken as bearer.
+    if (tokenType !== undefined && (typeof tokenType !== 'string' || tokenType.toLowerCase() !== 'bearer')) {
+      throw new TokenError('token endpoint answered a token_type other than bearer');
+    }
+    return { accessToken: new Secret(accessToken), renewAt: requestedAt + this.#usableMs(json?.['expires_in']) };
+  }
+
+  /** How long to use a token: its lifetime less a margin, measured from when it was requested. */
+  #usableMs(expiresIn: unknown): number {
+    const seconds = typeof expiresIn === 'number' ? expiresIn : typeof expiresIn === 'string' && /^[0-9]{1,9}$/.test(expiresIn) ? Number(expiresIn) : undefined;
+    const lifetimeMs = seconds !== undefined && Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : this.#options.defaultLifetimeMs;
+    return lifetimeMs - Math.min(this.#options.refreshMarginMs, lifetimeMs / 10);
+  }
+}
+
+function formEncode(value: string): string {
+  return new URLSearchParams({ v: value }).toString().slice(2);
+}
+
+function parseJsonObject(body: Buffer): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(body.toString('utf8'));
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,97 @@
+import { request, type Dispatcher } from 'undici';
+
+/**
+ * One outbound HTTP exchange with a deadline over the whole of it (connect, headers and body),
+ * reading at most `responseBytesMax` of the answer. Redirects are never followed: undici's
+ * `request` does not follow them unless told to, and a 3xx is handed back as it is.
+ */
+export interface HttpCall {
+  readonly url: string;
+  readonly method: 'POST';
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+  readonly timeoutMs: number;
+  readonly responseBytesMax: number;
+  /** The caller's own abort (shutdown). */
+  readonly signal?: AbortSignal;
+}
+
+export interface HttpAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The answer's body, cut at responseBytesMax. */
+  readonly body: Buffer;
+  /** True when the body was longer than responseBytesMax (the rest was discarded with the connection). */
+  readonly truncated: boolean;
+}
+
+/** Why an exchange produced no answer, in words safe to record (no URL credentials, no header values). */
+export class HttpCallError extends Error {
+  override readonly name = 'HttpCallError';
+  constructor(
+    message: string,
+    /** The caller's signal aborted it (not the remote party's fault). */
+    readonly aborted: boolean,
+  ) {
+    super(message);
+  }
+}
+
+export async function httpCall(dispatcher: Dispatcher, call: HttpCall): Promise<HttpAnswer> {
+  const deadline = AbortSignal.timeout(call.timeoutMs);
+  const signal = call.signal === undefined ? deadline : AbortSignal.any([deadline, call.signal]);
+  try {
+    const response = await request(call.url, { dispatcher, method: call.method, headers: call.headers, body: call.body, signal });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let truncated = false;
+    for await (const chunk of response.body as AsyncIterable<Buffer>) {
+      const room = call.responseBytesMax - size;
+      if (chunk.length > room) {
+        chunks.push(chunk.subarray(0, room));
+        truncated = true;
+        // Leaving the loop destroys the body stream (and its connection): an endless answer costs nothing more.
+        break;
+      }
+      chunks.push(chunk);
+      size += chunk.length;
+    }
+    return { status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks), truncated };
+  } catch (error) {
+    if (call.signal?.aborted === true) throw new HttpCallError('aborted', true);
+    if (deadline.aborted) throw new HttpCallError(`timed out after ${call.timeoutMs} ms`, false);
+    throw new HttpCallError(describeError(error), false);
+  }
+}
+
+const TEXT_CHARS_MAX = 300;
+
+/**
+ * A transport error as recordable text: its code and message, with any `user:password@` of a URL
+ * masked. undici and Node messages name the failing address (`connect ECONNREFUSED 10.0.0.5:443`),
+ * which operators need, and never header values.
+ */
+export function describeError(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  // undici wraps the socket error in `cause`; the innermost code is the telling one.
+  for (let depth = 0; depth < 3 && current !== undefined && current !== null; depth += 1) {
+    if (current instanceof Error) {
+      const code = (current as NodeJS.ErrnoException).code;
+      const text = code !== undefined && !current.message.includes(code) ? `${code}: ${current.message}` : current.message;
+      if (text !== '' && !parts.includes(text)) parts.push(text);
+      current = current.cause;
+    } else {
+      parts.push(typeof current === 'string' ? current : 'non-Error failure');
+      current = undefined;
+    }
+  }
+  const text = (parts.join(' <- ') || 'unknown error').replace(/\/\/[^/@\s]*@/g, '//***@');
+  return text.length > TEXT_CHARS_MAX ? `${text.slice(0, TEXT_CHARS_MAX - 1)}…` : text;
+}
+
+/** A header's first value. */
+export function headerValue(headers: HttpAnswer['headers'], name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
