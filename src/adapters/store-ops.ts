@@ -3,10 +3,12 @@ import type {
   ClaimOptions,
   DeliveryAttempt,
   IntakeOutcome,
+  NewRequest,
   NewTransaction,
   OutboxRecord,
   RefreshTokenRecord,
   RefreshTokenUse,
+  RequestOutcome,
   StateChange,
   TransactionRecord,
 } from '../ports/store.js';
@@ -15,6 +17,7 @@ import type { Settleable } from './write-queue.js';
 /** Every write the stores group-commit, as data, so one batch can hold any mix of them. */
 export type WriteOp =
   | { readonly kind: 'intake'; readonly tx: NewTransaction }
+  | { readonly kind: 'recordRequest'; readonly request: NewRequest }
   | { readonly kind: 'setMessageResponse'; readonly integratorId: string; readonly messageId: string; readonly response: string }
   | { readonly kind: 'applyChange'; readonly change: StateChange }
   | { readonly kind: 'claimDue'; readonly options: ClaimOptions }
@@ -34,6 +37,7 @@ export interface ReplayFilter {
 
 export interface WriteResults {
   intake: IntakeOutcome;
+  recordRequest: RequestOutcome;
   setMessageResponse: undefined;
   applyChange: ChangeOutcome;
   claimDue: TransactionRecord[];
@@ -74,6 +78,32 @@ export function pendingWrite<K extends WriteOp['kind']>(op: OpOf<K>): { item: Pe
     reject,
   };
   return { item, promise };
+}
+
+/** One row of state_history to write. */
+export interface HistoryStep {
+  readonly version: number;
+  readonly fromState: string;
+  readonly toState: string;
+  readonly cause: string | null;
+}
+
+/**
+ * The states a change enters and the version it ends on, given the row's current state and
+ * version. Each of `via`, then `toState`, is entered in turn and takes the next version; a change
+ * to the current state without `via` enters nothing but still moves the version by one, so a
+ * decision made before a timer-only change is stale afterwards.
+ */
+export function changeSteps(change: StateChange, currentState: string): { readonly steps: HistoryStep[]; readonly version: number } {
+  const entered = [...(change.via ?? []), { state: change.toState, cause: change.cause }];
+  if (entered.length === 1 && change.toState === currentState) return { steps: [], version: change.expectedVersion + 1 };
+  let fromState = currentState;
+  const steps = entered.map((step, index) => {
+    const row = { version: change.expectedVersion + index + 1, fromState, toState: step.state, cause: step.cause };
+    fromState = step.state;
+    return row;
+  });
+  return { steps, version: change.expectedVersion + steps.length };
 }
 
 /** `last_error` text for a failed attempt: the transport error, else the HTTP status. */

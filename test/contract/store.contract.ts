@@ -9,7 +9,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { NewOutboxMessage, NewTransaction, Store, TransactionRecord } from '../../src/ports/store.js';
+import type { NewOutboxMessage, NewRequest, NewTransaction, Store, TransactionRecord } from '../../src/ports/store.js';
 
 export interface TestDatabase {
   /** A new store instance (its own connection or pool) on this database; migrations run on open. */
@@ -59,6 +59,21 @@ function transfer(overrides: Partial<NewTransaction> = {}): NewTransaction {
     traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
     tracestate: 'regpay=1',
     outbox: [event()],
+    ...overrides,
+  };
+}
+
+function statusRequest(tx: NewTransaction, overrides: Partial<NewRequest> = {}): NewRequest {
+  const messageId = `REQ${randomUUID().replaceAll('-', '').slice(0, 20)}`;
+  const rawBody = JSON.stringify({ schema: 'StatusRequest', messageIdentifiers: { messageIdentification: messageId }, uetr: tx.uetr });
+  return {
+    integratorId: tx.integratorId,
+    messageId,
+    transactionId: tx.id,
+    payloadHash: `hash-of-${rawBody}`,
+    rawBody,
+    receivedAt: T0 + 50,
+    outbox: [callback({ availableAt: T0 + 50 })],
     ...overrides,
   };
 }
@@ -387,6 +402,230 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
             version = outcome.version;
           }
           assert.deepEqual((await store.outbox(tx.id)).map((row) => row.seq), [1, 2, 3, 4, 5, 6, 7, 8]);
+        }));
+
+      void it('a change through two intermediate states writes three history rows and moves the version by three', () =>
+        withStore(async (store) => {
+          const tx = await accept(store);
+          const outcome = await store.applyChange({
+            transactionId: tx.id,
+            expectedVersion: 1,
+            via: [
+              { state: 'PAYMENT_AUTH_REQUEST_ACCEPTED', cause: '{"decision":"valid"}' },
+              { state: 'PAYMENT_SENT_TO_SCHEME', cause: '{"decision":"send"}' },
+            ],
+            toState: 'PAYMENT_SETTLED',
+            at: T0 + 10,
+            cause: '{"scheme":"ACSC"}',
+            dueAt: null,
+            outbox: [event({ availableAt: T0 + 10 })],
+          });
+          assert.deepEqual(outcome, { ok: true, version: 4 });
+          const stored = await store.getTransaction(tx.id);
+          assert.equal(stored?.state, 'PAYMENT_SETTLED');
+          assert.equal(stored?.version, 4);
+          assert.deepEqual((await store.history(tx.id)).slice(1), [
+            { transactionId: tx.id, version: 2, fromState: 'PAYMENT_AUTH_REQUEST_RECEIVED', toState: 'PAYMENT_AUTH_REQUEST_ACCEPTED', at: T0 + 10, cause: '{"decision":"valid"}' },
+            { transactionId: tx.id, version: 3, fromState: 'PAYMENT_AUTH_REQUEST_ACCEPTED', toState: 'PAYMENT_SENT_TO_SCHEME', at: T0 + 10, cause: '{"decision":"send"}' },
+            { transactionId: tx.id, version: 4, fromState: 'PAYMENT_SENT_TO_SCHEME', toState: 'PAYMENT_SETTLED', at: T0 + 10, cause: '{"scheme":"ACSC"}' },
+          ]);
+          assert.deepEqual((await store.outbox(tx.id)).map((row) => row.seq), [1, 2]);
+          assert.deepEqual(
+            await store.applyChange({ transactionId: tx.id, expectedVersion: 2, toState: 'X', at: T0 + 11, cause: null, dueAt: null, outbox: [] }),
+            { ok: false, reason: 'stale' },
+            'a decision made on an intermediate version is stale',
+          );
+        }));
+
+      void it('a timer-only change writes no history row but makes an older decision stale', () =>
+        withStore(async (store) => {
+          const tx = await accept(store);
+          const moved = await store.applyChange({
+            transactionId: tx.id,
+            expectedVersion: 1,
+            toState: 'PAYMENT_AUTH_REQUEST_RECEIVED',
+            at: T0 + 20,
+            cause: '{"timer":"retry"}',
+            dueAt: T0 + 5_000,
+            data: { attempt: 2 },
+            outbox: [event({ availableAt: T0 + 20 })],
+          });
+          assert.deepEqual(moved, { ok: true, version: 2 });
+          const stored = await store.getTransaction(tx.id);
+          assert.equal(stored?.state, 'PAYMENT_AUTH_REQUEST_RECEIVED');
+          assert.equal(stored?.version, 2);
+          assert.equal(stored?.dueAt, T0 + 5_000);
+          assert.equal(stored?.updatedAt, T0 + 20);
+          assert.deepEqual(stored?.data, { attempt: 2 });
+          assert.deepEqual((await store.history(tx.id)).map((row) => row.version), [1], 'no state was entered');
+          assert.deepEqual((await store.outbox(tx.id)).map((row) => [row.seq, row.createdAt]), [
+            [1, T0],
+            [2, T0 + 20],
+          ]);
+          const older = await store.applyChange({ transactionId: tx.id, expectedVersion: 1, toState: 'PAYMENT_AUTH_REQUEST_ACCEPTED', at: T0 + 21, cause: null, dueAt: null, outbox: [] });
+          assert.deepEqual(older, { ok: false, reason: 'stale' });
+          const next = await store.applyChange({ transactionId: tx.id, expectedVersion: 2, toState: 'PAYMENT_AUTH_REQUEST_ACCEPTED', at: T0 + 22, cause: null, dueAt: null, outbox: [] });
+          assert.deepEqual(next, { ok: true, version: 3 });
+          assert.deepEqual((await store.history(tx.id)).at(-1), {
+            transactionId: tx.id,
+            version: 3,
+            fromState: 'PAYMENT_AUTH_REQUEST_RECEIVED',
+            toState: 'PAYMENT_AUTH_REQUEST_ACCEPTED',
+            at: T0 + 22,
+            cause: null,
+          });
+        }));
+
+      void it('a change that leaves through another state and comes back enters both', () =>
+        withStore(async (store) => {
+          const tx = await accept(store);
+          const outcome = await store.applyChange({
+            transactionId: tx.id,
+            expectedVersion: 1,
+            via: [{ state: 'RETRYING', cause: '{"retry":1}' }],
+            toState: 'PAYMENT_AUTH_REQUEST_RECEIVED',
+            at: T0 + 5,
+            cause: '{"retried":true}',
+            dueAt: null,
+            outbox: [],
+          });
+          assert.deepEqual(outcome, { ok: true, version: 3 });
+          assert.deepEqual(
+            (await store.history(tx.id)).map((row) => [row.version, row.fromState, row.toState, row.cause]),
+            [
+              [1, null, 'PAYMENT_AUTH_REQUEST_RECEIVED', null],
+              [2, 'PAYMENT_AUTH_REQUEST_RECEIVED', 'RETRYING', '{"retry":1}'],
+              [3, 'RETRYING', 'PAYMENT_AUTH_REQUEST_RECEIVED', '{"retried":true}'],
+            ],
+          );
+        }));
+
+      void it('multi-state changes to many transactions committed together each keep their own history', () =>
+        withStore(async (store) => {
+          const txs = await Promise.all(Array.from({ length: 12 }, () => accept(store)));
+          const outcomes = await Promise.all(
+            txs.map((tx, index) =>
+              store.applyChange({
+                transactionId: tx.id,
+                expectedVersion: 1,
+                via: Array.from({ length: index % 3 }, (_, step) => ({ state: `VIA${step}`, cause: null })),
+                toState: index % 4 === 0 && index % 3 === 0 ? 'PAYMENT_AUTH_REQUEST_RECEIVED' : 'DONE',
+                at: T0 + 1,
+                cause: null,
+                dueAt: null,
+                outbox: [event()],
+              }),
+            ),
+          );
+          for (const [index, tx] of txs.entries()) {
+            const timerOnly = index % 4 === 0 && index % 3 === 0;
+            const entered = timerOnly ? 0 : (index % 3) + 1;
+            assert.deepEqual(outcomes[index], { ok: true, version: 1 + Math.max(entered, 1) }, `transaction ${index}`);
+            const history = await store.history(tx.id);
+            assert.equal(history.length, 1 + entered, `transaction ${index} history`);
+            assert.deepEqual(history.map((row) => row.version), history.map((_, position) => position + 1));
+            assert.deepEqual((await store.outbox(tx.id)).map((row) => row.seq), [1, 2]);
+          }
+        }));
+    });
+
+    void describe('requests about a transaction', () => {
+      void it('stores a status request with its raw message and outbox rows, continuing the transaction\'s sequence', () =>
+        withStore(async (store) => {
+          const tx = await accept(store, transfer({ outbox: [event(), callback()] }));
+          const request = statusRequest(tx);
+          assert.deepEqual(await store.recordRequest(request), { kind: 'accepted' });
+          assert.deepEqual(await store.findMessage('bank-a', request.messageId), {
+            integratorId: 'bank-a',
+            messageId: request.messageId,
+            transactionId: tx.id,
+            payloadHash: request.payloadHash,
+            rawBody: request.rawBody,
+            response: null,
+            receivedAt: T0 + 50,
+          });
+          const outbox = await store.outbox(tx.id);
+          assert.deepEqual(
+            outbox.map((row) => [row.seq, row.channel, row.createdAt, row.status, row.integratorId]),
+            [
+              [1, 'event', T0, 'PENDING', 'bank-a'],
+              [2, 'callback', T0, 'PENDING', 'bank-a'],
+              [3, 'callback', T0 + 50, 'PENDING', 'bank-a'],
+            ],
+          );
+          assert.equal(outbox[2]?.id, request.outbox[0]?.id);
+          const stored = await store.getTransaction(tx.id);
+          assert.equal(stored?.version, 1, 'a request is not a state change');
+          assert.equal((await store.history(tx.id)).length, 1);
+        }));
+
+      void it('a repeated status request is a duplicate and queues nothing', () =>
+        withStore(async (store) => {
+          const tx = await accept(store);
+          const request = statusRequest(tx);
+          assert.deepEqual(await store.recordRequest(request), { kind: 'accepted' });
+          assert.deepEqual(await store.recordRequest({ ...request, outbox: [callback()] }), { kind: 'duplicate', response: null });
+          await store.setMessageResponse('bank-a', request.messageId, '{"status":"ACSC"}');
+          assert.deepEqual(await store.recordRequest({ ...request, outbox: [callback()] }), { kind: 'duplicate', response: '{"status":"ACSC"}' });
+          assert.equal((await store.outbox(tx.id)).length, 2, 'only the first request queued its callback');
+        }));
+
+      void it('answers message_conflict when a request reuses a message id with another payload', () =>
+        withStore(async (store) => {
+          const tx = await accept(store);
+          const request = statusRequest(tx);
+          await store.recordRequest(request);
+          assert.deepEqual(await store.recordRequest({ ...request, payloadHash: 'another', outbox: [callback()] }), { kind: 'message_conflict' });
+          assert.deepEqual(await store.recordRequest(statusRequest(tx, { messageId: tx.messageId })), { kind: 'message_conflict' }, 'the id of the transfer itself');
+          assert.equal((await store.outbox(tx.id)).length, 2);
+        }));
+
+      void it('accepts exactly one of many identical requests racing, also across instances, and answers the rest duplicate', () =>
+        withStore(async (first, database) => {
+          const second = await database.open();
+          const tx = await accept(first);
+          const request = statusRequest(tx);
+          const outcomes = await Promise.all(
+            Array.from({ length: 20 }, (_, index) => (index % 2 === 0 ? first : second).recordRequest({ ...request, outbox: [callback()] })),
+          );
+          assert.equal(outcomes.filter((outcome) => outcome.kind === 'accepted').length, 1);
+          assert.equal(outcomes.filter((outcome) => outcome.kind === 'duplicate').length, 19);
+          assert.deepEqual((await first.outbox(tx.id)).map((row) => row.seq), [1, 2]);
+        }));
+
+      void it('requests and state changes of one transaction committed together share one outbox sequence', () =>
+        withStore(async (first, database) => {
+          const second = await database.open();
+          const tx = await accept(first);
+          const writes = await Promise.all([
+            first.recordRequest(statusRequest(tx)),
+            first.applyChange({ transactionId: tx.id, expectedVersion: 1, toState: 'B', at: T0 + 1, cause: null, dueAt: null, outbox: [event(), callback()] }),
+            first.recordRequest(statusRequest(tx, { outbox: [callback(), callback()] })),
+            second.recordRequest(statusRequest(tx)),
+            second.recordRequest(statusRequest(tx)),
+          ]);
+          assert.ok(writes.every((outcome) => ('kind' in outcome ? outcome.kind === 'accepted' : outcome.ok)));
+          assert.deepEqual((await first.outbox(tx.id)).map((row) => row.seq), [1, 2, 3, 4, 5, 6, 7, 8]);
+        }));
+
+      void it('refuses a request about an unknown transaction, without failing the others in its batch', () =>
+        withStore(async (store) => {
+          const tx = await accept(store);
+          const good = statusRequest(tx);
+          const orphan = statusRequest(transfer());
+          const settled = await Promise.allSettled([store.recordRequest(orphan), store.recordRequest(good)]);
+          assert.equal(settled[0]?.status, 'rejected');
+          assert.deepEqual(settled[1], { status: 'fulfilled', value: { kind: 'accepted' } });
+          assert.equal(await store.findMessage('bank-a', orphan.messageId), undefined);
+          assert.equal((await store.outbox(tx.id)).length, 2);
+        }));
+
+      void it('refuses a request naming another integrator\'s transaction', () =>
+        withStore(async (store) => {
+          const tx = await accept(store);
+          await assert.rejects(store.recordRequest(statusRequest(tx, { integratorId: 'bank-b' })));
+          assert.equal(await store.findMessage('bank-b', tx.messageId), undefined);
+          assert.equal((await store.outbox(tx.id)).length, 1);
         }));
     });
 

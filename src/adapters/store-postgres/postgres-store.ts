@@ -6,10 +6,12 @@ import type {
   HistoryRecord,
   IntakeOutcome,
   NewOutboxMessage,
+  NewRequest,
   OutboxChannel,
   OutboxRecord,
   OutboxStatus,
   RefreshTokenUse,
+  RequestOutcome,
   StateChange,
   Store,
   StoredMessage,
@@ -21,7 +23,7 @@ import type {
 import type { SchemeName } from '../../domain/schemes.js';
 import { unreachable } from '../../lib/assert.js';
 import { migrationSql, pendingMigrations, schemaMigrationsTableSql, type AppliedMigration } from '../migrations.js';
-import { attemptErrorText, pendingWrite, StoreWriteError, type OpOf, type PendingWrite, type ReplayFilter, type WriteOp, type WriteResults } from '../store-ops.js';
+import { attemptErrorText, changeSteps, pendingWrite, StoreWriteError, type OpOf, type PendingWrite, type ReplayFilter, type WriteOp, type WriteResults } from '../store-ops.js';
 import { WriteQueue } from '../write-queue.js';
 
 export interface PostgresStoreOptions {
@@ -141,6 +143,10 @@ class PostgresStore implements Store {
 
   intake(tx: NewTransaction): Promise<IntakeOutcome> {
     return this.#write({ kind: 'intake', tx });
+  }
+
+  recordRequest(request: NewRequest): Promise<RequestOutcome> {
+    return this.#write({ kind: 'recordRequest', request });
   }
 
   setMessageResponse(integratorId: string, messageId: string, response: string): Promise<void> {
@@ -333,7 +339,14 @@ class PostgresStore implements Store {
     const groups = groupByKind(batch);
     await this.#intakes(client, groups.intake, results);
     for (const entry of groups.setMessageResponse) results[entry.index] = await this.#setMessageResponse(client, entry.op);
+    if (groups.applyChange.length > 0 && groups.recordRequest.length > 0) {
+      // Both lock transaction rows; taking all of them first, in one id order, keeps two batches
+      // from each holding a row the other's second lock statement waits for.
+      const ids = [...groups.applyChange.map((entry) => entry.op.change.transactionId), ...groups.recordRequest.map((entry) => entry.op.request.transactionId)];
+      await client.query(SQL.lockForChange, [[...new Set(ids)]]);
+    }
     await this.#applyChanges(client, groups.applyChange, results);
+    await this.#recordRequests(client, groups.recordRequest, results);
     await this.#recordDeliveries(client, groups.recordDelivery, results);
     for (const entry of groups.replayUndelivered) results[entry.index] = await this.#replay(client, entry.op);
     for (const entry of groups.saveRefreshToken) results[entry.index] = await this.#saveRefreshToken(client, entry.op.record);
@@ -425,31 +438,93 @@ class PostgresStore implements Store {
         else valid.push({ entry, state: row.state, integratorId: row.integrator_id, maxSeq: row.max_seq });
       }
       if (valid.length === 0) continue;
-      const changes = valid.map(({ entry }) => entry.op.change);
+      const planned = valid.map(({ entry, state, integratorId, maxSeq }) => ({ entry, change: entry.op.change, integratorId, maxSeq, ...changeSteps(entry.op.change, state) }));
       await client.query(SQL.updateStates, [
-        changes.map((change) => change.transactionId),
-        changes.map((change) => change.expectedVersion),
-        changes.map((change) => change.toState),
-        changes.map((change) => change.at),
-        changes.map((change) => change.dueAt),
-        changes.map((change) => (change.data === undefined ? null : JSON.stringify(change.data))),
+        planned.map(({ change }) => change.transactionId),
+        planned.map(({ change }) => change.expectedVersion),
+        planned.map(({ change }) => change.toState),
+        planned.map(({ change }) => change.at),
+        planned.map(({ change }) => change.dueAt),
+        planned.map(({ change }) => (change.data === undefined ? null : JSON.stringify(change.data))),
+        planned.map(({ version }) => version),
       ]);
       await insertHistoryAndOutbox(
         client,
-        valid.map(({ entry, state }) => ({
-          transactionId: entry.op.change.transactionId,
-          version: entry.op.change.expectedVersion + 1,
-          fromState: state,
-          toState: entry.op.change.toState,
-          at: entry.op.change.at,
-          cause: entry.op.change.cause,
-        })),
-        valid.flatMap(({ entry, integratorId, maxSeq }) =>
-          outboxRows(entry.op.change.transactionId, integratorId, entry.op.change.outbox, maxSeq, entry.op.change.at),
+        planned.flatMap(({ change, steps }) =>
+          steps.map((step) => ({ transactionId: change.transactionId, version: step.version, fromState: step.fromState, toState: step.toState, at: change.at, cause: step.cause })),
         ),
+        planned.flatMap(({ change, integratorId, maxSeq }) => outboxRows(change.transactionId, integratorId, change.outbox, maxSeq, change.at)),
       );
-      for (const { entry } of valid) results[entry.index] = { ok: true, value: { ok: true, version: entry.op.change.expectedVersion + 1 } };
+      for (const { entry, version } of planned) results[entry.index] = { ok: true, value: { ok: true, version } satisfies ChangeOutcome };
     }
+  }
+
+  /**
+   * Requests about existing transactions: lock those transactions (their outbox sequence must
+   * not move under us), insert the messages with ON CONFLICT DO NOTHING, and give the ones
+   * inserted their outbox rows, numbered on from each transaction's last seq. What was not
+   * inserted is classified against the stored message, as for intake: a conflicting row another
+   * connection has not committed yet makes the INSERT wait, so `duplicate` always names a
+   * committed original.
+   */
+  async #recordRequests(client: Client, entries: readonly Entry<'recordRequest'>[], results: ItemResult[]): Promise<void> {
+    if (entries.length === 0) return;
+    const leaders: Entry<'recordRequest'>[] = [];
+    const followers: Entry<'recordRequest'>[] = [];
+    const seen = new Set<string>();
+    for (const entry of entries) {
+      const messageKey = key(entry.op.request.integratorId, entry.op.request.messageId);
+      (seen.has(messageKey) ? followers : leaders).push(entry);
+      seen.add(messageKey);
+    }
+
+    const ids = [...new Set(leaders.map((entry) => entry.op.request.transactionId))];
+    const locked = await client.query<{ id: string; integrator_id: string; max_seq: number }>(SQL.lockForChange, [ids]);
+    const transactions = new Map(locked.rows.map((row) => [row.id, row]));
+    const valid: Entry<'recordRequest'>[] = [];
+    for (const entry of leaders) {
+      const { request } = entry.op;
+      const row = transactions.get(request.transactionId);
+      // The caller found the transaction under this integrator before asking: anything else is a bug upstream.
+      if (row === undefined) results[entry.index] = { ok: false, error: new StoreWriteError(`no transaction ${request.transactionId}`) };
+      else if (row.integrator_id !== request.integratorId) {
+        results[entry.index] = { ok: false, error: new StoreWriteError(`transaction ${request.transactionId} belongs to another integrator`) };
+      } else valid.push(entry);
+    }
+
+    // One insertion order for every instance (by unique key) so two batches cannot deadlock on each other's keys.
+    const byKey = [...valid].sort((a, b) => compareKeys(a.op.request.integratorId, a.op.request.messageId, b.op.request.integratorId, b.op.request.messageId));
+    const inserted =
+      byKey.length === 0
+        ? []
+        : (
+            await client.query<{ integrator_id: string; message_id: string }>(SQL.insertMessages, [
+              byKey.map((entry) => entry.op.request.integratorId),
+              byKey.map((entry) => entry.op.request.messageId),
+              byKey.map((entry) => entry.op.request.transactionId),
+              byKey.map((entry) => entry.op.request.payloadHash),
+              byKey.map((entry) => entry.op.request.rawBody),
+              byKey.map((entry) => entry.op.request.receivedAt),
+            ])
+          ).rows;
+    const accepted = new Set(inserted.map((row) => key(row.integrator_id, row.message_id)));
+
+    const lastSeq = new Map(locked.rows.map((row) => [row.id, row.max_seq]));
+    const outbox: OutboxInsert[] = [];
+    const others: Entry<'recordRequest'>[] = [...followers];
+    for (const entry of valid) {
+      const { request } = entry.op;
+      if (!accepted.has(key(request.integratorId, request.messageId))) {
+        others.push(entry);
+        continue;
+      }
+      const seq = lastSeq.get(request.transactionId) ?? 0;
+      outbox.push(...outboxRows(request.transactionId, request.integratorId, request.outbox, seq, request.receivedAt));
+      lastSeq.set(request.transactionId, seq + request.outbox.length);
+      results[entry.index] = { ok: true, value: { kind: 'accepted' } satisfies RequestOutcome };
+    }
+    await insertHistoryAndOutbox(client, [], outbox);
+    if (others.length > 0) await classifyRequests(client, others, results);
   }
 
   async #recordDeliveries(client: Client, entries: readonly Entry<'recordDelivery'>[], results: ItemResult[]): Promise<void> {
@@ -550,6 +625,26 @@ async function classifyIntakes(client: Client, entries: readonly Entry<'intake'>
   }
 }
 
+/** Classify requests that were not inserted against the stored message (committed by others, or inserted earlier in this batch). */
+async function classifyRequests(client: Client, entries: readonly Entry<'recordRequest'>[], results: ItemResult[]): Promise<void> {
+  const requests = entries.map((entry) => entry.op.request);
+  const messages = await client.query<{ integrator_id: string; message_id: string; payload_hash: string; response: string | null }>(SQL.messagesByKeys, [
+    requests.map((request) => request.integratorId),
+    requests.map((request) => request.messageId),
+  ]);
+  const messageByKey = new Map(messages.rows.map((row) => [key(row.integrator_id, row.message_id), row]));
+  for (const entry of entries) {
+    const { request } = entry.op;
+    const message = messageByKey.get(key(request.integratorId, request.messageId));
+    // No message under that key any more (the row it collided with was rolled back): insert it in the next batch.
+    if (message === undefined) results[entry.index] = { retry: true };
+    else {
+      const outcome: RequestOutcome = message.payload_hash === request.payloadHash ? { kind: 'duplicate', response: message.response } : { kind: 'message_conflict' };
+      results[entry.index] = { ok: true, value: outcome };
+    }
+  }
+}
+
 interface HistoryInsert {
   readonly transactionId: string;
   readonly version: number;
@@ -628,6 +723,7 @@ type Groups = { [K in WriteOp['kind']]: Entry<K>[] };
 function groupByKind(batch: readonly PendingWrite[]): Groups {
   const groups: Groups = {
     intake: [],
+    recordRequest: [],
     setMessageResponse: [],
     applyChange: [],
     claimDue: [],
@@ -644,6 +740,8 @@ function groupByKind(batch: readonly PendingWrite[]): Groups {
     switch (op.kind) {
       case 'intake':
         return groups.intake.push({ index, op });
+      case 'recordRequest':
+        return groups.recordRequest.push({ index, op });
       case 'setMessageResponse':
         return groups.setMessageResponse.push({ index, op });
       case 'applyChange':
@@ -746,7 +844,7 @@ const SQL = {
        WITH ORDINALITY AS m(integrator_id, message_id, transaction_id, payload_hash, raw_body, received_at, ord)
      ORDER BY ord
      ON CONFLICT DO NOTHING
-     RETURNING transaction_id`,
+     RETURNING transaction_id, integrator_id, message_id`,
   ),
   deleteTransactions: named('delete_transactions', 'DELETE FROM transactions WHERE id = ANY($1::text[])'),
   messagesByKeys: named(
@@ -786,8 +884,8 @@ const SQL = {
   updateStates: named(
     'update_states',
     `UPDATE transactions t
-     SET state = c.to_state, version = t.version + 1, updated_at = c.at, due_at = c.due_at, data = COALESCE(c.data, t.data)
-     FROM unnest($1::text[], $2::int[], $3::text[], $4::bigint[], $5::bigint[], $6::jsonb[]) AS c(id, expected, to_state, at, due_at, data)
+     SET state = c.to_state, version = c.version, updated_at = c.at, due_at = c.due_at, data = COALESCE(c.data, t.data)
+     FROM unnest($1::text[], $2::int[], $3::text[], $4::bigint[], $5::bigint[], $6::jsonb[], $7::int[]) AS c(id, expected, to_state, at, due_at, data, version)
      WHERE t.id = c.id AND t.version = c.expected`,
   ),
 

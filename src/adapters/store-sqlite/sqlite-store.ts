@@ -6,12 +6,14 @@ import type {
   HistoryRecord,
   IntakeOutcome,
   NewOutboxMessage,
+  NewRequest,
   NewTransaction,
   OutboxChannel,
   OutboxRecord,
   OutboxStatus,
   RefreshTokenRecord,
   RefreshTokenUse,
+  RequestOutcome,
   StateChange,
   Store,
   StoredMessage,
@@ -21,7 +23,7 @@ import type {
 import type { SchemeName } from '../../domain/schemes.js';
 import { unreachable } from '../../lib/assert.js';
 import { migrationSql, pendingMigrations, schemaMigrationsTableSql, type AppliedMigration } from '../migrations.js';
-import { attemptErrorText, pendingWrite, StoreWriteError, type OpOf, type PendingWrite, type ReplayFilter, type WriteOp, type WriteResults } from '../store-ops.js';
+import { attemptErrorText, changeSteps, pendingWrite, StoreWriteError, type OpOf, type PendingWrite, type ReplayFilter, type WriteOp, type WriteResults } from '../store-ops.js';
 import { WriteQueue } from '../write-queue.js';
 
 export interface SqliteStoreOptions {
@@ -166,6 +168,10 @@ class SqliteStore implements Store {
     return this.#write({ kind: 'intake', tx });
   }
 
+  recordRequest(request: NewRequest): Promise<RequestOutcome> {
+    return this.#write({ kind: 'recordRequest', request });
+  }
+
   setMessageResponse(integratorId: string, messageId: string, response: string): Promise<void> {
     return this.#write({ kind: 'setMessageResponse', integratorId, messageId, response });
   }
@@ -307,6 +313,8 @@ class SqliteStore implements Store {
     switch (op.kind) {
       case 'intake':
         return this.#intake(op.tx);
+      case 'recordRequest':
+        return this.#recordRequest(op.request);
       case 'setMessageResponse':
         return this.#setMessageResponse(op);
       case 'applyChange':
@@ -371,21 +379,36 @@ class SqliteStore implements Store {
     return undefined;
   }
 
+  #recordRequest(request: NewRequest): RequestOutcome {
+    const sql = this.#sql;
+    const message = sql.messageByKey.get(request.integratorId, request.messageId) as MessageRow | undefined;
+    if (message) return message.payload_hash === request.payloadHash ? { kind: 'duplicate', response: message.response } : { kind: 'message_conflict' };
+    const current = sql.versionOf.get(request.transactionId) as { integrator_id: string } | undefined;
+    // The caller found the transaction under this integrator before asking: anything else is a bug upstream.
+    if (current === undefined) throw new StoreWriteError(`no transaction ${request.transactionId}`);
+    if (current.integrator_id !== request.integratorId) throw new StoreWriteError(`transaction ${request.transactionId} belongs to another integrator`);
+    sql.insertMessage.run(request.integratorId, request.messageId, request.transactionId, request.payloadHash, request.rawBody, request.receivedAt);
+    const { seq } = sql.maxSeq.get(request.transactionId) as { seq: number };
+    this.#insertOutbox(request.transactionId, request.integratorId, request.outbox, seq, request.receivedAt);
+    return { kind: 'accepted' };
+  }
+
   #applyChange(change: StateChange): ChangeOutcome {
     const sql = this.#sql;
     const current = sql.versionOf.get(change.transactionId) as { version: number; state: string; integrator_id: string } | undefined;
     if (current === undefined) return { ok: false, reason: 'not_found' };
     if (current.version !== change.expectedVersion) return { ok: false, reason: 'stale' };
-    const version = change.expectedVersion + 1;
+    const { steps, version } = changeSteps(change, current.state);
     sql.updateState.run({
       id: change.transactionId,
       expected: change.expectedVersion,
+      version,
       state: change.toState,
       at: change.at,
       dueAt: change.dueAt,
       data: change.data === undefined ? null : JSON.stringify(change.data),
     });
-    sql.insertHistory.run(change.transactionId, version, current.state, change.toState, change.at, change.cause);
+    for (const step of steps) sql.insertHistory.run(change.transactionId, step.version, step.fromState, step.toState, change.at, step.cause);
     const { seq } = sql.maxSeq.get(change.transactionId) as { seq: number };
     this.#insertOutbox(change.transactionId, current.integrator_id, change.outbox, seq, change.at);
     return { ok: true, version };
@@ -502,7 +525,7 @@ function prepareStatements(db: Db) {
          @at, @at, @dueAt, @traceparent, @tracestate, '{}')`,
     ),
     updateState: db.prepare(
-      `UPDATE transactions SET state = @state, version = version + 1, updated_at = @at, due_at = @dueAt,
+      `UPDATE transactions SET state = @state, version = @version, updated_at = @at, due_at = @dueAt,
          data = COALESCE(@data, data)
        WHERE id = @id AND version = @expected`,
     ),
