@@ -5,7 +5,7 @@ import { openStore } from './adapters/store.js';
 import { randomIds, systemClock } from './adapters/system/system.js';
 import { demoCredentialLines } from './config/demo.js';
 import { loadConfig } from './config/load.js';
-import { buildApp, loggerOptions } from './http/app.js';
+import { buildApp, createLogger } from './http/app.js';
 
 async function main(): Promise<void> {
   const config = await loadConfig({ argv: process.argv.slice(2) });
@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   let accepting = false;
   const app = await buildApp(
     { config, store, clock: systemClock, ids: randomIds, readiness: { accepting: () => accepting } },
-    { logger: loggerOptions('info') },
+    { logger: createLogger(config.server.logLevel) },
   );
 
   let stopping = false;

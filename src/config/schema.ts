@@ -76,6 +76,8 @@ const ServerSchema = Type.Object(
     heldConnectionMs: Type.Integer({ minimum: 0, maximum: 600_000, default: DEFAULTS.heldConnectionMs }),
     heldConnectionsMax: Type.Integer({ minimum: 0, maximum: 100_000, default: DEFAULTS.heldConnectionsMax }),
     shutdownGraceMs: Type.Integer({ minimum: 0, maximum: 600_000, default: DEFAULTS.shutdownGraceMs }),
+    logLevel: StringEnum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, { default: 'info' }),
+    logRequests: Type.Boolean({ default: false }),
   },
   { additionalProperties: false, default: {} },
 );

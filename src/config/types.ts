@@ -92,6 +92,10 @@ export interface ServerConfig {
   readonly heldConnectionsMax: number;
   /** On SIGTERM: how long in-flight requests may take before the process exits anyway. */
   readonly shutdownGraceMs: number;
+  /** pino level of the service log. */
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Log one line per HTTP request (off by default: at thousands of requests a second it costs real CPU). */
+  readonly logRequests: boolean;
 }
 
 /** Delivery of callbacks and events to integrators (docs/delivery.md). */

@@ -1,4 +1,5 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import pino, { type Logger } from 'pino';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from '../config/types.js';
@@ -22,21 +23,23 @@ export interface AppDeps {
   readonly readiness: Readiness;
 }
 
-/** Paths that headers in logs must never show in clear. */
-const REDACTED_LOG_PATHS = ['req.headers.authorization', 'req.headers.cookie'];
+/** Paths that logs must never show in clear. */
+const REDACTED_LOG_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'];
 
-export function loggerOptions(level: string): FastifyServerOptions['logger'] {
-  return { level, redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' } };
+/** The service's one logger (JSON on stdout), shared by HTTP, engine and delivery. */
+export function createLogger(level: Config['server']['logLevel']): Logger {
+  return pino({ level, redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' } });
 }
 
 /**
  * Builds the HTTP application without listening (STYLE.md: buildApp separate from listen), so
  * tests can `inject()` and main.ts can `listen()` the very same thing.
  */
-export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<FastifyInstance> {
+export async function buildApp(deps: AppDeps, options: { logger?: Logger } = {}): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
-    logger: options.logger ?? false,
+    loggerInstance: (options.logger ?? pino({ level: 'silent' })) as FastifyBaseLogger,
+    disableRequestLogging: !config.server.logRequests,
     bodyLimit: config.server.bodyBytesMax,
     // The address used for allowlisting is resolved by the allowlist plugin from the configured
     // trusted proxies; Fastify's own trustProxy stays off so nothing else second-guesses it.
