@@ -14,6 +14,10 @@ export interface AcceptCreditTransferDeps {
   readonly store: Store;
   readonly clock: Clock;
   readonly ids: Ids;
+  /** Called once a new transfer is committed, so processing starts at once rather than at the next poll. */
+  readonly transferAccepted?: () => void;
+  /** Called once outbox rows (its first event) are committed, so delivery starts at once. */
+  readonly outboxWritten?: () => void;
 }
 
 export interface AcceptCreditTransferInput {
@@ -85,6 +89,9 @@ export async function acceptCreditTransfer(deps: AcceptCreditTransferDeps, input
 
   switch (outcome.kind) {
     case 'accepted':
+      deps.transferAccepted?.();
+      if (outbox.length > 0) deps.outboxWritten?.();
+      return;
     case 'duplicate':
       return;
     case 'message_conflict':

@@ -16,6 +16,7 @@ export const ERROR_CATALOGUE = {
   INSTITUTION_NOT_ALLOWED: { status: 403, message: "The debtor agent is not the integrator's own institution" },
   SCHEME_NOT_ENABLED: { status: 403, message: 'The scheme is not enabled for this integrator' },
   NOT_FOUND: { status: 404, message: 'No such resource' },
+  TRANSACTION_NOT_FOUND: { status: 404, message: 'No such transaction' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed on this resource' },
   MESSAGE_ID_CONFLICT: { status: 409, message: 'messageIdentification was already used with a different payload' },
   UETR_CONFLICT: { status: 409, message: 'uetr already identifies another transaction' },
