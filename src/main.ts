@@ -1,40 +1,108 @@
 /**
- * Composition root: the only file that wires config, store, HTTP and (later) the engine together.
+ * Composition root: the only file that wires config, store, connectors, engine, delivery and HTTP
+ * together, and the only one that decides the order of start and shutdown.
  */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { HttpPartnerSender } from './adapters/partner-http/http-sender.js';
 import { openStore } from './adapters/store.js';
 import { randomIds, systemClock } from './adapters/system/system.js';
 import { demoCredentialLines } from './config/demo.js';
 import { loadConfig } from './config/load.js';
+import type { Config } from './config/types.js';
+import { createConnectors } from './connectors/registry.js';
+import { Dispatcher } from './engine/dispatcher.js';
+import { Engine } from './engine/engine.js';
 import { buildApp, createLogger } from './http/app.js';
 
 async function main(): Promise<void> {
   const config = await loadConfig({ argv: process.argv.slice(2) });
+  const log = createLogger(config.server.logLevel);
   const store = await openStore(config.database);
+  const clock = systemClock;
+  const ids = randomIds;
+  // Leases name their holder, so an operator can tell which instance holds what.
+  const instanceId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const integrators = new Map(config.integrators.map((integrator) => [integrator.id, integrator]));
+
+  const connectors = createConnectors(config, clock, { log: log.child({ component: 'connector' }) });
+  const { delivery } = config;
+  const sender = new HttpPartnerSender({
+    clock,
+    timeoutMs: delivery.timeoutMs,
+    connectionsPerOriginMax: delivery.connectionsPerOriginMax,
+    responseBytesMax: delivery.responseBytesMax,
+  });
+  let engine: Engine | undefined;
+  const dispatcher = new Dispatcher({
+    store,
+    sender,
+    integrators,
+    clock,
+    instanceId,
+    log: log.child({ component: 'delivery' }),
+    retryScheduleMs: delivery.retryScheduleMs,
+    retryJitterRatio: delivery.retryJitterRatio,
+    claimBatchMax: delivery.claimBatchMax,
+    inFlightMax: delivery.inFlightMax,
+    endpointInFlightMax: delivery.endpointInFlightMax,
+    leaseMs: delivery.leaseMs,
+    pollIntervalMs: delivery.pollIntervalMs,
+    onCallbackOutcome: (record, outcome) => engine?.callbackOutcome(record, outcome.delivered),
+  });
+  engine = new Engine({
+    store,
+    clock,
+    ids,
+    connectors,
+    integrators,
+    schemes: config.schemes,
+    instanceId,
+    log: log.child({ component: 'engine' }),
+    outboxWritten: () => dispatcher.wake(),
+  });
+
   let accepting = false;
   const app = await buildApp(
-    { config, store, clock: systemClock, ids: randomIds, readiness: { accepting: () => accepting } },
-    { logger: createLogger(config.server.logLevel) },
+    {
+      config,
+      store,
+      clock,
+      ids,
+      readiness: { accepting: () => accepting },
+      transferAccepted: () => engine.wake(),
+      outboxWritten: () => dispatcher.wake(),
+    },
+    { logger: log },
   );
+
+  for (const connector of new Set(connectors.values())) await connector.start(engine);
+  engine.start();
+  dispatcher.start();
 
   let stopping = false;
   const shutdown = async (signal: string): Promise<void> => {
     if (stopping) return;
     stopping = true;
     accepting = false;
-    app.log.info({ signal }, 'shutting down: no new requests, finishing in-flight ones');
+    log.info({ signal }, 'shutting down: no new requests, finishing in-flight work');
     const force = setTimeout(() => {
-      app.log.error('shutdown grace period over; exiting with work in flight');
+      log.error('shutdown grace period over; exiting with work in flight (it resumes at the next start)');
       process.exit(1);
     }, config.server.shutdownGraceMs);
     force.unref();
     try {
-      // Stops accepting connections and waits for in-flight requests, whose 202s each wait for
-      // their group commit; then the store flushes anything queued and closes.
+      // New requests stop first; every in-flight 202 waits for its group commit. Then the engine
+      // and delivery finish what they hold; anything unfinished is in the database and resumes
+      // at the next start. The store flushes its queue and closes last.
       await app.close();
+      await engine.stop();
+      for (const connector of new Set(connectors.values())) await connector.stop();
+      await dispatcher.stop();
       await store.close();
       process.exit(0);
     } catch (error) {
-      app.log.error({ err: error }, 'shutdown failed');
+      log.error({ err: error }, 'shutdown failed');
       process.exit(1);
     }
   };
@@ -46,13 +114,13 @@ async function main(): Promise<void> {
   if (config.demo) printDemo(config, app.server.address());
 }
 
-function printDemo(config: Awaited<ReturnType<typeof loadConfig>>, address: unknown): void {
+function printDemo(config: Config, address: unknown): void {
   const where = typeof address === 'object' && address !== null && 'port' in address ? `http://${config.server.host}:${String(address.port)}` : '';
   process.stdout.write(
     [
       '',
       'regpay demo is running (no config file given): SQLite under ./data, simulator for every scheme.',
-      `  API:        ${where}/api/v1   docs: ${where}/docs`,
+      `  API:        ${where}/api/v1   docs: ${where}/docs   token: ${where}/oauth/token`,
       ...(config.demoCredentials === undefined ? [] : demoCredentialLines(config.demoCredentials)),
       '',
     ].join('\n') + '\n',

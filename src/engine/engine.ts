@@ -6,7 +6,9 @@ import {
   CT,
   decide,
   isCtState,
+  type CtData,
   type CtDecision,
+  type CtState,
   type CtEnv,
   type CtInput,
   type Verdict,
@@ -41,6 +43,8 @@ export interface EngineOptions {
   readonly staleRetriesMax: number;
   /** Claimed transactions being processed at once; claiming pauses beyond it. */
   readonly inFlightMax: number;
+  /** How often an undelivered outcome callback is compared with its outbox row (see CtEnv). */
+  readonly callbackCheckMs: number;
 }
 
 export const DEFAULT_ENGINE_OPTIONS: EngineOptions = {
@@ -54,6 +58,7 @@ export const DEFAULT_ENGINE_OPTIONS: EngineOptions = {
   enquiryDelayMaxMs: 300_000,
   staleRetriesMax: 5,
   inFlightMax: 1024,
+  callbackCheckMs: 60_000,
 };
 
 export interface EngineDeps {
@@ -136,9 +141,9 @@ export class Engine implements SchemeInbound {
     );
   }
 
-  /** From the dispatcher: the outcome callback of a transfer was acknowledged, or an attempt failed. */
+  /** From the dispatcher: an attempt to deliver a callback was recorded. Only the transfer's own outcome callback moves it. */
   async callbackOutcome(record: OutboxRecord, delivered: boolean): Promise<void> {
-    await this.#track(this.#handle(record.transactionId, { type: 'callback', delivered }));
+    await this.#track(this.#handle(record.transactionId, { type: 'callback', delivered }, record.id));
   }
 
   async #run(): Promise<void> {
@@ -178,21 +183,24 @@ export class Engine implements SchemeInbound {
     return work;
   }
 
-  #handle(transactionId: string, input: CtInput): Promise<void> {
-    return this.#serial.run(transactionId, () => this.#decideAndApply(transactionId, input));
+  #handle(transactionId: string, input: CtInput, callbackId?: string): Promise<void> {
+    return this.#serial.run(transactionId, () => this.#decideAndApply(transactionId, input, callbackId));
   }
 
-  async #decideAndApply(transactionId: string, input: CtInput): Promise<void> {
+  async #decideAndApply(transactionId: string, input: CtInput, callbackId?: string): Promise<void> {
     const { store } = this.#deps;
     for (let attempt = 0; attempt <= this.#options.staleRetriesMax; attempt += 1) {
       const transaction = await store.getTransaction(transactionId);
       if (transaction === undefined) throw new AssertionError(`transaction ${transactionId} vanished`);
       if (transaction.kind !== 'CREDIT_TRANSFER') return; // other operations have their own machines
-      const context = await this.#context(transaction);
-      const tickInput = input.type === 'tick' && transaction.state === CT.RECEIVED ? { type: 'tick' as const, rules: this.#rules(context) } : input;
       const state = transaction.state;
       if (!isCtState(state)) throw new AssertionError(`unknown credit-transfer state ${state}`);
-      const decision = decide({ state, data: transaction.data }, tickInput, this.#env(transaction.scheme));
+      const data = transaction.data as CtData;
+      // A status request's re-sent status is a callback too, but only the verdict's own one moves the transfer.
+      if (input.type === 'callback' && callbackId !== data.callbackId) return;
+      const context = await this.#context(transaction);
+      const effective = await this.#refine(context, state, data, input);
+      const decision = decide({ state, data, dueAt: transaction.dueAt }, effective, this.#env(transaction.scheme));
       if (decision.steps.length === 0 && decision.commands.length === 0 && sameTimer(transaction, decision)) return;
       const outcome = await store.applyChange(this.#change(context, decision));
       if (!outcome.ok) {
@@ -206,6 +214,22 @@ export class Engine implements SchemeInbound {
     this.#deps.log.warn({ transactionId }, 'engine: decision stayed stale; the timer retries it');
   }
 
+  /**
+   * Complete a tick with what the machine cannot look up itself: the scheme's rules for a new
+   * transfer, and the state of the outcome callback's outbox row (the dispatcher's notice of it
+   * may have been lost in a crash; the row is the truth).
+   */
+  async #refine(context: TransferContext, state: CtState, data: CtData, input: CtInput): Promise<CtInput> {
+    if (input.type !== 'tick') return input;
+    if (state === CT.RECEIVED) return { type: 'tick', rules: this.#rules(context) };
+    if ((state === CT.RESPONSE_PENDING || state === CT.RESPONSE_DELIVERY_FAILURE) && data.callbackId !== undefined) {
+      const row = (await this.#deps.store.outbox(context.transaction.id)).find((message) => message.id === data.callbackId);
+      if (row?.status === 'DELIVERED') return { type: 'callback', delivered: true };
+      if (row !== undefined && row.attempts > 0 && state === CT.RESPONSE_PENDING) return { type: 'callback', delivered: false };
+    }
+    return input;
+  }
+
   #env(scheme: SchemeName): CtEnv {
     const options = this.#options;
     return {
@@ -213,6 +237,7 @@ export class Engine implements SchemeInbound {
       timeBudgetMs: this.#deps.schemes[scheme]?.timeBudgetMs ?? options.defaultTimeBudgetMs,
       resubmitDelayMs: (n) => backoff(options.resubmitDelayMs, options.resubmitDelayMaxMs, n - 1),
       enquiryDelayMs: (n) => backoff(options.enquiryDelayMs, options.enquiryDelayMaxMs, n - 1),
+      callbackCheckMs: options.callbackCheckMs,
     };
   }
 
@@ -240,7 +265,12 @@ export class Engine implements SchemeInbound {
       from = step.state;
       if (integrator.events) outbox.push(this.#event(context, step.state, step.payloadJson ?? context.rawBody, now));
     }
-    if (decision.callback !== undefined) outbox.push(this.#callback(context, decision.callback, now));
+    let data: CtData = decision.data;
+    if (decision.callback !== undefined) {
+      const callback = this.#callback(context, decision.callback, now);
+      outbox.push(callback);
+      data = { ...data, callbackId: callback.id };
+    }
     const last = decision.steps.at(-1);
     const via = decision.steps.slice(0, -1).map((step) => ({ state: step.state, cause: step.payloadJson }));
     return {
@@ -251,7 +281,7 @@ export class Engine implements SchemeInbound {
       at: now,
       cause: last?.payloadJson ?? null,
       dueAt: decision.dueAt,
-      data: decision.data as Record<string, unknown>,
+      data: data as Record<string, unknown>,
       outbox,
     };
   }

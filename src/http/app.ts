@@ -21,6 +21,10 @@ export interface AppDeps {
   readonly clock: Clock;
   readonly ids: Ids;
   readonly readiness: Readiness;
+  /** Wakes the engine after a new transfer is committed. */
+  readonly transferAccepted?: () => void;
+  /** Wakes delivery after outbox rows are committed. */
+  readonly outboxWritten?: () => void;
 }
 
 /** Paths that logs must never show in clear. */

@@ -8,8 +8,9 @@ const env = (now = 1_000_000): CtEnv => ({
   timeBudgetMs: 10_000,
   resubmitDelayMs: (n) => 1_000 * n,
   enquiryDelayMs: (n) => 5_000 * n,
+  callbackCheckMs: 60_000,
 });
-const view = (state: CtState, data: CtData = {}): CtView => ({ state, data });
+const view = (state: CtState, data: CtData = {}, dueAt: number | null = null): CtView => ({ state, data, dueAt });
 const states = (decision: ReturnType<typeof decide>) => decision.steps.map((step) => step.state);
 const answer = (status: 'ACCEPTED' | 'REJECTED' | 'PENDING', reasonCode?: string): CtInput => ({
   type: 'scheme',
@@ -103,6 +104,20 @@ describe('credit-transfer state machine', () => {
     assert.deepEqual(states(decide(view(CT.RESPONSE_DELIVERY_FAILURE), { type: 'callback', delivered: true }, env())), [CT.RESPONSE_DELIVERED]);
   });
 
+  it('keeps the timer of a waiting transfer when an input changes nothing', () => {
+    const waiting = view(CT.REQUEST_DELIVERED, { deadlineAt: 1_010_000 }, 1_010_000);
+    const decision = decide(waiting, { type: 'sent', what: 'enquire', ok: true }, env());
+    assert.deepEqual(states(decision), []);
+    assert.equal(decision.dueAt, 1_010_000);
+  });
+
+  it('keeps checking an undelivered outcome callback until it is acknowledged', () => {
+    const pending = decide(view(CT.RESPONSE_PENDING), { type: 'tick' }, env());
+    assert.equal(pending.dueAt, 1_000_000 + 60_000);
+    const delivered = decide(view(CT.RESPONSE_PENDING), { type: 'callback', delivered: true }, env());
+    assert.equal(delivered.dueAt, null);
+  });
+
   it('refuses an illegal transition as a bug', () => {
     assert.throws(() => assertTransition(CT.RECEIVED, CT.RESPONSE_DELIVERED), /illegal credit-transfer transition/);
   });
@@ -128,7 +143,7 @@ describe('credit-transfer state machine', () => {
             assertTransition(from, step.state);
             from = step.state;
           }
-          current = view(decision.steps.at(-1)?.state ?? current.state, decision.data);
+          current = view(decision.steps.at(-1)?.state ?? current.state, decision.data, decision.dueAt);
         };
         apply(first);
         for (const [next, advanceMs] of inputs) {

@@ -71,11 +71,15 @@ export interface CtData {
   readonly deadlineAt?: number;
   /** The final verdict, once the scheme (or a scheme rule) gave one. */
   readonly verdict?: Verdict;
+  /** Outbox id of the outcome callback carrying the verdict (set by the engine when it queues it). */
+  readonly callbackId?: string;
 }
 
 export interface CtView {
   readonly state: CtState;
   readonly data: CtData;
+  /** The transaction's current timer. */
+  readonly dueAt: number | null;
 }
 
 export interface SchemeAnswer {
@@ -126,9 +130,16 @@ export interface CtEnv {
   readonly resubmitDelayMs: (submissions: number) => number;
   /** Delay between status enquiries after the time budget: grows with enquiries, bounded. */
   readonly enquiryDelayMs: (enquiries: number) => number;
+  /**
+   * While the outcome callback is undelivered, how often the engine compares the state with the
+   * callback's outbox row: the dispatcher's notice of an acknowledgement can be lost in a crash,
+   * the outbox row cannot.
+   */
+  readonly callbackCheckMs: number;
 }
 
-const NOTHING = (view: CtView): CtDecision => ({ steps: [], data: view.data, dueAt: null, commands: [] });
+/** Nothing changes: same state, data and timer. */
+const NOTHING = (view: CtView): CtDecision => ({ steps: [], data: view.data, dueAt: view.dueAt, commands: [] });
 /** A decision that keeps the state but may change timer, data or send commands. */
 const stay = (view: CtView, dueAt: number | null, data: CtData, commands: readonly Command[] = []): CtDecision => ({ steps: [], data, dueAt, commands });
 
@@ -144,7 +155,7 @@ export function decide(view: CtView, input: CtInput, env: CtEnv): CtDecision {
     case 'scheme':
       return onScheme(view, input.answer, env);
     case 'callback':
-      return onCallback(view, input.delivered);
+      return onCallback(view, input.delivered, env);
   }
 }
 
@@ -161,7 +172,7 @@ function onTick(view: CtView, input: Extract<CtInput, { type: 'tick' }>, env: Ct
             { state: CT.RESPONSE_PENDING, payloadJson: null },
           ],
           data: { ...data, verdict },
-          dueAt: null,
+          dueAt: env.now + env.callbackCheckMs,
           callback: verdict,
           commands: [],
         };
@@ -207,9 +218,10 @@ function onTick(view: CtView, input: Extract<CtInput, { type: 'tick' }>, env: Ct
       throw new AssertionError(`a transfer never rests in ${view.state}`);
     case CT.RESPONSE_PENDING:
     case CT.RESPONSE_DELIVERY_FAILURE:
+      // The engine turns a tick here into a callback input when the outbox row says so; otherwise look again later.
+      return stay(view, env.now + env.callbackCheckMs, data);
     case CT.RESPONSE_DELIVERED:
-      // Delivery is driven by the dispatcher; a stale timer has nothing to do.
-      return NOTHING(view);
+      return { ...NOTHING(view), dueAt: null };
   }
 }
 
@@ -225,7 +237,7 @@ function onSent(view: CtView, input: Extract<CtInput, { type: 'sent' }>, env: Ct
   if (!input.retryable) {
     // The scheme cannot take this message at all: it will never be paid, so it is declined.
     const verdict: Verdict = { outcome: 'REJECTED', reasonCode: 'AB10', reasonText: truncate(input.error) };
-    return verdictSteps(view, verdict, JSON.stringify({ schema: 'SchemeTransportFailure', error: input.error }), [CT.REQUEST_DELIVERY_FAILURE]);
+    return verdictSteps(view, verdict, JSON.stringify({ schema: 'SchemeTransportFailure', error: input.error }), [CT.REQUEST_DELIVERY_FAILURE], env);
   }
   if (view.state === CT.REQUEST_PENDING) {
     const submissions = data.submissions ?? 1;
@@ -261,23 +273,28 @@ function onScheme(view: CtView, answer: SchemeAnswer, env: CtEnv): CtDecision {
           ...(answer.reasonText === undefined ? {} : { reasonText: answer.reasonText }),
         };
   // A verdict proves the scheme has the request, even when it overtook the transport's acknowledgement.
-  return verdictSteps(view, verdict, answer.payloadJson, [CT.REQUEST_DELIVERED]);
+  return verdictSteps(view, verdict, answer.payloadJson, [CT.REQUEST_DELIVERED], env);
 }
 
 /** The scheme (or its transport) gave a verdict: record it and queue the outcome callback. `before`: states entered first where legal. */
-function verdictSteps(view: CtView, verdict: Verdict, payloadJson: string, before: readonly CtState[]): CtDecision {
+function verdictSteps(view: CtView, verdict: Verdict, payloadJson: string, before: readonly CtState[], env: CtEnv): CtDecision {
   const steps: CtStep[] = before.filter((state) => CT_TRANSITIONS[view.state].includes(state)).map((state) => ({ state, payloadJson }));
   steps.push(
     { state: CT.RESPONSE_RECEIVED, payloadJson },
     { state: CT.RESPONSE_ACCEPTED, payloadJson },
     { state: CT.RESPONSE_PENDING, payloadJson: null },
   );
-  return { steps, data: { ...view.data, verdict }, dueAt: null, callback: verdict, commands: [] };
+  return { steps, data: { ...view.data, verdict }, dueAt: env.now + env.callbackCheckMs, callback: verdict, commands: [] };
 }
 
-function onCallback(view: CtView, delivered: boolean): CtDecision {
+function onCallback(view: CtView, delivered: boolean, env: CtEnv): CtDecision {
   if (view.state === CT.RESPONSE_PENDING) {
-    return { steps: [{ state: delivered ? CT.RESPONSE_DELIVERED : CT.RESPONSE_DELIVERY_FAILURE, payloadJson: null }], data: view.data, dueAt: null, commands: [] };
+    return {
+      steps: [{ state: delivered ? CT.RESPONSE_DELIVERED : CT.RESPONSE_DELIVERY_FAILURE, payloadJson: null }],
+      data: view.data,
+      dueAt: delivered ? null : env.now + env.callbackCheckMs,
+      commands: [],
+    };
   }
   if (view.state === CT.RESPONSE_DELIVERY_FAILURE && delivered) {
     return { steps: [{ state: CT.RESPONSE_DELIVERED, payloadJson: null }], data: view.data, dueAt: null, commands: [] };
