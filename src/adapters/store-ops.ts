@@ -5,6 +5,7 @@ import type {
   IntakeOutcome,
   NewRequest,
   NewTransaction,
+  OutboxClaimOptions,
   OutboxRecord,
   RefreshTokenRecord,
   RefreshTokenUse,
@@ -22,7 +23,7 @@ export type WriteOp =
   | { readonly kind: 'applyChange'; readonly change: StateChange }
   | { readonly kind: 'claimDue'; readonly options: ClaimOptions }
   | { readonly kind: 'releaseTransaction'; readonly id: string; readonly owner: string }
-  | { readonly kind: 'claimOutbox'; readonly options: ClaimOptions }
+  | { readonly kind: 'claimOutbox'; readonly options: OutboxClaimOptions }
   | { readonly kind: 'recordDelivery'; readonly attempt: DeliveryAttempt }
   | { readonly kind: 'replayUndelivered'; readonly filter: ReplayFilter; readonly now: number }
   | { readonly kind: 'saveRefreshToken'; readonly record: RefreshTokenRecord }

@@ -168,6 +168,36 @@ export interface ClaimOptions {
   readonly leaseMs: number;
 }
 
+/** One integrator's callback queue or events queue: the unit the dispatcher bounds concurrency by. */
+export interface OutboxEndpoint {
+  readonly integratorId: string;
+  readonly channel: OutboxChannel;
+}
+
+export interface OutboxClaimOptions extends ClaimOptions {
+  /** Endpoints the claimer has no room for: their messages are left unclaimed for now (so they hold no lease). */
+  readonly excludeEndpoints?: readonly OutboxEndpoint[];
+}
+
+/** A page of the outbox for operators, oldest first by (createdAt, id). */
+export interface OutboxQuery {
+  readonly status: 'PENDING' | 'UNDELIVERED';
+  readonly integratorId?: string;
+  /** Continue after this row (keyset paging). */
+  readonly after?: { readonly createdAt: number; readonly id: string };
+  readonly limit: number;
+}
+
+/** A delivery attempt as recorded (`delivery_attempts`). */
+export interface DeliveryAttemptRecord {
+  readonly outboxId: string;
+  readonly at: number;
+  readonly durationMs: number;
+  readonly httpStatus: number | null;
+  readonly error: string | null;
+  readonly delivered: boolean;
+}
+
 export interface DeliveryAttempt {
   readonly outboxId: string;
   readonly at: number;
@@ -217,10 +247,16 @@ export interface Store {
   releaseTransaction(id: string, owner: string): Promise<void>;
 
   /** Lease deliverable outbox messages: per (transaction, channel) only the oldest pending one, so delivery is in order. */
-  claimOutbox(options: ClaimOptions): Promise<OutboxRecord[]>;
+  claimOutbox(options: OutboxClaimOptions): Promise<OutboxRecord[]>;
   /** Record one delivery attempt and its consequence for the message. */
   recordDelivery(attempt: DeliveryAttempt): Promise<void>;
   outbox(transactionId: string): Promise<OutboxRecord[]>;
+  /** One outbox message by id (the `webhook-id`). */
+  outboxMessage(id: string): Promise<OutboxRecord | undefined>;
+  /** Pending or undelivered messages, optionally of one integrator, oldest first. */
+  listOutbox(query: OutboxQuery): Promise<OutboxRecord[]>;
+  /** Every recorded attempt of a message, in order. */
+  deliveryAttempts(outboxId: string): Promise<DeliveryAttemptRecord[]>;
   /** Make UNDELIVERED messages pending again (all of an integrator's since a time, or by id); returns how many. */
   replayUndelivered(filter: { integratorId?: string; since?: number; outboxId?: string }, now: number): Promise<number>;
 

@@ -829,6 +829,75 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
         }));
     });
 
+    void describe('outbox for the dispatcher and operators', () => {
+      const giveUp = (store: Store, outboxId: string, at: number): Promise<void> =>
+        store.recordDelivery({ outboxId, at, durationMs: 1, httpStatus: 500, error: null, delivered: false, nextAttemptAt: null });
+
+      void it('leaves the messages of excluded endpoints unclaimed and unleased', () =>
+        withStore(async (store) => {
+          const eventA = event();
+          const callbackA = callback();
+          const eventB = event();
+          await accept(store, transfer({ outbox: [eventA, callbackA] }));
+          await accept(store, transfer({ integratorId: 'bank-b', outbox: [eventB] }));
+          const first = await store.claimOutbox({
+            now: T0,
+            limit: 100,
+            owner: 'w',
+            leaseMs: LEASE_MS,
+            excludeEndpoints: [{ integratorId: 'bank-a', channel: 'event' }],
+          });
+          assert.deepEqual(ids(first), [callbackA.id, eventB.id].sort(), 'only the events of bank-a are held back');
+          const second = await store.claimOutbox({ now: T0 + 1, limit: 100, owner: 'w', leaseMs: LEASE_MS, excludeEndpoints: [] });
+          assert.deepEqual(ids(second), [eventA.id], 'an excluded message was never leased');
+        }));
+
+      void it('reads one message by id, and every attempt recorded for it in order', () =>
+        withStore(async (store) => {
+          const message = callback();
+          const tx = await accept(store, transfer({ outbox: [message] }));
+          assert.equal(await store.outboxMessage('no-such-id'), undefined);
+          assert.deepEqual(await store.deliveryAttempts(message.id), []);
+          await store.recordDelivery({ outboxId: message.id, at: T0 + 1, durationMs: 15_000, httpStatus: null, error: 'timed out after 15000 ms', delivered: false, nextAttemptAt: T0 + 5_000 });
+          await store.recordDelivery({ outboxId: message.id, at: T0 + 5_001, durationMs: 7.4, httpStatus: 503, error: null, delivered: false, nextAttemptAt: T0 + 300_000 });
+          await store.recordDelivery({ outboxId: message.id, at: T0 + 300_001, durationMs: 3, httpStatus: 202, error: null, delivered: true, nextAttemptAt: null });
+          assert.deepEqual(await store.outboxMessage(message.id), (await store.outbox(tx.id))[0]);
+          assert.deepEqual(await store.deliveryAttempts(message.id), [
+            { outboxId: message.id, at: T0 + 1, durationMs: 15_000, httpStatus: null, error: 'timed out after 15000 ms', delivered: false },
+            { outboxId: message.id, at: T0 + 5_001, durationMs: 7, httpStatus: 503, error: null, delivered: false },
+            { outboxId: message.id, at: T0 + 300_001, durationMs: 3, httpStatus: 202, error: null, delivered: true },
+          ]);
+        }));
+
+      void it('lists undelivered or pending messages oldest first, by integrator, page by page', () =>
+        withStore(async (store) => {
+          const lost = [event(), event(), event()];
+          await accept(store, transfer({ outbox: [lost[0] ?? event()], receivedAt: T0 }));
+          await accept(store, transfer({ outbox: [lost[1] ?? event()], receivedAt: T0 + 10 }));
+          await accept(store, transfer({ outbox: [lost[2] ?? event()], receivedAt: T0 + 10 }));
+          const otherBank = event();
+          await accept(store, transfer({ integratorId: 'bank-b', outbox: [otherBank], receivedAt: T0 + 5 }));
+          const pending = callback();
+          await accept(store, transfer({ outbox: [pending], receivedAt: T0 + 20 }));
+          for (const message of [...lost, otherBank]) await giveUp(store, message.id, T0 + 100);
+
+          const all = await store.listOutbox({ status: 'UNDELIVERED', limit: 10 });
+          const order = [lost[0], otherBank, ...[lost[1], lost[2]].sort((a, b) => ((a?.id ?? '') < (b?.id ?? '') ? -1 : 1))].map((m) => m?.id);
+          assert.deepEqual(all.map((row) => row.id), order, 'oldest first, ties by id');
+          assert.ok(all.every((row) => row.status === 'UNDELIVERED'));
+
+          const bankA = await store.listOutbox({ status: 'UNDELIVERED', integratorId: 'bank-a', limit: 2 });
+          assert.deepEqual(bankA.map((row) => row.id), order.filter((id) => id !== otherBank.id).slice(0, 2));
+          const last = bankA.at(-1);
+          assert.ok(last);
+          const rest = await store.listOutbox({ status: 'UNDELIVERED', integratorId: 'bank-a', limit: 2, after: { createdAt: last.createdAt, id: last.id } });
+          assert.deepEqual(rest.map((row) => row.id), order.filter((id) => id !== otherBank.id).slice(2));
+
+          assert.deepEqual((await store.listOutbox({ status: 'PENDING', limit: 10 })).map((row) => row.id), [pending.id]);
+          assert.deepEqual(await store.listOutbox({ status: 'UNDELIVERED', integratorId: 'bank-c', limit: 10 }), []);
+        }));
+    });
+
     void describe('refresh tokens', () => {
       const token = (overrides: Partial<{ tokenHash: string; familyId: string; expiresAt: number }> = {}) => ({
         tokenHash: randomUUID(),

@@ -3,11 +3,14 @@ import type {
   ChangeOutcome,
   ClaimOptions,
   DeliveryAttempt,
+  DeliveryAttemptRecord,
   HistoryRecord,
   IntakeOutcome,
   NewOutboxMessage,
   NewRequest,
   OutboxChannel,
+  OutboxClaimOptions,
+  OutboxQuery,
   OutboxRecord,
   OutboxStatus,
   RefreshTokenUse,
@@ -188,7 +191,7 @@ class PostgresStore implements Store {
     return this.#write({ kind: 'releaseTransaction', id, owner });
   }
 
-  claimOutbox(options: ClaimOptions): Promise<OutboxRecord[]> {
+  claimOutbox(options: OutboxClaimOptions): Promise<OutboxRecord[]> {
     return this.#write({ kind: 'claimOutbox', options });
   }
 
@@ -199,6 +202,27 @@ class PostgresStore implements Store {
   async outbox(transactionId: string): Promise<OutboxRecord[]> {
     const result = await this.#pool.query<OutboxRow>(SQL.outboxOf, [transactionId]);
     return result.rows.map(outboxFromRow);
+  }
+
+  async outboxMessage(id: string): Promise<OutboxRecord | undefined> {
+    const result = await this.#pool.query<OutboxRow>(SQL.outboxById, [id]);
+    const row = result.rows[0];
+    return row && outboxFromRow(row);
+  }
+
+  async listOutbox(query: OutboxQuery): Promise<OutboxRecord[]> {
+    const result = await this.#pool.query<OutboxRow>(query.status === 'UNDELIVERED' ? SQL.listUndelivered : SQL.listPending, [
+      query.integratorId ?? null,
+      query.after?.createdAt ?? null,
+      query.after?.id ?? '',
+      query.limit,
+    ]);
+    return result.rows.map(outboxFromRow);
+  }
+
+  async deliveryAttempts(outboxId: string): Promise<DeliveryAttemptRecord[]> {
+    const result = await this.#pool.query<AttemptRow>(SQL.attemptsOf, [outboxId]);
+    return result.rows.map(attemptFromRow);
   }
 
   replayUndelivered(filter: ReplayFilter, now: number): Promise<number> {
@@ -589,8 +613,9 @@ class PostgresStore implements Store {
     return { ok: true, value: records };
   }
 
-  async #claimOutbox(client: Client, options: ClaimOptions): Promise<ItemResult> {
-    const result = await client.query<OutboxRow>(SQL.claimOutbox, [options.now, options.limit, options.owner, options.now + options.leaseMs]);
+  async #claimOutbox(client: Client, options: OutboxClaimOptions): Promise<ItemResult> {
+    const excluded = (options.excludeEndpoints ?? []).map((endpoint) => `${endpoint.channel} ${endpoint.integratorId}`);
+    const result = await client.query<OutboxRow>(SQL.claimOutbox, [options.now, options.limit, options.owner, options.now + options.leaseMs, excluded]);
     const records = result.rows
       .map(outboxFromRow)
       .sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || compareText(a.transactionId, b.transactionId) || a.seq - b.seq);
@@ -822,6 +847,26 @@ const SQL = {
   messageByKey: named('message_by_key', 'SELECT * FROM messages WHERE integrator_id = $1 AND message_id = $2'),
   historyOf: named('history_of', 'SELECT * FROM state_history WHERE transaction_id = $1 ORDER BY version'),
   outboxOf: named('outbox_of', `SELECT ${OUTBOX_COLUMNS} FROM outbox WHERE transaction_id = $1 ORDER BY seq`),
+  outboxById: named('outbox_by_id', `SELECT ${OUTBOX_COLUMNS} FROM outbox WHERE id = $1`),
+  // One statement per status, each naming its status literally, so each can use its partial index.
+  listUndelivered: named(
+    'list_undelivered',
+    `SELECT ${OUTBOX_COLUMNS} FROM outbox
+     WHERE status = 'UNDELIVERED' AND ($1::text IS NULL OR integrator_id = $1::text)
+       AND ($2::bigint IS NULL OR created_at > $2::bigint OR (created_at = $2::bigint AND id > $3::text))
+     ORDER BY created_at, id LIMIT $4`,
+  ),
+  listPending: named(
+    'list_pending',
+    `SELECT ${OUTBOX_COLUMNS} FROM outbox
+     WHERE status = 'PENDING' AND ($1::text IS NULL OR integrator_id = $1::text)
+       AND ($2::bigint IS NULL OR created_at > $2::bigint OR (created_at = $2::bigint AND id > $3::text))
+     ORDER BY created_at, id LIMIT $4`,
+  ),
+  attemptsOf: named(
+    'attempts_of',
+    'SELECT outbox_id, at, duration_ms, http_status, error, delivered FROM delivery_attempts WHERE outbox_id = $1 ORDER BY at, id',
+  ),
   settingByName: named('setting_by_name', 'SELECT value FROM settings WHERE name = $1'),
 
   insertTransactions: named(
@@ -920,6 +965,7 @@ const SQL = {
          AND NOT EXISTS (
            SELECT 1 FROM outbox p
            WHERE p.status = 'PENDING' AND p.transaction_id = o.transaction_id AND p.channel = o.channel AND p.seq < o.seq)
+         AND NOT ((o.channel || ' ' || o.integrator_id) = ANY($5::text[]))
        ORDER BY o.next_attempt_at, o.seq
        LIMIT $2
        FOR UPDATE OF o SKIP LOCKED
@@ -1012,6 +1058,15 @@ interface MessageRow {
   received_at: string;
 }
 
+interface AttemptRow {
+  outbox_id: string;
+  at: string;
+  duration_ms: number;
+  http_status: number | null;
+  error: string | null;
+  delivered: boolean;
+}
+
 interface OutboxRow {
   id: string;
   transaction_id: string;
@@ -1093,6 +1148,17 @@ function historyFromRow(row: HistoryRow): HistoryRecord {
     toState: row.to_state,
     at: Number(row.at),
     cause: row.cause,
+  };
+}
+
+function attemptFromRow(row: AttemptRow): DeliveryAttemptRecord {
+  return {
+    outboxId: row.outbox_id,
+    at: Number(row.at),
+    durationMs: row.duration_ms,
+    httpStatus: row.http_status,
+    error: row.error,
+    delivered: row.delivered,
   };
 }
 

@@ -3,12 +3,16 @@ import type {
   ChangeOutcome,
   ClaimOptions,
   DeliveryAttempt,
+  DeliveryAttemptRecord,
   HistoryRecord,
   IntakeOutcome,
   NewOutboxMessage,
   NewRequest,
   NewTransaction,
   OutboxChannel,
+  OutboxClaimOptions,
+  OutboxEndpoint,
+  OutboxQuery,
   OutboxRecord,
   OutboxStatus,
   RefreshTokenRecord,
@@ -65,6 +69,15 @@ interface MessageRow {
   raw_body: string;
   response: string | null;
   received_at: number;
+}
+
+interface AttemptRow {
+  outbox_id: string;
+  at: number;
+  duration_ms: number;
+  http_status: number | null;
+  error: string | null;
+  delivered: number;
 }
 
 interface OutboxRow {
@@ -213,7 +226,7 @@ class SqliteStore implements Store {
     return this.#write({ kind: 'releaseTransaction', id, owner });
   }
 
-  claimOutbox(options: ClaimOptions): Promise<OutboxRecord[]> {
+  claimOutbox(options: OutboxClaimOptions): Promise<OutboxRecord[]> {
     return this.#write({ kind: 'claimOutbox', options });
   }
 
@@ -223,6 +236,31 @@ class SqliteStore implements Store {
 
   outbox(transactionId: string): Promise<OutboxRecord[]> {
     return read(() => (this.#sql.outboxOf.all(transactionId) as OutboxRow[]).map(outboxFromRow));
+  }
+
+  outboxMessage(id: string): Promise<OutboxRecord | undefined> {
+    return read(() => {
+      const row = this.#sql.outboxById.get(id) as OutboxRow | undefined;
+      return row && outboxFromRow(row);
+    });
+  }
+
+  listOutbox(query: OutboxQuery): Promise<OutboxRecord[]> {
+    const statement = query.status === 'UNDELIVERED' ? this.#sql.listUndelivered : this.#sql.listPending;
+    return read(() =>
+      (
+        statement.all({
+          integratorId: query.integratorId ?? null,
+          afterCreatedAt: query.after?.createdAt ?? null,
+          afterId: query.after?.id ?? '',
+          limit: query.limit,
+        }) as OutboxRow[]
+      ).map(outboxFromRow),
+    );
+  }
+
+  deliveryAttempts(outboxId: string): Promise<DeliveryAttemptRecord[]> {
+    return read(() => (this.#sql.attemptsOf.all(outboxId) as AttemptRow[]).map(attemptFromRow));
   }
 
   replayUndelivered(filter: ReplayFilter, now: number): Promise<number> {
@@ -442,12 +480,13 @@ class SqliteStore implements Store {
     return rows.map(transactionFromRow).sort((a, b) => (a.dueAt ?? 0) - (b.dueAt ?? 0) || compareText(a.id, b.id));
   }
 
-  #claimOutbox(options: ClaimOptions): OutboxRecord[] {
+  #claimOutbox(options: OutboxClaimOptions): OutboxRecord[] {
     const rows = this.#sql.claimOutbox.all({
       now: options.now,
       limit: options.limit,
       owner: options.owner,
       leaseUntil: options.now + options.leaseMs,
+      excluded: JSON.stringify((options.excludeEndpoints ?? []).map(endpointKey)),
     }) as OutboxRow[];
     return rows.map(outboxFromRow).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || compareText(a.transactionId, b.transactionId) || a.seq - b.seq);
   }
@@ -570,9 +609,25 @@ function prepareStatements(db: Db) {
            AND NOT EXISTS (
              SELECT 1 FROM outbox p
              WHERE p.status = 'PENDING' AND p.transaction_id = o.transaction_id AND p.channel = o.channel AND p.seq < o.seq)
+           AND (o.channel || ' ' || o.integrator_id) NOT IN (SELECT value FROM json_each(@excluded))
          ORDER BY o.next_attempt_at, o.seq LIMIT @limit)
        RETURNING ${OUTBOX_COLUMNS}`,
     ),
+    outboxById: db.prepare(`SELECT ${OUTBOX_COLUMNS} FROM outbox WHERE id = ?`),
+    // One statement per status, each naming its status literally, so each can use its partial index.
+    listUndelivered: db.prepare(
+      `SELECT ${OUTBOX_COLUMNS} FROM outbox
+       WHERE status = 'UNDELIVERED' AND (@integratorId IS NULL OR integrator_id = @integratorId)
+         AND (@afterCreatedAt IS NULL OR created_at > @afterCreatedAt OR (created_at = @afterCreatedAt AND id > @afterId))
+       ORDER BY created_at, id LIMIT @limit`,
+    ),
+    listPending: db.prepare(
+      `SELECT ${OUTBOX_COLUMNS} FROM outbox
+       WHERE status = 'PENDING' AND (@integratorId IS NULL OR integrator_id = @integratorId)
+         AND (@afterCreatedAt IS NULL OR created_at > @afterCreatedAt OR (created_at = @afterCreatedAt AND id > @afterId))
+       ORDER BY created_at, id LIMIT @limit`,
+    ),
+    attemptsOf: db.prepare('SELECT outbox_id, at, duration_ms, http_status, error, delivered FROM delivery_attempts WHERE outbox_id = ? ORDER BY at, id'),
     // A late acknowledgement still counts, even for a message already given up on.
     markDelivered: db.prepare(
       `UPDATE outbox SET status = 'DELIVERED', delivered_at = COALESCE(delivered_at, @at), attempts = attempts + 1,
@@ -676,6 +731,22 @@ function historyFromRow(row: HistoryRow): HistoryRecord {
     toState: row.to_state,
     at: row.at,
     cause: row.cause,
+  };
+}
+
+/** The key an excluded endpoint is compared by in SQL: `channel integratorId`. */
+function endpointKey(endpoint: OutboxEndpoint): string {
+  return `${endpoint.channel} ${endpoint.integratorId}`;
+}
+
+function attemptFromRow(row: AttemptRow): DeliveryAttemptRecord {
+  return {
+    outboxId: row.outbox_id,
+    at: row.at,
+    durationMs: row.duration_ms,
+    httpStatus: row.http_status,
+    error: row.error,
+    delivered: row.delivered !== 0,
   };
 }
 
