@@ -1,0 +1,371 @@
+import { pino, type Logger } from 'pino';
+import type { IntegratorConfig } from '../config/types.js';
+import { AssertionError } from '../lib/assert.js';
+import type { Clock } from '../ports/clock.js';
+import { SEND_ABORTED, type PartnerSender, type SendResult } from '../ports/partner.js';
+import type { OutboxChannel, OutboxEndpoint, OutboxRecord, Store } from '../ports/store.js';
+
+/**
+ * Delivers the outbox to integrators (CONTRACT §3–4): claims due messages, sends them with
+ * bounded concurrency, records every attempt with its consequence, and repeats.
+ *
+ * - **Order.** The store hands out only the head of each (transaction, channel) queue, so the
+ *   next event of a transaction is not even claimed before the previous one is acknowledged (or
+ *   given up on). Callbacks and events are separate queues: a failing events endpoint never
+ *   holds back a callback.
+ * - **Retries** are durable: a failed attempt sets the message's next attempt time from the
+ *   channel's schedule (Standard Webhooks: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h),
+ *   never a timer in memory. When the schedule is spent the message becomes UNDELIVERED: kept,
+ *   listed and replayable, never dropped.
+ * - **Isolation.** At most `endpointInFlightMax` deliveries run at once per (integrator, channel);
+ *   while an endpoint is at its bound its messages are left unclaimed for the others, so a slow
+ *   or dead integrator slows only its own queues.
+ * - **Latency without busy polling.** `wake()` polls at once (the engine calls it after
+ *   committing outbox rows; an acknowledgement wakes the loop for the next message of the queue);
+ *   otherwise the outbox is polled every `pollIntervalMs` for retries that came due.
+ */
+export interface CallbackOutcome {
+  readonly delivered: boolean;
+  /** The first failed attempt this message ever had (a replayed message does not fail "first" again). */
+  readonly firstFailure: boolean;
+  /** This failure spent the schedule: the message is now UNDELIVERED and waits for a replay. */
+  readonly gaveUp: boolean;
+}
+
+export interface RetrySchedules {
+  readonly callback: readonly number[];
+  readonly event: readonly number[];
+}
+
+export interface DispatcherOptions {
+  readonly store: Store;
+  readonly sender: PartnerSender;
+  readonly integrators: ReadonlyMap<string, IntegratorConfig>;
+  readonly clock: Clock;
+  /** Identifies this instance in outbox leases. */
+  readonly instanceId: string;
+  readonly log?: Logger;
+  /** Delay before each attempt (the first must be 0); one list for both channels, or one per channel. */
+  readonly retryScheduleMs?: readonly number[] | RetrySchedules;
+  /** Each retry delay is lengthened by a random part of up to this fraction of itself. */
+  readonly retryJitterRatio?: number;
+  /** Randomness for the jitter (tests pass a fixed one). */
+  readonly random?: () => number;
+  readonly claimBatchMax?: number;
+  readonly inFlightMax?: number;
+  readonly endpointInFlightMax?: number;
+  /** Must outlast the longest attempt (the sender's timeout, times four for a token refetch on 401). */
+  readonly leaseMs?: number;
+  readonly pollIntervalMs?: number;
+  /** stop() waits this long for in-flight deliveries, then aborts them (they are not recorded; their leases lapse). */
+  readonly stopTimeoutMs?: number;
+  /**
+   * Called after each recorded attempt of a `callback` message, so the engine can move the
+   * transaction (RESPONSE_DELIVERED, RESPONSE_DELIVERY_FAILURE). Events never reach it: their
+   * delivery does not affect processing. A crash between the record and this call loses the
+   * call, so the engine must not depend on it alone (the outbox row holds the truth).
+   */
+  readonly onCallbackOutcome?: (record: OutboxRecord, outcome: CallbackOutcome) => void | Promise<void>;
+}
+
+export const DEFAULT_RETRY_SCHEDULE_MS: readonly number[] = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+
+export const DEFAULT_DISPATCHER_OPTIONS = {
+  retryJitterRatio: 0.1,
+  claimBatchMax: 64,
+  inFlightMax: 128,
+  endpointInFlightMax: 8,
+  leaseMs: 90_000,
+  pollIntervalMs: 1_000,
+  stopTimeoutMs: 10_000,
+} as const;
+
+interface Waiting {
+  readonly record: OutboxRecord;
+  readonly claimedAt: number;
+}
+
+export class Dispatcher {
+  readonly #store: Store;
+  readonly #sender: PartnerSender;
+  readonly #integrators: ReadonlyMap<string, IntegratorConfig>;
+  readonly #clock: Clock;
+  readonly #instanceId: string;
+  readonly #log: Logger;
+  readonly #schedules: RetrySchedules;
+  readonly #jitterRatio: number;
+  readonly #random: () => number;
+  readonly #claimBatchMax: number;
+  readonly #inFlightMax: number;
+  readonly #endpointInFlightMax: number;
+  readonly #leaseMs: number;
+  readonly #pollIntervalMs: number;
+  readonly #stopTimeoutMs: number;
+  readonly #onCallbackOutcome: DispatcherOptions['onCallbackOutcome'];
+
+  /** Deliveries running, by outbox id. */
+  readonly #inFlight = new Map<string, Promise<void>>();
+  /** Deliveries running per endpoint key. */
+  readonly #active = new Map<string, number>();
+  /** Claimed messages whose endpoint was at its bound, per endpoint key, oldest first. */
+  readonly #waiting = new Map<string, Waiting[]>();
+  #waitingCount = 0;
+  /** Aborts in-flight sends when stop() runs out of patience. */
+  readonly #abort = new AbortController();
+
+  #running = false;
+  #loop: Promise<void> | undefined;
+  #woken = false;
+  #wakeUp: (() => void) | undefined;
+
+  constructor(options: DispatcherOptions) {
+    this.#store = options.store;
+    this.#sender = options.sender;
+    this.#integrators = options.integrators;
+    this.#clock = options.clock;
+    this.#instanceId = options.instanceId;
+    this.#log = options.log ?? pino({ level: 'silent' });
+    const schedule = options.retryScheduleMs ?? DEFAULT_RETRY_SCHEDULE_MS;
+    this.#schedules = isScheduleList(schedule) ? { callback: schedule, event: schedule } : schedule;
+    checkSchedule(this.#schedules.callback, 'callback');
+    checkSchedule(this.#schedules.event, 'event');
+    this.#jitterRatio = options.retryJitterRatio ?? DEFAULT_DISPATCHER_OPTIONS.retryJitterRatio;
+    this.#random = options.random ?? Math.random;
+    this.#claimBatchMax = positive(options.claimBatchMax ?? DEFAULT_DISPATCHER_OPTIONS.claimBatchMax, 'claimBatchMax');
+    this.#inFlightMax = positive(options.inFlightMax ?? DEFAULT_DISPATCHER_OPTIONS.inFlightMax, 'inFlightMax');
+    this.#endpointInFlightMax = positive(options.endpointInFlightMax ?? DEFAULT_DISPATCHER_OPTIONS.endpointInFlightMax, 'endpointInFlightMax');
+    this.#leaseMs = positive(options.leaseMs ?? DEFAULT_DISPATCHER_OPTIONS.leaseMs, 'leaseMs');
+    this.#pollIntervalMs = positive(options.pollIntervalMs ?? DEFAULT_DISPATCHER_OPTIONS.pollIntervalMs, 'pollIntervalMs');
+    this.#stopTimeoutMs = options.stopTimeoutMs ?? DEFAULT_DISPATCHER_OPTIONS.stopTimeoutMs;
+    this.#onCallbackOutcome = options.onCallbackOutcome;
+  }
+
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    this.#loop = this.#run();
+  }
+
+  /**
+   * Stop claiming and wait (at most stopTimeoutMs) for deliveries in flight; then abort the rest.
+   * Claimed messages not yet sent, and aborted ones, are not recorded: their leases lapse and
+   * another instance (or the next start) delivers them.
+   */
+  async stop(): Promise<void> {
+    this.#running = false;
+    this.wake();
+    await this.#loop;
+    this.#waiting.clear();
+    this.#waitingCount = 0;
+    const settled = Promise.allSettled([...this.#inFlight.values()]);
+    let timer: NodeJS.Timeout | undefined;
+    const patience = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), this.#stopTimeoutMs);
+    });
+    const first = await Promise.race([settled, patience]);
+    clearTimeout(timer);
+    if (first === 'timeout') {
+      this.#log.warn({ inFlight: this.#inFlight.size }, 'dispatcher: deliveries still in flight at stop; aborting them');
+      this.#abort.abort();
+      await settled;
+    }
+  }
+
+  /** Poll now (new outbox rows were committed, or a replay made messages pending). */
+  wake(): void {
+    this.#woken = true;
+    this.#wakeUp?.();
+  }
+
+  /** Deliveries running now (for metrics and tests). */
+  get inFlight(): number {
+    return this.#inFlight.size;
+  }
+
+  async #run(): Promise<void> {
+    while (this.#running) {
+      this.#woken = false;
+      const room = Math.min(this.#claimBatchMax, this.#inFlightMax - this.#inFlight.size - this.#waitingCount);
+      let claimed: OutboxRecord[] = [];
+      if (room > 0) {
+        try {
+          claimed = await this.#store.claimOutbox({
+            now: this.#clock.now(),
+            limit: room,
+            owner: this.#instanceId,
+            leaseMs: this.#leaseMs,
+            excludeEndpoints: this.#saturatedEndpoints(),
+          });
+        } catch (error) {
+          this.#log.error({ err: error }, 'dispatcher: claiming the outbox failed; retrying after the poll interval');
+        }
+        const claimedAt = this.#clock.now();
+        for (const record of claimed) this.#admit(record, claimedAt);
+      }
+      // A full batch means more is probably due: claim again at once (room permitting).
+      const more = room > 0 && claimed.length === room;
+      if (this.#running && !more && !this.#woken) await this.#sleep();
+    }
+  }
+
+  #sleep(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.#wakeUp = undefined;
+        resolve();
+      }, this.#pollIntervalMs);
+      this.#wakeUp = () => {
+        clearTimeout(timer);
+        this.#wakeUp = undefined;
+        resolve();
+      };
+    });
+  }
+
+  /** Endpoints at their bound (running plus waiting): the store leaves their messages unclaimed. */
+  #saturatedEndpoints(): OutboxEndpoint[] {
+    const saturated: OutboxEndpoint[] = [];
+    const keys = new Set([...this.#active.keys(), ...this.#waiting.keys()]);
+    for (const key of keys) {
+      if (this.#load(key) >= this.#endpointInFlightMax) saturated.push(endpointOf(key));
+    }
+    return saturated;
+  }
+
+  #load(key: string): number {
+    return (this.#active.get(key) ?? 0) + (this.#waiting.get(key)?.length ?? 0);
+  }
+
+  #admit(record: OutboxRecord, claimedAt: number): void {
+    // Our own earlier copy (its lease lapsed and we claimed it again) is still on its way.
+    if (this.#inFlight.has(record.id)) return;
+    const key = endpointKey(record);
+    if ((this.#active.get(key) ?? 0) < this.#endpointInFlightMax) {
+      this.#start(record, key);
+      return;
+    }
+    // One claim can bring more messages for an endpoint than it has room for; they wait here
+    // (at most one claim's worth, since a saturated endpoint is excluded from the next claims).
+    const queue = this.#waiting.get(key) ?? [];
+    if (queue.some((waiting) => waiting.record.id === record.id)) return;
+    queue.push({ record, claimedAt });
+    this.#waiting.set(key, queue);
+    this.#waitingCount += 1;
+  }
+
+  #start(record: OutboxRecord, key: string): void {
+    this.#active.set(key, (this.#active.get(key) ?? 0) + 1);
+    const delivery = this.#deliver(record)
+      .catch((error: unknown) => this.#log.error({ err: error, outboxId: record.id }, 'dispatcher: delivery failed unexpectedly; the lease lapses and it is retried'))
+      .finally(() => {
+        this.#inFlight.delete(record.id);
+        const active = (this.#active.get(key) ?? 1) - 1;
+        if (active > 0) this.#active.set(key, active);
+        else this.#active.delete(key);
+        this.#startWaiting(key);
+        // A slot is free again: messages of this endpoint (or others, if the budget was full) may be claimable.
+        this.wake();
+      });
+    this.#inFlight.set(record.id, delivery);
+  }
+
+  #startWaiting(key: string): void {
+    const queue = this.#waiting.get(key);
+    while (queue !== undefined && queue.length > 0 && (this.#active.get(key) ?? 0) < this.#endpointInFlightMax) {
+      const next = queue.shift();
+      if (next === undefined) break;
+      this.#waitingCount -= 1;
+      // A message that waited half its lease is left to lapse: sent now it might still be in
+      // flight when another instance claims it.
+      if (!this.#running || this.#clock.now() - next.claimedAt > this.#leaseMs / 2) continue;
+      this.#start(next.record, key);
+    }
+    if (queue !== undefined && queue.length === 0) this.#waiting.delete(key);
+  }
+
+  async #deliver(record: OutboxRecord): Promise<void> {
+    const result = await this.#send(record);
+    if (result.error === SEND_ABORTED) return;
+    const at = this.#clock.now();
+    const nextAttemptAt = result.delivered ? null : this.#nextAttemptAt(record, at, result.retryAfterMs ?? null);
+    await this.#store.recordDelivery({
+      outboxId: record.id,
+      at,
+      durationMs: result.durationMs,
+      httpStatus: result.httpStatus,
+      error: result.error,
+      delivered: result.delivered,
+      nextAttemptAt,
+    });
+    if (!result.delivered) {
+      const level = nextAttemptAt === null ? 'warn' : 'info';
+      this.#log[level](
+        { outboxId: record.id, integratorId: record.integratorId, channel: record.channel, attempt: record.attempts + 1, httpStatus: result.httpStatus, error: result.error, nextAttemptAt },
+        nextAttemptAt === null ? 'delivery: retry schedule spent, message is UNDELIVERED (replayable)' : 'delivery: attempt failed, retry scheduled',
+      );
+    }
+    if (record.channel === 'callback' && this.#onCallbackOutcome !== undefined) {
+      const outcome: CallbackOutcome = {
+        delivered: result.delivered,
+        // last_error survives replays and is set by every recorded failure: null means none yet.
+        firstFailure: !result.delivered && record.lastError === null,
+        gaveUp: !result.delivered && nextAttemptAt === null,
+      };
+      try {
+        await this.#onCallbackOutcome(record, outcome);
+      } catch (error) {
+        this.#log.error({ err: error, outboxId: record.id }, 'dispatcher: the callback outcome listener failed');
+      }
+    }
+  }
+
+  async #send(record: OutboxRecord): Promise<SendResult> {
+    const integrator = this.#integrators.get(record.integratorId);
+    if (integrator === undefined) {
+      return { delivered: false, httpStatus: null, error: `integrator ${record.integratorId} is not configured`, durationMs: 0 };
+    }
+    try {
+      return await this.#sender.send(record, integrator, { signal: this.#abort.signal });
+    } catch (error) {
+      // The sender resolves every outcome of the world; a rejection is a bug. It is recorded as a
+      // failed attempt (so the message is retried on schedule, not spun on) and logged loudly.
+      this.#log.error({ err: error, outboxId: record.id }, 'dispatcher: the sender threw');
+      return { delivered: false, httpStatus: null, error: 'internal error while sending', durationMs: 0 };
+    }
+  }
+
+  /** When to try again after this failed attempt, or null when the channel's schedule is spent. */
+  #nextAttemptAt(record: OutboxRecord, at: number, retryAfterMs: number | null): number | null {
+    const schedule = this.#schedules[record.channel];
+    // schedule[n] is the delay before attempt n + 1; this was attempt `record.attempts + 1`.
+    const delayMs = schedule[record.attempts + 1];
+    if (delayMs === undefined) return null;
+    const jitterMs = Math.floor(delayMs * this.#jitterRatio * this.#random());
+    // The receiver's Retry-After (429, 503) may lengthen the wait, never shorten it.
+    return at + Math.max(delayMs + jitterMs, retryAfterMs ?? 0);
+  }
+}
+
+function endpointKey(record: { readonly integratorId: string; readonly channel: OutboxChannel }): string {
+  return `${record.channel} ${record.integratorId}`;
+}
+
+function endpointOf(key: string): OutboxEndpoint {
+  const space = key.indexOf(' ');
+  return { channel: key.slice(0, space) as OutboxChannel, integratorId: key.slice(space + 1) };
+}
+
+function isScheduleList(value: readonly number[] | RetrySchedules): value is readonly number[] {
+  return Array.isArray(value);
+}
+
+function checkSchedule(schedule: readonly number[], channel: OutboxChannel): void {
+  if (schedule.length === 0 || schedule[0] !== 0 || !schedule.every((delay) => Number.isSafeInteger(delay) && delay >= 0)) {
+    throw new AssertionError(`retry schedule of ${channel}s must be non-negative integers starting with 0 (the first attempt is immediate)`);
+  }
+}
+
+function positive(value: number, name: string): number {
+  if (!Number.isFinite(value) || value <= 0) throw new AssertionError(`dispatcher option ${name} must be positive`);
+  return value;
+}

@@ -1,0 +1,226 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config/types.js';
+import { ApiError, type FieldError } from '../../domain/errors.js';
+import type { Clock } from '../../ports/clock.js';
+import type { DeliveryAttemptRecord, OutboxRecord, Store } from '../../ports/store.js';
+import { adminGuard } from '../plugins/admin-auth.js';
+import { domainValidator, type Validated } from '../validation.js';
+
+/**
+ * The operator API for deliveries (docs/delivery.md, "Admin API"), under `/admin/v1`:
+ *
+ * - `GET  /admin/v1/deliveries?status=UNDELIVERED&integratorId=…&limit=…&cursor=…` lists
+ *   messages waiting for a replay (or, with `status=PENDING`, still being retried), oldest first;
+ * - `GET  /admin/v1/deliveries/{id}` shows one message with its body and every recorded attempt;
+ * - `POST /admin/v1/deliveries/replay` with `{"outboxId": "…"}` or
+ *   `{"integratorId": "…", "since": "<RFC 3339>"}` (either part alone too) makes UNDELIVERED
+ *   messages PENDING again with a fresh retry schedule, and answers `{"replayed": n}`.
+ *
+ * Without an `admin` section in the configuration nothing is registered, so the paths answer 404.
+ * Register it in its own encapsulated scope: `app.register(async (scope) => adminRoutes(scope, deps))`.
+ */
+export interface AdminDeps {
+  readonly config: Pick<Config, 'admin' | 'integrators'>;
+  readonly store: Store;
+  readonly clock: Clock;
+  /** Asks the dispatcher to poll now, so replayed messages go out at once rather than at the next poll. */
+  readonly wakeDispatcher?: () => void;
+}
+
+export const ADMIN_PREFIX = '/admin/v1';
+const LIST_LIMIT_DEFAULT = 100;
+const LIST_LIMIT_MAX = 1_000;
+const ID_CHARS_MAX = 200;
+/** RFC 3339 date-time: date, `T` (or `t`/space), time with optional fraction, then `Z` or an offset. */
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+
+type ListStatus = 'UNDELIVERED' | 'PENDING';
+
+interface ListQuery {
+  readonly status: ListStatus;
+  readonly integratorId?: string;
+  readonly limit: number;
+  readonly after?: { readonly createdAt: number; readonly id: string };
+}
+
+type ReplayRequest = { readonly outboxId: string } | { readonly integratorId?: string; readonly since?: number };
+
+export function adminRoutes(scope: FastifyInstance, deps: AdminDeps): void {
+  const { admin } = deps.config;
+  if (admin === undefined) return;
+  const integratorIds = new Set(deps.config.integrators.map((integrator) => integrator.id));
+  scope.addHook('onRequest', adminGuard(admin));
+
+  scope.get<{ Querystring: ListQuery }>(
+    `${ADMIN_PREFIX}/deliveries`,
+    {
+      schema: { hide: true, querystring: { type: 'object' } },
+      validatorCompiler: domainValidator(validateListQuery, 'delivery listing query'),
+    },
+    async (request) => {
+      const query = request.query;
+      const rows = await deps.store.listOutbox({ ...query, limit: query.limit + 1 });
+      const page = rows.slice(0, query.limit);
+      const last = page.at(-1);
+      return {
+        deliveries: page.map(summary),
+        nextCursor: rows.length > query.limit && last !== undefined ? encodeCursor(last) : null,
+      };
+    },
+  );
+
+  scope.get<{ Params: { id: string } }>(
+    `${ADMIN_PREFIX}/deliveries/:id`,
+    {
+      schema: { hide: true, params: { type: 'object' } },
+      validatorCompiler: domainValidator(validateIdParams, 'delivery id'),
+    },
+    async (request) => {
+      const record = await deps.store.outboxMessage(request.params.id);
+      if (record === undefined) throw new ApiError('NOT_FOUND', `No delivery ${request.params.id}`);
+      const attempts = await deps.store.deliveryAttempts(record.id);
+      return { ...summary(record), headers: record.headers, body: record.body, attemptHistory: attempts.map(attemptView) };
+    },
+  );
+
+  scope.post<{ Body: ReplayRequest }>(
+    `${ADMIN_PREFIX}/deliveries/replay`,
+    {
+      schema: { hide: true, body: { type: 'object' } },
+      validatorCompiler: domainValidator((body) => validateReplay(body, integratorIds), 'replay request'),
+    },
+    async (request) => {
+      const filter = request.body;
+      if ('outboxId' in filter && (await deps.store.outboxMessage(filter.outboxId)) === undefined) {
+        throw new ApiError('NOT_FOUND', `No delivery ${filter.outboxId}`);
+      }
+      const replayed = await deps.store.replayUndelivered(filter, deps.clock.now());
+      request.log.info({ filter, replayed }, 'admin: undelivered messages replayed');
+      if (replayed > 0) deps.wakeDispatcher?.();
+      return { replayed };
+    },
+  );
+}
+
+function summary(record: OutboxRecord) {
+  return {
+    id: record.id,
+    transactionId: record.transactionId,
+    integratorId: record.integratorId,
+    channel: record.channel,
+    url: record.url,
+    seq: record.seq,
+    status: record.status,
+    attempts: record.attempts,
+    createdAt: iso(record.createdAt),
+    nextAttemptAt: record.status === 'PENDING' ? iso(record.nextAttemptAt) : null,
+    deliveredAt: record.deliveredAt === null ? null : iso(record.deliveredAt),
+    lastError: record.lastError,
+  };
+}
+
+function attemptView(attempt: DeliveryAttemptRecord) {
+  return { at: iso(attempt.at), durationMs: attempt.durationMs, httpStatus: attempt.httpStatus, error: attempt.error, delivered: attempt.delivered };
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** An opaque page token: the (createdAt, id) of the last row of the page. */
+function encodeCursor(record: OutboxRecord): string {
+  return Buffer.from(JSON.stringify([record.createdAt, record.id]), 'utf8').toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdAt: number; id: string } | undefined {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (!Array.isArray(value) || value.length !== 2) return undefined;
+    const [createdAt, id] = value as unknown[];
+    return Number.isSafeInteger(createdAt) && typeof id === 'string' ? { createdAt: createdAt as number, id } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Milliseconds since the epoch of an RFC 3339 date-time, or undefined when it is not one. */
+export function parseRfc3339(text: string): number | undefined {
+  const match = RFC3339.exec(text);
+  if (match === null) return undefined;
+  const [, year, month, day, hour, minute, second] = match.map(Number) as [number, number, number, number, number, number, number];
+  // Date.parse would roll 2025-02-30 over into March; a calendar check refuses it.
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined;
+  if (hour > 23 || minute > 59 || second > 60) return undefined;
+  const ms = Date.parse(text.replace(' ', 'T').replace(':60', ':59'));
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function validateListQuery(query: unknown): Validated<ListQuery> {
+  const input = isRecord(query) ? query : {};
+  const errors: FieldError[] = [];
+  for (const key of Object.keys(input)) {
+    if (!['status', 'integratorId', 'limit', 'cursor'].includes(key)) errors.push({ field: `/${key}`, message: 'is not a known query parameter' });
+  }
+  const status = input['status'] ?? 'UNDELIVERED';
+  if (status !== 'UNDELIVERED' && status !== 'PENDING') errors.push({ field: '/status', message: 'must be UNDELIVERED or PENDING' });
+  const integratorId = input['integratorId'];
+  if (integratorId !== undefined && (typeof integratorId !== 'string' || integratorId === '' || integratorId.length > ID_CHARS_MAX)) {
+    errors.push({ field: '/integratorId', message: 'must be an integrator id' });
+  }
+  const limitText = input['limit'];
+  const limit = limitText === undefined ? LIST_LIMIT_DEFAULT : typeof limitText === 'string' && /^[0-9]{1,4}$/.test(limitText) ? Number(limitText) : NaN;
+  if (!(limit >= 1 && limit <= LIST_LIMIT_MAX)) errors.push({ field: '/limit', message: `must be an integer from 1 to ${LIST_LIMIT_MAX}` });
+  const cursor = input['cursor'];
+  const after = typeof cursor === 'string' ? decodeCursor(cursor) : undefined;
+  if (cursor !== undefined && after === undefined) errors.push({ field: '/cursor', message: 'is not a cursor this API returned' });
+  if (errors.length > 0) return { ok: false, errors };
+  return {
+    ok: true,
+    value: {
+      status: status as ListStatus,
+      limit,
+      ...(typeof integratorId === 'string' ? { integratorId } : {}),
+      ...(after === undefined ? {} : { after }),
+    },
+  };
+}
+
+function validateIdParams(params: unknown): Validated<{ id: string }> {
+  const id = isRecord(params) ? params['id'] : undefined;
+  if (typeof id !== 'string' || id === '' || id.length > ID_CHARS_MAX) return { ok: false, errors: [{ field: '/id', message: 'must be a delivery id' }] };
+  return { ok: true, value: { id } };
+}
+
+function validateReplay(body: unknown, integratorIds: ReadonlySet<string>): Validated<ReplayRequest> {
+  if (!isRecord(body)) return { ok: false, errors: [{ field: '', message: 'must be a JSON object' }] };
+  const errors: FieldError[] = [];
+  for (const key of Object.keys(body)) {
+    if (!['outboxId', 'integratorId', 'since'].includes(key)) errors.push({ field: `/${key}`, message: 'is not a known field' });
+  }
+  const { outboxId, integratorId, since } = body;
+  if (outboxId !== undefined) {
+    if (typeof outboxId !== 'string' || outboxId === '' || outboxId.length > ID_CHARS_MAX) errors.push({ field: '/outboxId', message: 'must be a delivery id' });
+    if (integratorId !== undefined || since !== undefined) errors.push({ field: '/outboxId', message: 'replays one message: give it alone, without integratorId or since' });
+  } else if (integratorId === undefined && since === undefined) {
+    errors.push({ field: '', message: 'give outboxId, or integratorId and/or since' });
+  }
+  if (integratorId !== undefined && (typeof integratorId !== 'string' || !integratorIds.has(integratorId))) {
+    errors.push({ field: '/integratorId', message: 'is not a configured integrator' });
+  }
+  const sinceMs = typeof since === 'string' ? parseRfc3339(since) : undefined;
+  if (since !== undefined && sinceMs === undefined) errors.push({ field: '/since', message: 'must be an RFC 3339 date-time, e.g. 2025-01-15T12:00:00Z' });
+  if (errors.length > 0) return { ok: false, errors };
+  if (typeof outboxId === 'string') return { ok: true, value: { outboxId } };
+  return {
+    ok: true,
+    value: {
+      ...(typeof integratorId === 'string' ? { integratorId } : {}),
+      ...(sinceMs === undefined ? {} : { since: sinceMs }),
+    },
+  };
+}
