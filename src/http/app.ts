@@ -10,6 +10,7 @@ import { authPlugin } from './plugins/auth.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { jsonBodyPlugin } from './plugins/json-body.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
+import { adminRoutes } from './routes/admin.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { operationsRoutes, type Readiness } from './routes/operations.js';
 import { creditTransferRoutes } from './routes/v1/credit-transfer.js';
@@ -79,6 +80,10 @@ export async function buildApp(deps: AppDeps, options: { logger?: Logger } = {})
   await app.register(allowlistPlugin, { config });
   operationsRoutes(app, deps);
   await app.register(async (scope) => oauthRoutes(scope, deps));
+  await app.register((scope, _options, done) => {
+    adminRoutes(scope, { config, store: deps.store, clock: deps.clock, ...(deps.outboxWritten === undefined ? {} : { wakeDispatcher: deps.outboxWritten }) });
+    done();
+  });
 
   await app.register(
     async (api) => {

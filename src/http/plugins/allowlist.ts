@@ -15,7 +15,8 @@ import type { Config, IntegratorConfig } from '../../config/types.js';
  * connection, so shutdown never waits for them.
  *
  * The operations paths (`/health/*`, `/metrics`, `/openapi.json`, `/docs`) are exempt: they are
- * for the platform, not for integrators.
+ * for the platform, not for integrators. So are the admin routes (`/admin/v1/…`, when configured):
+ * they apply the operator's own `admin.allowlist` instead.
  */
 declare module 'fastify' {
   interface FastifyRequest {
@@ -106,6 +107,11 @@ export function isOperationsRoute(routeUrl: string | undefined): boolean {
   );
 }
 
+/** Route patterns of the admin API, which answers the addresses of `admin.allowlist` instead. */
+export function isAdminRoute(routeUrl: string | undefined): boolean {
+  return routeUrl !== undefined && routeUrl.startsWith('/admin/');
+}
+
 /** Sockets held without an answer, each destroyed after the hold time; bounded in number. */
 export class ConnectionHolder {
   readonly #held = new Map<Socket, NodeJS.Timeout>();
@@ -175,6 +181,7 @@ export const allowlistPlugin = fp(
     const { server, integrators } = options.config;
     const trusted = new AddressSet(server.trustedProxies);
     const anyIntegrator = new AddressSet(integrators.flatMap((integrator) => integrator.allowlist));
+    const admin = options.config.admin === undefined ? undefined : new AddressSet(options.config.admin.allowlist);
     const holder = new ConnectionHolder(server.heldConnectionMs, server.heldConnectionsMax);
 
     const addressOf = (raw: IncomingMessage): string => resolveClientAddress(raw.socket.remoteAddress, raw.headers['x-forwarded-for'], trusted);
@@ -184,7 +191,7 @@ export const allowlistPlugin = fp(
 
     app.addHook('onRequest', async (request, reply) => {
       request.clientAddress = addressOf(request.raw);
-      if (isOperationsRoute(request.routeOptions.url)) return;
+      if (isOperationsRoute(request.routeOptions.url) || isAdminRoute(request.routeOptions.url)) return;
       if (anyIntegrator.contains(request.clientAddress)) return;
       holdRequest(request, reply);
     });
@@ -192,7 +199,7 @@ export const allowlistPlugin = fp(
     // Node answers `Expect: 100-continue` by itself before any hook runs, which would write bytes
     // to a non-allowlisted client. Taking the event over lets only allowed clients see the 100.
     const onCheckContinue = (request: IncomingMessage, response: ServerResponse): void => {
-      if (anyIntegrator.contains(addressOf(request)) || isOperationsPath(request.url)) response.writeContinue();
+      if (anyIntegrator.contains(addressOf(request)) || isOperationsPath(request.url) || admin?.contains(addressOf(request)) === true) response.writeContinue();
       app.server.emit('request', request, response);
     };
     app.server.on('checkContinue', onCheckContinue);
