@@ -1,0 +1,82 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort } from './server.js';
+
+const MAIN = fileURLToPath(new URL('./receiver-main.js', import.meta.url));
+
+export interface Received {
+  readonly at: number;
+  readonly path: string;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+/** The integrator's side, as a separate process (test/support/receiver-main.ts). */
+export class Receiver {
+  readonly port: number;
+  readonly file: string;
+  #child: ChildProcess | undefined;
+
+  private constructor(port: number, file: string) {
+    this.port = port;
+    this.file = file;
+  }
+
+  static async start(options: { failFirst?: number } = {}): Promise<Receiver> {
+    const receiver = new Receiver(await freePort(), join(mkdtempSync(join(tmpdir(), 'regpay-receiver-')), 'received.jsonl'));
+    await receiver.up(options);
+    return receiver;
+  }
+
+  get partnerApiUrl(): string {
+    return `http://127.0.0.1:${this.port}/partner-api/v1`;
+  }
+
+  get eventsApiUrl(): string {
+    return `http://127.0.0.1:${this.port}/events-api/v1`;
+  }
+
+  /** (Re)start listening on the same port. */
+  async up(options: { failFirst?: number } = {}): Promise<void> {
+    const child = spawn(process.execPath, [MAIN], {
+      env: { ...process.env, PORT: String(this.port), RECEIVER_FILE: this.file, RECEIVER_FAIL_FIRST: String(options.failFirst ?? 0) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    this.#child = child;
+    await new Promise<void>((resolve, reject) => {
+      child.once('exit', (code) => reject(new Error(`receiver exited with ${code}`)));
+      child.stdout.once('data', () => resolve());
+    });
+  }
+
+  /** Stop listening: the integrator is down. */
+  async down(): Promise<void> {
+    const child = this.#child;
+    if (child === undefined || child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  }
+
+  received(): Received[] {
+    if (!existsSync(this.file)) return [];
+    return readFileSync(this.file, 'utf8')
+      .split('\n')
+      .filter((line) => line.length > 0)
+      .map((line) => JSON.parse(line) as Received);
+  }
+
+  /** Wait until `done(received)` holds, or fail after `timeoutMs` with what was received. */
+  async waitFor(done: (received: Received[]) => boolean, timeoutMs = 20_000): Promise<Received[]> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const received = this.received();
+      if (done(received)) return received;
+      if (Date.now() > deadline) throw new Error(`receiver: condition not met within ${timeoutMs} ms; got ${received.length} messages`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
