@@ -1,0 +1,42 @@
+/**
+ * A Map with a size cap: inserting beyond the cap evicts the oldest entries (insertion order,
+ * refreshed on set). Connectors and the simulator keep short-lived correlation data in it, so
+ * memory stays bounded however long the process runs (STYLE.md rule 3).
+ */
+export class BoundedMap<K, V> {
+  readonly #entries = new Map<K, V>();
+
+  constructor(readonly entriesMax: number) {
+    if (!Number.isInteger(entriesMax) || entriesMax < 1) throw new RangeError(`entriesMax must be a positive integer, got ${entriesMax}`);
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  get(key: K): V | undefined {
+    return this.#entries.get(key);
+  }
+
+  has(key: K): boolean {
+    return this.#entries.has(key);
+  }
+
+  set(key: K, value: V): void {
+    this.#entries.delete(key);
+    this.#entries.set(key, value);
+    while (this.#entries.size > this.entriesMax) {
+      const oldest = this.#entries.keys().next();
+      if (oldest.done === true) break;
+      this.#entries.delete(oldest.value);
+    }
+  }
+
+  delete(key: K): boolean {
+    return this.#entries.delete(key);
+  }
+
+  clear(): void {
+    this.#entries.clear();
+  }
+}

@@ -1,0 +1,117 @@
+import { child, children, readDocument, text, writeDocument, type XmlElement } from './xml.js';
+
+/**
+ * FIToFIPaymentStatusReport (pacs.002): the scheme's answer to a pacs.008 or to a status
+ * enquiry (pacs.028). Versions .10 and .12 share every element used here.
+ */
+
+/** The transfer a status report is about, as the original pacs.008 named it. */
+export interface OriginalTransfer {
+  readonly messageId: string;
+  readonly messageName: string;
+  readonly createdAt?: string;
+  readonly instructionId?: string;
+  readonly endToEndId?: string;
+  readonly transactionId?: string;
+  readonly uetr?: string;
+}
+
+export interface Pacs002Input {
+  readonly messageName: string;
+  readonly messageId: string;
+  readonly createdAt: string;
+  readonly original: OriginalTransfer;
+  /** TxSts, an ExternalPaymentTransactionStatus1Code such as ACSC or RJCT. */
+  readonly status: string;
+  readonly reasonCode?: string;
+  /** AddtlInf is Max105Text. */
+  readonly additionalInformation?: string;
+  readonly acceptedAt?: string;
+}
+
+export function pacs002Document(input: Pacs002Input): string {
+  const { original } = input;
+  return writeDocument(input.messageName, 'FIToFIPmtStsRpt', {
+    GrpHdr: { MsgId: input.messageId, CreDtTm: input.createdAt },
+    TxInfAndSts: {
+      OrgnlGrpInf: { OrgnlMsgId: original.messageId, OrgnlMsgNmId: original.messageName, OrgnlCreDtTm: original.createdAt },
+      OrgnlInstrId: original.instructionId,
+      OrgnlEndToEndId: original.endToEndId,
+      OrgnlTxId: original.transactionId,
+      OrgnlUETR: original.uetr,
+      TxSts: input.status,
+      StsRsnInf:
+        input.reasonCode === undefined && input.additionalInformation === undefined
+          ? undefined
+          : {
+              Rsn: input.reasonCode === undefined ? undefined : { Cd: input.reasonCode },
+              AddtlInf: input.additionalInformation === undefined ? undefined : [...input.additionalInformation].slice(0, 105).join(''),
+            },
+      AccptncDtTm: input.acceptedAt,
+    },
+  });
+}
+
+/** One transaction's status as read from a report. */
+export interface ReportedStatus {
+  readonly originalMessageId: string | undefined;
+  readonly originalMessageName: string | undefined;
+  readonly originalEndToEndId: string | undefined;
+  readonly uetr: string | undefined;
+  /** TxSts (or GrpSts for a report about the whole message); undefined when the report gives none. */
+  readonly status: string | undefined;
+  readonly reasonCode: string | undefined;
+  readonly reasonText: string | undefined;
+}
+
+export interface Pacs002Report {
+  readonly messageName: string;
+  readonly messageId: string | undefined;
+  readonly statuses: readonly ReportedStatus[];
+  /** The document as JSON (element names as keys, every value a string), for event payloads. */
+  readonly json: Readonly<Record<string, unknown>>;
+}
+
+export type ReadPacs002Result = { readonly ok: true; readonly value: Pacs002Report } | { readonly ok: false; readonly error: string };
+
+export function readPacs002(xml: string): ReadPacs002Result {
+  const document = readDocument(xml);
+  if (!document.ok) return document;
+  if (!document.messageName.startsWith('pacs.002.') || document.root !== 'FIToFIPmtStsRpt') return { ok: false, error: `not a pacs.002: ${document.messageName}` };
+  const body = document.body;
+  const group = child(body, 'OrgnlGrpInfAndSts');
+  const transactions = children(body, 'TxInfAndSts');
+  const statuses: ReportedStatus[] = transactions.map((transaction) => ({
+    originalMessageId: text(transaction, 'OrgnlGrpInf', 'OrgnlMsgId') ?? text(group, 'OrgnlMsgId'),
+    originalMessageName: text(transaction, 'OrgnlGrpInf', 'OrgnlMsgNmId') ?? text(group, 'OrgnlMsgNmId'),
+    originalEndToEndId: text(transaction, 'OrgnlEndToEndId'),
+    uetr: text(transaction, 'OrgnlUETR'),
+    status: text(transaction, 'TxSts'),
+    ...reason(transaction),
+  }));
+  // A report about the whole message (e.g. the operator refused it) carries only the group status.
+  if (statuses.length === 0 && group !== undefined) {
+    statuses.push({
+      originalMessageId: text(group, 'OrgnlMsgId'),
+      originalMessageName: text(group, 'OrgnlMsgNmId'),
+      originalEndToEndId: undefined,
+      uetr: undefined,
+      status: text(group, 'GrpSts'),
+      ...reason(group),
+    });
+  }
+  return {
+    ok: true,
+    value: { messageName: document.messageName, messageId: text(body, 'GrpHdr', 'MsgId'), statuses, json: { schema: document.messageName, [document.root]: body } },
+  };
+}
+
+function reason(node: XmlElement | undefined): { reasonCode: string | undefined; reasonText: string | undefined } {
+  const info = child(node, 'StsRsnInf');
+  const additional = info?.AddtlInf;
+  const lines = (Array.isArray(additional) ? (additional as unknown[]) : [additional]).filter((line): line is string => typeof line === 'string');
+  return {
+    reasonCode: text(info, 'Rsn', 'Cd') ?? text(info, 'Rsn', 'Prtry'),
+    reasonText: lines.length === 0 ? undefined : lines.join(' '),
+  };
+}

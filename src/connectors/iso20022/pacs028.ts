@@ -1,0 +1,61 @@
+import type { OriginalTransfer } from './pacs002.js';
+import { child, readDocument, text, writeDocument } from './xml.js';
+
+/** FIToFIPaymentStatusRequest (pacs.028): asks the scheme for the status of a transfer sent earlier. Versions .03 and .05 share every element used here. */
+
+export interface Pacs028Input {
+  readonly messageName: string;
+  readonly messageId: string;
+  readonly createdAt: string;
+  readonly original: OriginalTransfer;
+}
+
+export function pacs028Document(input: Pacs028Input): string {
+  const { original } = input;
+  return writeDocument(input.messageName, 'FIToFIPmtStsReq', {
+    GrpHdr: { MsgId: input.messageId, CreDtTm: input.createdAt },
+    TxInf: {
+      StsReqId: input.messageId,
+      OrgnlGrpInf: { OrgnlMsgId: original.messageId, OrgnlMsgNmId: original.messageName, OrgnlCreDtTm: original.createdAt },
+      OrgnlInstrId: original.instructionId,
+      OrgnlEndToEndId: original.endToEndId,
+      OrgnlTxId: original.transactionId,
+      OrgnlUETR: original.uetr,
+    },
+  });
+}
+
+export interface Pacs028Request {
+  readonly messageName: string;
+  readonly messageId: string;
+  readonly original: Partial<OriginalTransfer>;
+}
+
+export type ReadPacs028Result = { readonly ok: true; readonly value: Pacs028Request } | { readonly ok: false; readonly error: string };
+
+export function readPacs028(xml: string): ReadPacs028Result {
+  const document = readDocument(xml);
+  if (!document.ok) return document;
+  if (!document.messageName.startsWith('pacs.028.') || document.root !== 'FIToFIPmtStsReq') return { ok: false, error: `not a pacs.028: ${document.messageName}` };
+  const body = document.body;
+  const transaction = child(body, 'TxInf');
+  const messageId = text(body, 'GrpHdr', 'MsgId');
+  if (messageId === undefined || transaction === undefined) return { ok: false, error: 'pacs.028 lacks MsgId or TxInf' };
+  const group = child(transaction, 'OrgnlGrpInf') ?? child(body, 'OrgnlGrpInf');
+  return {
+    ok: true,
+    value: {
+      messageName: document.messageName,
+      messageId,
+      original: {
+        messageId: text(group, 'OrgnlMsgId'),
+        messageName: text(group, 'OrgnlMsgNmId'),
+        createdAt: text(group, 'OrgnlCreDtTm'),
+        instructionId: text(transaction, 'OrgnlInstrId'),
+        endToEndId: text(transaction, 'OrgnlEndToEndId'),
+        transactionId: text(transaction, 'OrgnlTxId'),
+        uetr: text(transaction, 'OrgnlUETR'),
+      },
+    },
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * ISO 20022 ExternalStatusReason1Code values this service produces or the simulator answers
+ * with, and their meaning in a few words (a scheme's AddtlInf is Max105Text; schemes may cut
+ * texts to 35 characters). The codes of the interface's reason-code list come first.
+ */
+export const REASON_TEXTS: ReadonlyMap<string, string> = new Map([
+  ['AB06', 'Timeout at the instructed agent'],
+  ['AB07', 'Agent of message not online'],
+  ['AB10', 'Error at the instructed agent'],
+  ['AC01', 'Format of the account number incorrect'],
+  ['AC03', 'Creditor account number invalid or missing'],
+  ['AC04', 'Account closed'],
+  ['AC06', 'Account blocked for posting'],
+  ['AC16', 'Account in sequestration'],
+  ['AC17', 'Account in liquidation'],
+  ['AG01', 'Transaction forbidden on this account type'],
+  ['AG03', 'Transaction type not supported on this account'],
+  ['AG10', 'Agent suspended from the payment system'],
+  ['AM01', 'Amount is zero'],
+  ['AM02', 'Amount above allowed maximum'],
+  ['AM03', 'Currency not processable by the scheme'],
+  ['BE01', 'End customer inconsistent with account number'],
+  ['CH21', 'Mandatory element missing'],
+  ['FF02', 'Syntax error'],
+  ['MD07', 'Account holder deceased'],
+  ['NAUT', 'Permission to process not granted'],
+  ['NOCM', 'Account not compliant with regulations'],
+  ['NOOR', 'Original transaction never received'],
+  ['RC06', 'Debtor agent BIC invalid or missing'],
+  ['RC07', 'Creditor agent BIC invalid or missing'],
+  ['RC08', 'Clearing system member id invalid or missing'],
+  ['RR10', 'Character set not valid for the payment'],
+  ['RR12', 'Identification required for the country missing'],
+]);
+
+export function reasonText(code: string): string {
+  return REASON_TEXTS.get(code) ?? code;
+}

@@ -1,0 +1,38 @@
+import type { SchemeStatus } from '../../ports/scheme.js';
+
+/**
+ * How a family reads pacs.002 TxSts codes (ISO 20022 ExternalPaymentTransactionStatus1Code).
+ * The mapping is exhaustive by construction: a code not in the table is PENDING, so the engine
+ * keeps the transfer open and enquires; an unknown code is never taken for success.
+ */
+export type StatusTable = ReadonlyMap<string, SchemeStatus>;
+
+/**
+ * The table every family uses unless its scheme says otherwise. Only settlement is final success:
+ * ACSC (settlement on the debtor's side completed) and ACCC (creditor's account credited). The
+ * acceptances before settlement (ACTC, ACCP, ACFC, ACWP, ACWC, ACSP) and PDNG/RCVD/PART/PATC are
+ * PENDING: the integrator must not tell its customer "paid" on them. BLCK (funds blocked, neither
+ * posted nor returned) is PENDING too: the money has not been declined. RJCT is final rejection;
+ * CANC (the transfer was cancelled, nothing moves) is reported as REJECTED as well.
+ */
+export const ISO_STATUS_TABLE: StatusTable = new Map<string, SchemeStatus>([
+  ['ACSC', 'ACCEPTED'],
+  ['ACCC', 'ACCEPTED'],
+  ['ACSP', 'PENDING'],
+  ['ACCP', 'PENDING'],
+  ['ACTC', 'PENDING'],
+  ['ACFC', 'PENDING'],
+  ['ACWP', 'PENDING'],
+  ['ACWC', 'PENDING'],
+  ['PDNG', 'PENDING'],
+  ['RCVD', 'PENDING'],
+  ['PART', 'PENDING'],
+  ['PATC', 'PENDING'],
+  ['BLCK', 'PENDING'],
+  ['RJCT', 'REJECTED'],
+  ['CANC', 'REJECTED'],
+]);
+
+export function statusOf(table: StatusTable, code: string | undefined): SchemeStatus {
+  return (code === undefined ? undefined : table.get(code)) ?? 'PENDING';
+}

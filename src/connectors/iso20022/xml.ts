@@ -1,0 +1,154 @@
+import { XMLBuilder, XMLParser } from 'fast-xml-parser';
+
+/**
+ * Writing and reading ISO 20022 XML documents. Messages are assembled as plain objects whose
+ * key order is the XSD's element order (fast-xml-parser writes keys in insertion order), then
+ * serialised by the library, which escapes text; nothing is concatenated by hand. Reading keeps
+ * every value as the string written (amounts are never turned into floats).
+ */
+
+/** An element's content: text, child elements, repeated elements, or absent. Keys `@_x` are attributes, `#text` the text beside them. */
+export type XmlValue = string | XmlElement | readonly XmlValue[] | undefined;
+export interface XmlElement {
+  readonly [tag: string]: XmlValue;
+}
+
+export const ISO20022_NAMESPACE_PREFIX = 'urn:iso:std:iso:20022:tech:xsd:';
+
+/** Larger inbound documents are refused before parsing: one-transaction status reports are a few kilobytes. */
+export const XML_DOCUMENT_BYTES_MAX = 1_048_576;
+
+/** The Document start tag with its ISO 20022 namespace declaration (default or prefixed). */
+const DOCUMENT_NAMESPACE = /<(?:[A-Za-z_][\w.-]*:)?Document\b[^>]*?\sxmlns(?::[A-Za-z_][\w.-]*)?\s*=\s*(["'])(urn:iso:std:iso:20022:tech:xsd:[^"']+)\1/;
+
+/** Nesting deeper than this is refused; ISO 20022 payment messages stay well under it. */
+const XML_DEPTH_MAX = 48;
+
+const builder = new XMLBuilder({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  textNodeName: '#text',
+  format: true,
+  indentBy: '  ',
+  suppressEmptyNode: false,
+  processEntities: true,
+});
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  textNodeName: '#text',
+  removeNSPrefix: true,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  maxNestedTags: XML_DEPTH_MAX,
+});
+
+/** `urn:iso:std:iso:20022:tech:xsd:<messageName>` document with `root` as its only child. */
+export function writeDocument(messageName: string, root: string, body: XmlElement): string {
+  const document = { Document: { '@_xmlns': ISO20022_NAMESPACE_PREFIX + messageName, [root]: compact(body) ?? {} } };
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${String(builder.build(document))}`;
+}
+
+export type ReadDocumentResult =
+  | { readonly ok: true; readonly messageName: string; readonly root: string; readonly body: XmlElement }
+  | { readonly ok: false; readonly error: string };
+
+/**
+ * Parses an ISO 20022 document and names its message from the namespace (e.g. `pacs.002.001.10`).
+ * A DOCTYPE is refused outright: ISO 20022 messages carry none, and refusing it rules out entity
+ * expansion from a counterpart's document.
+ */
+export function readDocument(xml: string): ReadDocumentResult {
+  if (Buffer.byteLength(xml, 'utf8') > XML_DOCUMENT_BYTES_MAX) return { ok: false, error: `document larger than ${XML_DOCUMENT_BYTES_MAX} bytes` };
+  if (/<!DOCTYPE/i.test(xml)) return { ok: false, error: 'document carries a DOCTYPE' };
+  let parsed: unknown;
+  try {
+    parsed = parser.parse(xml, true);
+  } catch (error) {
+    return { ok: false, error: `not well-formed XML: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  const document = isElement(parsed) ? parsed.Document : undefined;
+  if (!isElement(document)) return { ok: false, error: 'no Document element' };
+  // The parser drops namespace declarations along with prefixes, so the namespace is read from the Document start tag itself.
+  const namespace = DOCUMENT_NAMESPACE.exec(xml)?.[2];
+  if (namespace === undefined) return { ok: false, error: 'Document is not in an ISO 20022 namespace' };
+  const roots = Object.keys(document).filter((key) => !key.startsWith('@_'));
+  const root = roots[0];
+  if (roots.length !== 1 || root === undefined) return { ok: false, error: 'Document must hold exactly one message element' };
+  const body = document[root];
+  if (!isElement(body)) return { ok: false, error: `${root} has no content` };
+  return { ok: true, messageName: namespace.slice(ISO20022_NAMESPACE_PREFIX.length), root, body };
+}
+
+/** The element at `path`, taking the first of repeated elements on the way. */
+export function child(node: XmlValue, ...path: readonly string[]): XmlElement | undefined {
+  let current: XmlValue = node;
+  for (const tag of path) {
+    const element = firstOf(current);
+    if (!isElement(element)) return undefined;
+    current = element[tag];
+  }
+  const found = firstOf(current);
+  return isElement(found) ? found : undefined;
+}
+
+/** Every occurrence of the repeated element `tag` under `node`. */
+export function children(node: XmlValue, tag: string): XmlElement[] {
+  const element = firstOf(node);
+  if (!isElement(element)) return [];
+  const value = element[tag];
+  const list = Array.isArray(value) ? (value as readonly XmlValue[]) : [value];
+  return list.filter(isElement);
+}
+
+/** The text at `path` (an element's text, or `#text` beside its attributes), first occurrence. */
+export function text(node: XmlValue, ...path: readonly string[]): string | undefined {
+  let current: XmlValue = node;
+  for (const tag of path) {
+    const element = firstOf(current);
+    if (!isElement(element)) return undefined;
+    current = element[tag];
+  }
+  const found = firstOf(current);
+  if (typeof found === 'string') return found;
+  if (isElement(found) && typeof found['#text'] === 'string') return found['#text'];
+  return undefined;
+}
+
+/** Every text leaf of an element tree with its path, attributes included (used by character-set rules). */
+export function* textLeaves(node: XmlValue, path = ''): Generator<{ readonly path: string; readonly value: string }> {
+  if (typeof node === 'string') {
+    yield { path, value: node };
+  } else if (Array.isArray(node)) {
+    for (const item of node as readonly XmlValue[]) yield* textLeaves(item, path);
+  } else if (isElement(node)) {
+    for (const [key, value] of Object.entries(node)) yield* textLeaves(value, key === '#text' ? path : `${path}/${key}`);
+  }
+}
+
+/** Drops absent values, empty objects and empty lists, so optional elements are simply left out. */
+export function compact(value: XmlValue): XmlValue {
+  if (value === undefined || typeof value === 'string') return value;
+  if (Array.isArray(value)) {
+    const items = (value as readonly XmlValue[]).map(compact).filter((item) => item !== undefined);
+    return items.length === 0 ? undefined : items;
+  }
+  const out: Record<string, XmlValue> = {};
+  for (const [key, item] of Object.entries(value as XmlElement)) {
+    const kept = compact(item);
+    if (kept !== undefined) out[key] = kept;
+  }
+  return Object.keys(out).some((key) => !key.startsWith('@_')) ? out : undefined;
+}
+
+function firstOf(value: unknown): unknown {
+  return Array.isArray(value) ? (value as unknown[])[0] : value;
+}
+
+function isElement(value: unknown): value is XmlElement {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

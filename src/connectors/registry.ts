@@ -1,0 +1,66 @@
+import { TIME_BUDGET_MS_DEFAULTS } from '../config/schema.js';
+import type { SchemeConfig } from '../config/types.js';
+import { SCHEMES, supports, type SchemeName } from '../domain/schemes.js';
+import type { Clock } from '../ports/clock.js';
+import type { SchemeConnector } from '../ports/scheme.js';
+import { CBPR_PLUS } from './cbpr-plus/family.js';
+import { createIsoConnector, type ConnectorLog, type SchemeFamily } from './iso20022/connector.js';
+import { simulatorTransport, type SimulatorOptions } from './simulator/simulator.js';
+import { TCIB } from './tcib/family.js';
+import type { TransportFactory } from './transport.js';
+import { ZA_EFT } from './za-eft/family.js';
+import { ZA_RPP } from './za-rpp/family.js';
+import { ZA_RTC } from './za-rtc/family.js';
+
+/** Every scheme family, one line each. Adding a scheme: docs/connectors.md. */
+export const FAMILIES: readonly SchemeFamily[] = [
+  ZA_RTC,
+  ZA_RPP,
+  ZA_EFT,
+  CBPR_PLUS,
+  TCIB,
+];
+
+/** The family serving a scheme, if any. */
+export function familyOf(scheme: SchemeName): SchemeFamily | undefined {
+  return FAMILIES.find((family) => family.schemes.includes(scheme));
+}
+
+export interface CreateConnectorsOptions {
+  /** Simulator settings for every simulated scheme (latency, late answer, memory bound). */
+  readonly simulator?: Partial<Omit<SimulatorOptions, 'scheme' | 'clock'>>;
+  /** Transports by the name used in `schemes.<SCHEME>.connector`, beside the built-in `simulator`. */
+  readonly transports?: Readonly<Record<string, TransportFactory>>;
+  readonly log?: ConnectorLog;
+}
+
+const systemClock: Clock = { now: () => Date.now() };
+
+/**
+ * One connector per scheme that carries credit transfers (ZA_AC and ZA_RMS carry none). The
+ * family is fixed by the scheme; `schemes.<SCHEME>.connector` names the transport, `simulator`
+ * when the configuration does not list the scheme. An unknown transport name is a configuration
+ * error and throws at start.
+ */
+export function createConnectors(
+  config: { readonly schemes: Readonly<Partial<Record<SchemeName, SchemeConfig>>> },
+  clock: Clock = systemClock,
+  options: CreateConnectorsOptions = {},
+): Map<SchemeName, SchemeConnector> {
+  const transports: Readonly<Record<string, TransportFactory>> = { simulator: simulatorTransport(options.simulator), ...options.transports };
+  const connectors = new Map<SchemeName, SchemeConnector>();
+  for (const scheme of SCHEMES) {
+    if (!supports(scheme, 'creditTransfer')) continue;
+    const family = familyOf(scheme);
+    if (family === undefined) throw new Error(`no connector family serves ${scheme}, which carries credit transfers`);
+    const configured = config.schemes[scheme];
+    const transportName = configured?.connector ?? 'simulator';
+    const transport = Object.hasOwn(transports, transportName) ? transports[transportName] : undefined;
+    if (transport === undefined) {
+      throw new Error(`schemes.${scheme}.connector: unknown connector "${transportName}" (available: ${Object.keys(transports).join(', ')})`);
+    }
+    const timeBudgetMs = configured?.timeBudgetMs ?? TIME_BUDGET_MS_DEFAULTS[scheme];
+    connectors.set(scheme, createIsoConnector(family, { scheme, transport: transport({ scheme, timeBudgetMs, clock }), clock, ...(options.log === undefined ? {} : { log: options.log }) }));
+  }
+  return connectors;
+}

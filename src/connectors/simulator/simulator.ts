@@ -1,0 +1,279 @@
+import type { SchemeName } from '../../domain/schemes.js';
+import type { Clock } from '../../ports/clock.js';
+import type { SubmitOutcome } from '../../ports/scheme.js';
+import { BoundedMap } from '../bounded-map.js';
+import { isoDateTime, readPacs008 } from '../iso20022/pacs008.js';
+import { pacs002Document, type OriginalTransfer } from '../iso20022/pacs002.js';
+import { readPacs028 } from '../iso20022/pacs028.js';
+import { reasonText } from '../iso20022/reason-codes.js';
+import { readDocument } from '../iso20022/xml.js';
+import type { InboundHandler, SchemeMessage, SchemeTransport, TransportContext } from '../transport.js';
+import { behaviourFor, UNKNOWN_STATUS_CODE, type SimulatedBehaviour } from './test-values.js';
+
+/**
+ * The built-in scheme simulator: a transport whose far end is a simulated scheme operator. It
+ * plays the external party, so it keeps its state in memory and answers with timers (the engine,
+ * by contrast, keeps every timer durable). It sees only what a scheme would see: the pacs.008 and
+ * pacs.028 documents a family wrote. It answers later, through the inbound side, with pacs.002
+ * documents of its own, which the family maps back like any operator's answer.
+ *
+ * - The outcome is chosen by the creditor account number (test-values.ts, docs/simulator.md).
+ * - A resubmission (same pacs.008 MsgId, which families derive from the idempotency key) is not a
+ *   second transfer: the status already answered is answered again, or the answer still on its way comes once.
+ * - An enquiry about a transfer it never received, or forgot (memory is bounded and not durable:
+ *   after a restart it knows nothing), is answered RJCT/NOOR, which the family reports as
+ *   `not_found`; the engine then resubmits with the same key.
+ * - An answer the receiver rejects is delivered again, a bounded number of times.
+ */
+export interface SimulatorOptions {
+  readonly scheme: SchemeName;
+  readonly clock: Clock;
+  /** Delay before each answer (0 allowed). */
+  readonly latencyMs: number;
+  /** Delay of a late answer; by default just past the scheme's time budget. */
+  readonly lateAnswerMs: number;
+  /** Transfers remembered; the oldest are forgotten beyond it. */
+  readonly entriesMax: number;
+  /** Deliveries of one answer when the receiver keeps rejecting it. */
+  readonly deliveryAttemptsMax: number;
+}
+
+export const SIMULATOR_DEFAULTS = {
+  latencyMs: 50,
+  entriesMax: 10_000,
+  deliveryAttemptsMax: 5,
+  /** Pause before delivering an answer again that the receiver rejected. */
+  redeliveryDelayMs: 100,
+} as const;
+
+/** A late answer comes this long after the time budget has run out. */
+const LATE_MARGIN_MS = 1_000;
+
+/** Status report version answering each request version (same ISO 20022 generation). */
+const STATUS_REPORT_FOR: ReadonlyMap<string, string> = new Map([
+  ['pacs.008.001.08', 'pacs.002.001.10'],
+  ['pacs.028.001.03', 'pacs.002.001.10'],
+  ['pacs.008.001.10', 'pacs.002.001.12'],
+  ['pacs.028.001.05', 'pacs.002.001.12'],
+  ['pacs.008.001.12', 'pacs.002.001.14'],
+]);
+
+interface Answer {
+  readonly status: string;
+  readonly reasonCode?: string;
+}
+
+interface Transfer {
+  readonly original: OriginalTransfer;
+  readonly behaviour: SimulatedBehaviour;
+  readonly statusReport: string;
+  submissions: number;
+  /** The latest status answered; undefined while the transfer is still being processed. */
+  answered: Answer | undefined;
+  /** The last status report sent, sent again on resubmission. */
+  lastReport: string | undefined;
+}
+
+/** Builds a simulator transport from a scheme's configuration; options override the defaults. */
+export function simulatorTransport(overrides: Partial<Omit<SimulatorOptions, 'scheme' | 'clock'>> = {}): (context: TransportContext) => SchemeSimulator {
+  return (context) =>
+    new SchemeSimulator({
+      scheme: context.scheme,
+      clock: context.clock,
+      latencyMs: overrides.latencyMs ?? SIMULATOR_DEFAULTS.latencyMs,
+      lateAnswerMs: overrides.lateAnswerMs ?? context.timeBudgetMs + LATE_MARGIN_MS,
+      entriesMax: overrides.entriesMax ?? SIMULATOR_DEFAULTS.entriesMax,
+      deliveryAttemptsMax: overrides.deliveryAttemptsMax ?? SIMULATOR_DEFAULTS.deliveryAttemptsMax,
+    });
+}
+
+export class SchemeSimulator implements SchemeTransport {
+  readonly options: SimulatorOptions;
+  readonly #transfers: BoundedMap<string, Transfer>;
+  /** UETR -> pacs.008 MsgId, for enquiries that name only the UETR. */
+  readonly #byUetr: BoundedMap<string, string>;
+  /** MsgIds whose first submission already failed (transient_failure). */
+  readonly #failedOnce: BoundedMap<string, true>;
+  readonly #timers = new Set<NodeJS.Timeout>();
+  #handler: InboundHandler | undefined;
+  #sequence = 0;
+
+  constructor(options: SimulatorOptions) {
+    for (const key of ['latencyMs', 'lateAnswerMs', 'entriesMax', 'deliveryAttemptsMax'] as const) {
+      if (!Number.isInteger(options[key]) || options[key] < 0) throw new RangeError(`simulator ${key} must be a non-negative integer, got ${options[key]}`);
+    }
+    this.options = options;
+    this.#transfers = new BoundedMap(options.entriesMax);
+    this.#byUetr = new BoundedMap(options.entriesMax);
+    this.#failedOnce = new BoundedMap(options.entriesMax);
+  }
+
+  /** Distinct transfers the simulated scheme holds. */
+  get transferCount(): number {
+    return this.#transfers.size;
+  }
+
+  /** How often the transfer with this UETR was submitted (0 when unknown). */
+  submissionsOf(uetr: string): number {
+    const messageId = this.#byUetr.get(uetr.toLowerCase());
+    return messageId === undefined ? 0 : (this.#transfers.get(messageId)?.submissions ?? 0);
+  }
+
+  send(message: SchemeMessage): Promise<SubmitOutcome> {
+    const document = readDocument(message.document);
+    if (!document.ok) return Promise.resolve(refused(document.error));
+    if (document.messageName.startsWith('pacs.008.')) return Promise.resolve(this.#creditTransfer(message.document));
+    if (document.messageName.startsWith('pacs.028.')) return Promise.resolve(this.#enquiry(message.document));
+    return Promise.resolve(refused(`the simulator takes pacs.008 and pacs.028, not ${document.messageName}`));
+  }
+
+  start(handler: InboundHandler): Promise<void> {
+    this.#handler = handler;
+    return Promise.resolve();
+  }
+
+  stop(): Promise<void> {
+    this.#handler = undefined;
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+    return Promise.resolve();
+  }
+
+  #creditTransfer(document: string): SubmitOutcome {
+    const read = readPacs008(document);
+    if (!read.ok) return refused(read.error);
+    const summary = read.value;
+    const known = this.#transfers.get(summary.messageId);
+    if (known !== undefined) {
+      known.submissions += 1;
+      // The same answer again; one still on its way is not doubled.
+      const report = known.lastReport;
+      if (report !== undefined && known.behaviour.kind !== 'silent') this.#later(this.options.latencyMs, () => this.#deliver(report));
+      return { kind: 'delivered' };
+    }
+    const behaviour = behaviourFor(summary.creditorAccount);
+    if (behaviour.kind === 'permanent_failure') return { kind: 'failed', retryable: false, error: 'simulated permanent transport failure (test value PERMANENT-FAILURE)' };
+    if (behaviour.kind === 'transient_failure' && !this.#failedOnce.has(summary.messageId)) {
+      this.#failedOnce.set(summary.messageId, true);
+      return { kind: 'failed', retryable: true, error: 'simulated transient transport failure (test value TRANSIENT-FAILURE); send it again' };
+    }
+    const transfer: Transfer = {
+      original: {
+        messageId: summary.messageId,
+        messageName: summary.messageName,
+        createdAt: summary.createdAt,
+        ...(summary.instructionId === undefined ? {} : { instructionId: summary.instructionId }),
+        endToEndId: summary.endToEndId,
+        ...(summary.transactionId === undefined ? {} : { transactionId: summary.transactionId }),
+        ...(summary.uetr === undefined ? {} : { uetr: summary.uetr }),
+      },
+      behaviour,
+      statusReport: STATUS_REPORT_FOR.get(summary.messageName) ?? 'pacs.002.001.10',
+      submissions: 1,
+      answered: undefined,
+      lastReport: undefined,
+    };
+    this.#transfers.set(summary.messageId, transfer);
+    if (summary.uetr !== undefined) this.#byUetr.set(summary.uetr.toLowerCase(), summary.messageId);
+    this.#play(transfer);
+    return { kind: 'delivered' };
+  }
+
+  /** Schedules the answers the transfer's test value calls for. */
+  #play(transfer: Transfer): void {
+    const { latencyMs, lateAnswerMs } = this.options;
+    const { behaviour } = transfer;
+    switch (behaviour.kind) {
+      case 'approve':
+      case 'transient_failure':
+        this.#later(latencyMs, () => this.#answer(transfer, { status: 'ACSC' }));
+        return;
+      case 'reject':
+        this.#later(latencyMs, () => this.#answer(transfer, { status: 'RJCT', reasonCode: behaviour.reasonCode }));
+        return;
+      case 'late':
+        this.#later(lateAnswerMs, () => this.#answer(transfer, { status: 'ACSC' }));
+        return;
+      case 'silent':
+      case 'permanent_failure':
+        return;
+      case 'twice':
+        this.#later(latencyMs, () => {
+          const report = this.#answer(transfer, { status: 'ACSC' });
+          this.#later(latencyMs, () => this.#deliver(report));
+        });
+        return;
+      case 'pending_then_accept':
+        this.#later(latencyMs, () => {
+          this.#answer(transfer, { status: 'PDNG' });
+          this.#later(latencyMs, () => this.#answer(transfer, { status: 'ACSC' }));
+        });
+        return;
+      case 'unknown_status':
+        this.#later(latencyMs, () => this.#answer(transfer, { status: UNKNOWN_STATUS_CODE }));
+        return;
+    }
+  }
+
+  #enquiry(document: string): SubmitOutcome {
+    const read = readPacs028(document);
+    if (!read.ok) return refused(read.error);
+    const { original } = read.value;
+    const messageId = original.messageId ?? (original.uetr === undefined ? undefined : this.#byUetr.get(original.uetr.toLowerCase()));
+    const transfer = messageId === undefined ? undefined : this.#transfers.get(messageId);
+    const statusReport = STATUS_REPORT_FOR.get(read.value.messageName) ?? 'pacs.002.001.10';
+    if (transfer === undefined) {
+      const about: OriginalTransfer = { ...original, messageId: original.messageId ?? read.value.messageId, messageName: original.messageName ?? read.value.messageName };
+      this.#later(this.options.latencyMs, () => this.#deliver(this.#report(about, statusReport, { status: 'RJCT', reasonCode: 'NOOR' })));
+      return { kind: 'delivered' };
+    }
+    if (transfer.behaviour.kind !== 'silent') {
+      const answer = transfer.answered ?? { status: 'PDNG' };
+      this.#later(this.options.latencyMs, () => this.#deliver(this.#report(transfer.original, transfer.statusReport, answer)));
+    }
+    return { kind: 'delivered' };
+  }
+
+  #answer(transfer: Transfer, answer: Answer): string {
+    const report = this.#report(transfer.original, transfer.statusReport, answer);
+    transfer.answered = answer;
+    transfer.lastReport = report;
+    this.#deliver(report);
+    return report;
+  }
+
+  #report(original: OriginalTransfer, messageName: string, answer: Answer): string {
+    this.#sequence += 1;
+    const now = this.options.clock.now();
+    return pacs002Document({
+      messageName,
+      messageId: `SIM${this.options.scheme.replaceAll('_', '')}${now.toString(36).toUpperCase()}${String(this.#sequence).padStart(6, '0')}`.slice(0, 35),
+      createdAt: isoDateTime(now),
+      original,
+      status: answer.status,
+      ...(answer.reasonCode === undefined ? {} : { reasonCode: answer.reasonCode, additionalInformation: reasonText(answer.reasonCode) }),
+      ...(answer.status === 'ACSC' ? { acceptedAt: isoDateTime(now) } : {}),
+    });
+  }
+
+  #deliver(document: string, attempt = 1): void {
+    const handler = this.#handler;
+    if (handler === undefined) return;
+    handler({ document }).catch(() => {
+      if (attempt < this.options.deliveryAttemptsMax) this.#later(SIMULATOR_DEFAULTS.redeliveryDelayMs * attempt, () => this.#deliver(document, attempt + 1));
+    });
+  }
+
+  #later(delayMs: number, action: () => void): void {
+    const timer = setTimeout(() => {
+      this.#timers.delete(timer);
+      action();
+    }, delayMs);
+    this.#timers.add(timer);
+  }
+}
+
+/** A document the simulated operator cannot take: sending it again cannot help. */
+function refused(error: string): SubmitOutcome {
+  return { kind: 'failed', retryable: false, error: `simulator refused the message: ${error}` };
+}

@@ -1,0 +1,23 @@
+import { amountMax, creditorAgentRoutable, instructedCurrency, settlementCurrency } from '../rules.js';
+import type { SchemeFamily } from '../iso20022/connector.js';
+import { ISO_STATUS_TABLE } from '../iso20022/status.js';
+
+/**
+ * ZA_RPP, the Rapid Payments Programme (PayShap): instant ZAR payments to an account number or to
+ * a proxy (mobile number or custom identifier resolved by identifier determination). Scheme
+ * maximum R50,000.00 per transfer unless the integrator's `limits.amountMax.ZA_RPP` says
+ * otherwise. pacs.008.001.10, because its creditor account may be a proxy without an account
+ * number (CashAccount40); status messages of the same 2021 generation.
+ */
+export const ZA_RPP: SchemeFamily = {
+  family: 'za-rpp',
+  schemes: ['ZA_RPP'],
+  capabilities: { creditTransfer: true, statusEnquiry: true },
+  messages: {
+    creditTransfer: { version: 'pacs.008.001.10', settlementMethod: 'CLRG', clearingSystem: 'RPP', memberIdSystem: 'ZANCC', chargeBearer: 'SLEV' },
+    statusReport: 'pacs.002.001.12',
+    statusRequest: 'pacs.028.001.05',
+  },
+  rules: [settlementCurrency('ZAR'), instructedCurrency('ZAR'), amountMax({ currency: 'ZAR', minor: 5_000_000n }), creditorAgentRoutable()],
+  statuses: ISO_STATUS_TABLE,
+};
