@@ -429,6 +429,7 @@ function schemeConfigs(file: ConfigFile): Partial<Record<SchemeName, SchemeConfi
     out[scheme] = {
       connector: given?.connector ?? 'simulator',
       timeBudgetMs: given?.timeBudgetMs ?? TIME_BUDGET_MS_DEFAULTS[scheme],
+      ...(given?.simulatorLatencyMs === undefined ? {} : { simulatorLatencyMs: given.simulatorLatencyMs }),
     };
   }
   return out;

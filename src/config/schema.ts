@@ -36,6 +36,7 @@ export const DEFAULTS = {
   burst: 100,
   amountMaxZaRpp: '50000.00',
   connector: 'simulator',
+  simulatorLatencyMs: 50,
   deliveryTimeoutMs: 15_000,
   deliveryInFlightMax: 128,
   deliveryEndpointInFlightMax: 8,
@@ -210,6 +211,7 @@ const SchemeConfigSchema = Type.Object(
   {
     connector: NonEmpty({ default: DEFAULTS.connector }),
     timeBudgetMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 604_800_000 })),
+    simulatorLatencyMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 600_000 })),
   },
   { additionalProperties: false },
 );
@@ -236,7 +238,7 @@ export interface ConfigFile {
   database: string;
   auth: Static<typeof AuthSchema>;
   integrators: IntegratorFile[];
-  schemes: Partial<Record<SchemeName, { connector: string; timeBudgetMs?: number }>>;
+  schemes: Partial<Record<SchemeName, { connector: string; timeBudgetMs?: number; simulatorLatencyMs?: number }>>;
   delivery: Static<typeof DeliverySchema>;
   admin?: Static<typeof AdminSchema>;
 }

@@ -60,6 +60,8 @@ export interface IntegratorConfig {
 export interface SchemeConfig {
   readonly connector: string;
   readonly timeBudgetMs: number;
+  /** With `connector: simulator`: delay of the simulated scheme's answers (default in config/schema.ts DEFAULTS). */
+  readonly simulatorLatencyMs?: number;
 }
 
 export interface AuthConfig {

@@ -60,7 +60,7 @@ export function createConnectors(
       throw new Error(`schemes.${scheme}.connector: unknown connector "${transportName}" (available: ${Object.keys(transports).join(', ')})`);
     }
     const timeBudgetMs = configured?.timeBudgetMs ?? TIME_BUDGET_MS_DEFAULTS[scheme];
-    connectors.set(scheme, createIsoConnector(family, { scheme, transport: transport({ scheme, timeBudgetMs, clock }), clock, ...(options.log === undefined ? {} : { log: options.log }) }));
+    connectors.set(scheme, createIsoConnector(family, { scheme, transport: transport({ scheme, timeBudgetMs, config: configured, clock }), clock, ...(options.log === undefined ? {} : { log: options.log }) }));
   }
   return connectors;
 }

@@ -1,3 +1,4 @@
+import type { SchemeConfig } from '../config/types.js';
 import type { SchemeName } from '../domain/schemes.js';
 import type { Clock } from '../ports/clock.js';
 import type { SubmitOutcome } from '../ports/scheme.js';
@@ -44,6 +45,8 @@ export interface TransportContext {
   readonly scheme: SchemeName;
   /** The scheme's time budget (configuration `schemes.<SCHEME>.timeBudgetMs`). */
   readonly timeBudgetMs: number;
+  /** The scheme's configuration entry, when the file has one (transport-specific keys such as `simulatorLatencyMs`). */
+  readonly config: SchemeConfig | undefined;
   readonly clock: Clock;
 }
 

@@ -1,3 +1,4 @@
+import { DEFAULTS } from '../../config/schema.js';
 import type { SchemeName } from '../../domain/schemes.js';
 import type { Clock } from '../../ports/clock.js';
 import type { SubmitOutcome } from '../../ports/scheme.js';
@@ -39,7 +40,7 @@ export interface SimulatorOptions {
 }
 
 export const SIMULATOR_DEFAULTS = {
-  latencyMs: 50,
+  latencyMs: DEFAULTS.simulatorLatencyMs,
   entriesMax: 10_000,
   deliveryAttemptsMax: 5,
   /** Pause before delivering an answer again that the receiver rejected. */
@@ -74,13 +75,17 @@ interface Transfer {
   lastReport: string | undefined;
 }
 
-/** Builds a simulator transport from a scheme's configuration; options override the defaults. */
+/**
+ * Builds a simulator transport from a scheme's configuration. Latency: the scheme's
+ * `simulatorLatencyMs`, else `overrides.latencyMs`, else the default; the other settings from
+ * `overrides` or the defaults.
+ */
 export function simulatorTransport(overrides: Partial<Omit<SimulatorOptions, 'scheme' | 'clock'>> = {}): (context: TransportContext) => SchemeSimulator {
   return (context) =>
     new SchemeSimulator({
       scheme: context.scheme,
       clock: context.clock,
-      latencyMs: overrides.latencyMs ?? SIMULATOR_DEFAULTS.latencyMs,
+      latencyMs: context.config?.simulatorLatencyMs ?? overrides.latencyMs ?? SIMULATOR_DEFAULTS.latencyMs,
       lateAnswerMs: overrides.lateAnswerMs ?? context.timeBudgetMs + LATE_MARGIN_MS,
       entriesMax: overrides.entriesMax ?? SIMULATOR_DEFAULTS.entriesMax,
       deliveryAttemptsMax: overrides.deliveryAttemptsMax ?? SIMULATOR_DEFAULTS.deliveryAttemptsMax,
