@@ -45,7 +45,8 @@ const ACCESS_TOKEN_CHARS_MAX = 16_384;
 
 export class ClientCredentialsTokens {
   readonly #options: TokenSourceOptions;
-  readonly #cache = new Map<string, Promise<CachedToken>>();
+  /** Per integrator: the fetch in progress or done, and its token once it resolved. */
+  readonly #cache = new Map<string, { readonly fetching: Promise<CachedToken>; token?: CachedToken }>();
 
   constructor(options: TokenSourceOptions) {
     this.#options = options;
@@ -53,36 +54,35 @@ export class ClientCredentialsTokens {
 
   /** A valid token for this integrator, fetched only when the cached one is missing or due for renewal. */
   async token(key: string, auth: OAuth2CallbackAuth, signal?: AbortSignal): Promise<CachedToken> {
-    let cached = this.#cache.get(key);
-    while (cached !== undefined) {
-      const token = await cached.catch(() => undefined);
+    let entry = this.#cache.get(key);
+    while (entry !== undefined) {
+      const token = entry.token ?? (await entry.fetching.catch(() => undefined));
       if (token !== undefined && this.#options.clock.now() < token.renewAt) return token;
       const current = this.#cache.get(key);
-      if (current === cached) {
+      if (current === entry) {
         this.#cache.delete(key);
         break;
       }
       // Another caller replaced the entry while this one waited: use theirs.
-      cached = current;
+      entry = current;
     }
     const fetching = this.#fetch(auth, signal);
-    this.#cache.set(key, fetching);
-    fetching.catch(() => {
-      if (this.#cache.get(key) === fetching) this.#cache.delete(key);
-    });
+    const fresh: { readonly fetching: Promise<CachedToken>; token?: CachedToken } = { fetching };
+    this.#cache.set(key, fresh);
+    fetching.then(
+      (token) => {
+        fresh.token = token;
+      },
+      () => {
+        if (this.#cache.get(key) === fresh) this.#cache.delete(key);
+      },
+    );
     return fetching;
   }
 
   /** Forget a token the integrator refused, unless it was already replaced by a newer one. */
   invalidate(key: string, token: CachedToken): void {
-    const cached = this.#cache.get(key);
-    if (cached === undefined) return;
-    void cached.then(
-      (current) => {
-        if (current === token && this.#cache.get(key) === cached) this.#cache.delete(key);
-      },
-      () => undefined,
-    );
+    if (this.#cache.get(key)?.token === token) this.#cache.delete(key);
   }
 
   async #fetch(auth: OAuth2CallbackAuth, signal: AbortSignal | undefined): Promise<CachedToken> {
