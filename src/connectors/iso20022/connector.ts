@@ -57,7 +57,7 @@ export interface ConnectorDeps {
   readonly transport: SchemeTransport;
   readonly clock: Clock;
   readonly log?: ConnectorLog;
-  /** Correlation entries kept for answers whose MsgId does not lead back to the key by itself. */
+  /** MsgIds remembered to identify the transfer an answer is about (oldest forgotten first). */
   readonly correlationEntriesMax?: number;
 }
 
@@ -79,7 +79,7 @@ class IsoSchemeConnector implements SchemeConnector {
   readonly capabilities: ConnectorCapabilities;
   readonly #definition: SchemeFamily;
   readonly #deps: ConnectorDeps;
-  /** MsgId (of a pacs.008 or pacs.028) -> the transfer, for answers whose MsgId is not reversible. */
+  /** MsgId (of a pacs.008 or pacs.028) -> the transfer it belongs to. */
   readonly #correlations: BoundedMap<string, Correlation>;
   #inbound: SchemeInbound | undefined;
   #enquiries = 0;
@@ -171,8 +171,12 @@ class IsoSchemeConnector implements SchemeConnector {
     }
   }
 
+  /**
+   * Kept for every message sent: answers may name only the MsgId (a report about the whole
+   * message has no UETR). After a restart the memory is empty, and reversible MsgIds still lead
+   * back to the key; the engine's enquiries re-fill it.
+   */
   #remember(messageId: string, transfer: OutboundTransfer): void {
-    if (idempotencyKeyOf(messageId) === transfer.idempotencyKey) return;
     this.#correlations.set(messageId, { idempotencyKey: transfer.idempotencyKey, uetr: transfer.uetr });
   }
 
