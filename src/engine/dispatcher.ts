@@ -110,8 +110,8 @@ export class Dispatcher {
   /** Claimed messages whose endpoint was at its bound, per endpoint key, oldest first. */
   readonly #waiting = new Map<string, Waiting[]>();
   #waitingCount = 0;
-  /** Aborts in-flight sends when stop() runs out of patience. */
-  readonly #abort = new AbortController();
+  /** Aborts in-flight sends when stop() runs out of patience; a new one per start(). */
+  #abort = new AbortController();
 
   #running = false;
   #loop: Promise<void> | undefined;
@@ -143,6 +143,7 @@ export class Dispatcher {
   start(): void {
     if (this.#running) return;
     this.#running = true;
+    this.#abort = new AbortController();
     this.#loop = this.#run();
   }
 
