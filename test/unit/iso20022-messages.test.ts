@@ -111,6 +111,15 @@ void describe('pacs.008 from a credit transfer', () => {
     assert.deepEqual(pieces.map((piece) => piece?.length), [140, 140, 20]);
   });
 
+  void it('leaves out empty optional texts rather than writing empty elements', () => {
+    const xml = pacs008Of(
+      outboundTransfer('ZA_RTC', (message) => {
+        message.creditorAccount = { identification: { schema: 'GENERIC', value: '4071234567', issuer: '' }, name: '' };
+      }),
+    );
+    assert.doesNotMatch(xml, /<Issr\/>|<Issr><\/Issr>|<Nm\/>|<Nm><\/Nm>/);
+  });
+
   void it('escapes XML-special characters in text instead of breaking the document', () => {
     const xml = pacs008Of(outboundTransfer('ZA_RTC', (message) => (message.creditor.legalName = 'Smith & Sons <Pty> "Ltd"')));
     const read = readDocument(xml);

@@ -51,6 +51,7 @@ export const ISO_AMOUNT_DIGITS_MAX = 18;
 const PHONE_NUMBER = /^\+[0-9]{1,3}-[0-9()+-]{1,30}$/;
 const COUNTRY_CODE = /^[A-Z]{2}$/;
 const IBAN = /^[A-Z]{2}[0-9]{2}[a-zA-Z0-9]{1,30}$/;
+const BIC = /^[A-Z0-9]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/;
 const ADDRESS_TYPES = new Set(['ADDR', 'PBOX', 'HOME', 'BIZZ', 'MLTO', 'DLVY']);
 const INSTRUCTION_CODES = new Set(['CHQB', 'HOLD', 'PHOB', 'TELB']);
 const REMITTANCE_LINE_CHARS_MAX = 140;
@@ -163,6 +164,7 @@ class TransactionMapper {
   #amount(amount: unknown, field: string): XmlElement | undefined {
     const money = moneyOf(amount);
     if (money === undefined) return this.problems.add('FF02', `${field} is not an amount`);
+    if (!isoAmountFits(money)) return this.problems.add('AM02', `${field} has more than the 18 digits an ISO 20022 amount carries`);
     return amountElement(money);
   }
 
@@ -193,7 +195,7 @@ class TransactionMapper {
       const item = record(charge);
       const money = moneyOf(item?.amount);
       const agent = this.#agent(record(item?.agent));
-      if (money !== undefined && agent !== undefined) out.push({ Amt: amountElement(money), Agt: agent });
+      if (money !== undefined && isoAmountFits(money) && agent !== undefined) out.push({ Amt: amountElement(money), Agt: agent });
     }
     return out;
   }
@@ -277,6 +279,8 @@ class TransactionMapper {
     if (agent === undefined) return undefined;
     const memberId = agent.clearingSystemMemberId?.memberId ?? agent.memberId;
     const system = this.settings.memberIdSystem;
+    // Agents inside charges are not validated at intake (their shape is not shown by the spec).
+    if (agent.bicfi !== undefined && !BIC.test(String(agent.bicfi))) return this.problems.add('RC05', `${String(agent.bicfi)} is not a BIC`);
     const institution: XmlElement = {
       BICFI: agent.bicfi,
       ClrSysMmbId: memberId === undefined || memberId === '' ? undefined : { ClrSysId: system === undefined ? undefined : { Cd: system }, MmbId: memberId },

@@ -26,6 +26,7 @@ export const REASON_TEXTS: ReadonlyMap<string, string> = new Map([
   ['NAUT', 'Permission to process not granted'],
   ['NOCM', 'Account not compliant with regulations'],
   ['NOOR', 'Original transaction never received'],
+  ['RC05', 'BIC invalid or missing'],
   ['RC06', 'Debtor agent BIC invalid or missing'],
   ['RC07', 'Creditor agent BIC invalid or missing'],
   ['RC08', 'Clearing system member id invalid or missing'],

@@ -130,9 +130,13 @@ export function* textLeaves(node: XmlValue, path = ''): Generator<{ readonly pat
   }
 }
 
-/** Drops absent values, empty objects and empty lists, so optional elements are simply left out. */
+/**
+ * Drops absent values, empty texts, empty objects and empty lists, so optional elements are
+ * simply left out (ISO 20022 text types have a minimum length of 1: an empty element is never valid).
+ */
 export function compact(value: XmlValue): XmlValue {
-  if (value === undefined || typeof value === 'string') return value;
+  if (value === undefined || value === '') return undefined;
+  if (typeof value === 'string') return value;
   if (Array.isArray(value)) {
     const items = (value as readonly XmlValue[]).map(compact).filter((item) => item !== undefined);
     return items.length === 0 ? undefined : items;
