@@ -64,6 +64,16 @@ export class StoreWriteError extends Error {
   override readonly name = 'StoreWriteError';
 }
 
+/**
+ * The store can no longer write (its SQLite writer thread died): every write still waiting and
+ * every later one fails with this, and `ping` rejects, so readiness fails and the instance gets
+ * restarted. A write in flight when it happened may or may not have committed.
+ */
+export class StoreUnavailableError extends Error {
+  override readonly name = 'StoreUnavailableError';
+  readonly code = 'STORE_UNAVAILABLE';
+}
+
 /** Wrap a write as a queue item whose promise resolves with the op's typed result. */
 export function pendingWrite<K extends WriteOp['kind']>(op: OpOf<K>): { item: PendingWrite; promise: Promise<WriteResults[K]> } {
   let resolve!: (value: WriteResults[K]) => void;

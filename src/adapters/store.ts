@@ -7,7 +7,7 @@ import { openSqliteStore, type SqliteStoreOptions } from './store-sqlite/sqlite-
 export type OpenStoreOptions = SqliteStoreOptions & PostgresStoreOptions;
 
 export { StoreClosedError, StoreOverloadedError } from './write-queue.js';
-export { StoreWriteError } from './store-ops.js';
+export { StoreUnavailableError, StoreWriteError } from './store-ops.js';
 
 /**
  * Open the store a database URL names, applying migrations first:

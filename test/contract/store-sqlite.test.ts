@@ -1,18 +1,153 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openStore } from '../../src/adapters/store.js';
+import Database from 'better-sqlite3';
+import { openStore, StoreUnavailableError, StoreWriteError, type OpenStoreOptions } from '../../src/adapters/store.js';
+import { writerThreadOf } from '../../src/adapters/store-sqlite/sqlite-store.js';
+import type { NewTransaction, Store } from '../../src/ports/store.js';
 import { storeContract } from './store.contract.js';
 
-// A file database (not :memory:) so two instances can share it and durability means something.
-storeContract('SQLite', () => {
+/** A file database (not :memory:) so two instances can share it and durability means something. */
+function fileDatabase(options: OpenStoreOptions = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'regpay-store-'));
   const url = `sqlite:${join(dir, 'regpay.db')}`;
-  return Promise.resolve({
-    open: () => openStore(url),
+  return {
+    url,
+    open: () => openStore(url, options),
     drop: () => {
       rmSync(dir, { recursive: true, force: true });
       return Promise.resolve();
     },
+  };
+}
+
+storeContract('SQLite', () => Promise.resolve(fileDatabase()));
+// The main-thread writer is the path `sqlite::memory:` takes (one executor, two places to run it).
+storeContract('SQLite, main-thread writer', () => Promise.resolve(fileDatabase({ writerThread: 'main' })));
+
+const T0 = 1_700_000_000_000;
+
+function transfer(overrides: Partial<NewTransaction> = {}): NewTransaction {
+  const id = randomUUID();
+  return {
+    id,
+    integratorId: 'bank-a',
+    kind: 'CREDIT_TRANSFER',
+    uetr: randomUUID(),
+    scheme: 'ZA_RPP',
+    messageId: `MSG${id.replaceAll('-', '').slice(0, 20)}`,
+    payloadHash: `hash-${id}`,
+    rawBody: `{"id":"${id}"}`,
+    amountMinor: 100n,
+    currency: 'ZAR',
+    state: 'RECEIVED',
+    receivedAt: T0,
+    dueAt: null,
+    traceparent: null,
+    tracestate: null,
+    outbox: [],
+    ...overrides,
+  };
+}
+
+async function withFileStore(fn: (store: Store, reopen: () => Promise<Store>) => Promise<void>): Promise<void> {
+  const database = fileDatabase();
+  const stores: Store[] = [];
+  const open = async (): Promise<Store> => {
+    const store = await database.open();
+    stores.push(store);
+    return store;
+  };
+  try {
+    await fn(await open(), open);
+  } finally {
+    for (const store of stores) await store.close();
+    await database.drop();
+  }
+}
+
+void describe('SQLite writer thread', () => {
+  void it('commits file-database writes in a worker thread and reads them on the main thread', () =>
+    withFileStore(async (store) => {
+      assert.ok(writerThreadOf(store), 'a file database has a writer thread');
+      const tx = transfer();
+      assert.equal((await store.intake(tx)).kind, 'accepted');
+      assert.equal((await store.getTransaction(tx.id))?.amountMinor, 100n, 'a resolved write is visible to the next read');
+    }));
+
+  void it('hands errors back with their class and code', () =>
+    withFileStore(async (store) => {
+      const tx = transfer();
+      await store.intake(tx);
+      const [unknownMessage, badType, tooBig] = await Promise.allSettled([
+        store.setMessageResponse('bank-a', 'never-stored', '{}'),
+        store.applyChange({ transactionId: tx.id, expectedVersion: 1, toState: null as unknown as string, at: T0, cause: null, dueAt: null, outbox: [] }),
+        store.intake(transfer({ amountMinor: 2n ** 63n })),
+      ]);
+      assert.equal(unknownMessage?.status, 'rejected');
+      assert.ok(unknownMessage.status === 'rejected' && unknownMessage.reason instanceof StoreWriteError);
+      assert.ok(badType?.status === 'rejected' && badType.reason instanceof Database.SqliteError);
+      assert.equal((badType.reason as { code: string }).code, 'SQLITE_CONSTRAINT_NOTNULL');
+      assert.ok(tooBig?.status === 'rejected' && tooBig.reason instanceof RangeError);
+      assert.equal((await store.getTransaction(tx.id))?.version, 1);
+    }));
+
+  void it('fails only the write whose data cannot cross to the thread', () =>
+    withFileStore(async (store) => {
+      const tx = transfer();
+      await store.intake(tx);
+      const other = transfer();
+      const [unclonable, fine] = await Promise.allSettled([
+        store.applyChange({ transactionId: tx.id, expectedVersion: 1, toState: 'B', at: T0, cause: null, dueAt: null, data: { f: () => 1 }, outbox: [] }),
+        store.intake(other),
+      ]);
+      assert.equal(unclonable?.status, 'rejected');
+      assert.deepEqual(fine, { status: 'fulfilled', value: { kind: 'accepted', transactionId: other.id } });
+      assert.equal((await store.getTransaction(tx.id))?.version, 1);
+    }));
+
+  void it('when the writer thread dies, every waiting write is rejected, later writes and ping fail, and nothing resolved is lost', () =>
+    withFileStore(async (store, reopen) => {
+      const thread = writerThreadOf(store);
+      assert.ok(thread);
+      const txs = Array.from({ length: 300 }, () => transfer());
+      const settling = Promise.allSettled(txs.map((tx) => store.intake(tx)));
+      // Let the first batch reach the thread, then kill it with that batch in flight and more queued.
+      await new Promise((resolve) => setImmediate(resolve));
+      await thread.terminate();
+      const settled = await settling;
+      const rejected = settled.filter((outcome) => outcome.status === 'rejected');
+      assert.ok(rejected.length > 0, 'writes in flight or queued are rejected');
+      for (const outcome of rejected) assert.ok(outcome.reason instanceof StoreUnavailableError, String(outcome.reason));
+      await assert.rejects(store.ping(), StoreUnavailableError);
+      await assert.rejects(store.intake(transfer()), StoreUnavailableError);
+      assert.equal(await store.findMessage('bank-a', 'never-stored'), undefined, 'reads still answer');
+      await store.close();
+
+      const reopened = await reopen();
+      await reopened.ping();
+      for (const [index, outcome] of settled.entries()) {
+        if (outcome.status === 'fulfilled') assert.ok(await reopened.getTransaction(txs[index]!.id), `accepted intake ${index} is stored`);
+      }
+      assert.equal((await reopened.intake(transfer())).kind, 'accepted');
+    }));
+
+  void it('keeps a memory database on the main thread', async () => {
+    const store = await openStore('sqlite::memory:');
+    try {
+      assert.equal(writerThreadOf(store), undefined);
+      const tx = transfer();
+      assert.equal((await store.intake(tx)).kind, 'accepted');
+      assert.deepEqual(await store.applyChange({ transactionId: tx.id, expectedVersion: 1, via: [{ state: 'A', cause: null }], toState: 'B', at: T0, cause: null, dueAt: null, outbox: [] }), {
+        ok: true,
+        version: 3,
+      });
+      assert.equal((await store.history(tx.id)).length, 3);
+    } finally {
+      await store.close();
+    }
   });
 });

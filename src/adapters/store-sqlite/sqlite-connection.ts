@@ -1,0 +1,43 @@
+import Database from 'better-sqlite3';
+import { migrationSql, pendingMigrations, schemaMigrationsTableSql, type AppliedMigration } from '../migrations.js';
+
+export type Db = Database.Database;
+
+/**
+ * Open a connection with the settings every regpay connection uses. WAL with synchronous=FULL:
+ * a commit is durable once it returns (the WAL is fsynced on every commit), and readers never
+ * block the writer nor wait for it. Read-only connections refuse writes (`query_only`), so the
+ * writer connection stays the only one that changes the database.
+ */
+export function openConnection(filename: string, busyTimeoutMs: number, access: 'read-write' | 'read-only'): Db {
+  const db = new Database(filename, { timeout: busyTimeoutMs });
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    db.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
+    if (access === 'read-only') db.pragma('query_only = ON');
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/** BEGIN IMMEDIATE takes the write lock first, so two processes opening one file migrate one after the other. */
+export function migrate(db: Db): void {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    db.exec(schemaMigrationsTableSql('sqlite'));
+    const applied = db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all() as AppliedMigration[];
+    const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+    for (const migration of pendingMigrations(applied)) {
+      for (const statement of migrationSql(migration, 'sqlite')) db.exec(statement);
+      record.run(migration.version, migration.name, Date.now());
+    }
+    db.exec('COMMIT');
+  } catch (error) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
+}

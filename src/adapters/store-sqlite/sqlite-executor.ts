@@ -1,0 +1,391 @@
+/**
+ * The SQLite write path: runs a batch of write ops (plain data, store-ops.ts) in one transaction
+ * on the connection it is given. The same code runs in the writer worker thread (file databases)
+ * and on the main thread (`:memory:`, which one thread cannot share with another).
+ */
+import type Database from 'better-sqlite3';
+import type {
+  ChangeOutcome,
+  ClaimOptions,
+  DeliveryAttempt,
+  IntakeOutcome,
+  NewOutboxMessage,
+  NewRequest,
+  NewTransaction,
+  OutboxClaimOptions,
+  OutboxEndpoint,
+  OutboxRecord,
+  RefreshTokenRecord,
+  RefreshTokenUse,
+  RequestOutcome,
+  StateChange,
+  TransactionRecord,
+} from '../../ports/store.js';
+import { unreachable } from '../../lib/assert.js';
+import { attemptErrorText, changeSteps, StoreWriteError, type OpOf, type ReplayFilter, type WriteOp } from '../store-ops.js';
+import type { Db } from './sqlite-connection.js';
+import {
+  compareText,
+  OUTBOX_COLUMNS,
+  outboxFromRow,
+  TRANSACTION_COLUMNS,
+  transactionFromRow,
+  type MessageRow,
+  type OutboxRow,
+  type RefreshTokenRow,
+  type TransactionRow,
+} from './sqlite-rows.js';
+
+/** One op's result, known before COMMIT and handed out only after it. */
+export type OpOutcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown };
+
+export class SqliteExecutor {
+  readonly #db: Db;
+  readonly #sql: ReturnType<typeof prepareWriteStatements>;
+
+  constructor(db: Db) {
+    this.#db = db;
+    this.#sql = prepareWriteStatements(db);
+  }
+
+  /**
+   * One batch, one transaction, one fsync. Each op runs inside its own SAVEPOINT so an op that
+   * throws is rolled back alone and fails only itself; the others still commit. Returns each op's
+   * outcome after COMMIT returned; throws when the batch as a whole failed (BEGIN or COMMIT
+   * failed, or SQLite rolled the transaction back itself), in which case nothing of it committed.
+   */
+  runBatch(ops: readonly WriteOp[]): OpOutcome[] {
+    const sql = this.#sql;
+    sql.begin.run();
+    const outcomes: OpOutcome[] = [];
+    for (const op of ops) {
+      sql.savepoint.run();
+      try {
+        const value = this.#execute(op);
+        sql.releaseSavepoint.run();
+        outcomes.push({ ok: true, value });
+      } catch (error) {
+        // SQLite rolled the whole transaction back itself (disk full, I/O error): every op of the
+        // batch is lost, including the ones that had succeeded.
+        if (!this.#db.inTransaction) throw error;
+        sql.rollbackToSavepoint.run();
+        sql.releaseSavepoint.run();
+        outcomes.push({ ok: false, error });
+      }
+    }
+    try {
+      sql.commit.run();
+    } catch (error) {
+      if (this.#db.inTransaction) sql.rollback.run();
+      throw error;
+    }
+    return outcomes;
+  }
+
+  #execute(op: WriteOp): unknown {
+    switch (op.kind) {
+      case 'intake':
+        return this.#intake(op.tx);
+      case 'recordRequest':
+        return this.#recordRequest(op.request);
+      case 'setMessageResponse':
+        return this.#setMessageResponse(op);
+      case 'applyChange':
+        return this.#applyChange(op.change);
+      case 'claimDue':
+        return this.#claimDue(op.options);
+      case 'releaseTransaction':
+        this.#sql.release.run(op.id, op.owner);
+        return undefined;
+      case 'claimOutbox':
+        return this.#claimOutbox(op.options);
+      case 'recordDelivery':
+        return this.#recordDelivery(op.attempt);
+      case 'replayUndelivered':
+        return this.#replay(op.filter, op.now);
+      case 'saveRefreshToken':
+        return this.#saveRefreshToken(op.record);
+      case 'useRefreshToken':
+        return this.#useRefreshToken(op.tokenHash, op.now);
+      case 'createSetting':
+        this.#sql.insertSetting.run(op.name, op.value);
+        return (this.#sql.settingByName.get(op.name) as { value: string }).value;
+      default:
+        return unreachable(op, 'write op');
+    }
+  }
+
+  #intake(tx: NewTransaction): IntakeOutcome {
+    const sql = this.#sql;
+    const message = sql.messageByKey.get(tx.integratorId, tx.messageId) as MessageRow | undefined;
+    if (message) {
+      return message.payload_hash === tx.payloadHash
+        ? { kind: 'duplicate', transactionId: message.transaction_id, response: message.response }
+        : { kind: 'message_conflict' };
+    }
+    if (sql.transactionIdByUetr.get(tx.integratorId, tx.uetr) !== undefined) return { kind: 'uetr_conflict' };
+    sql.insertTransaction.run({
+      id: tx.id,
+      integratorId: tx.integratorId,
+      kind: tx.kind,
+      uetr: tx.uetr,
+      scheme: tx.scheme,
+      messageId: tx.messageId,
+      state: tx.state,
+      amountMinor: tx.amountMinor,
+      currency: tx.currency,
+      at: tx.receivedAt,
+      dueAt: tx.dueAt,
+      traceparent: tx.traceparent,
+      tracestate: tx.tracestate,
+    });
+    sql.insertMessage.run(tx.integratorId, tx.messageId, tx.id, tx.payloadHash, tx.rawBody, tx.receivedAt);
+    // Version 1's cause is the request itself, kept verbatim in messages.raw_body.
+    sql.insertHistory.run(tx.id, 1, null, tx.state, tx.receivedAt, null);
+    this.#insertOutbox(tx.id, tx.integratorId, tx.outbox, 0, tx.receivedAt);
+    return { kind: 'accepted', transactionId: tx.id };
+  }
+
+  #recordRequest(request: NewRequest): RequestOutcome {
+    const sql = this.#sql;
+    const message = sql.messageByKey.get(request.integratorId, request.messageId) as MessageRow | undefined;
+    if (message) return message.payload_hash === request.payloadHash ? { kind: 'duplicate', response: message.response } : { kind: 'message_conflict' };
+    const current = sql.versionOf.get(request.transactionId) as { integrator_id: string } | undefined;
+    // The caller found the transaction under this integrator before asking: anything else is a bug upstream.
+    if (current === undefined) throw new StoreWriteError(`no transaction ${request.transactionId}`);
+    if (current.integrator_id !== request.integratorId) throw new StoreWriteError(`transaction ${request.transactionId} belongs to another integrator`);
+    sql.insertMessage.run(request.integratorId, request.messageId, request.transactionId, request.payloadHash, request.rawBody, request.receivedAt);
+    const { seq } = sql.maxSeq.get(request.transactionId) as { seq: number };
+    this.#insertOutbox(request.transactionId, request.integratorId, request.outbox, seq, request.receivedAt);
+    return { kind: 'accepted' };
+  }
+
+  #setMessageResponse(op: OpOf<'setMessageResponse'>): undefined {
+    const result = this.#sql.setResponse.run(op.response, op.integratorId, op.messageId);
+    if (result.changes === 0) throw new StoreWriteError(`no stored message ${op.messageId} for integrator ${op.integratorId}`);
+    return undefined;
+  }
+
+  #applyChange(change: StateChange): ChangeOutcome {
+    const sql = this.#sql;
+    const current = sql.versionOf.get(change.transactionId) as { version: number; state: string; integrator_id: string } | undefined;
+    if (current === undefined) return { ok: false, reason: 'not_found' };
+    if (current.version !== change.expectedVersion) return { ok: false, reason: 'stale' };
+    const { steps, version } = changeSteps(change, current.state);
+    sql.updateState.run({
+      id: change.transactionId,
+      expected: change.expectedVersion,
+      version,
+      state: change.toState,
+      at: change.at,
+      dueAt: change.dueAt,
+      data: change.data === undefined ? null : JSON.stringify(change.data),
+    });
+    for (const step of steps) sql.insertHistory.run(change.transactionId, step.version, step.fromState, step.toState, change.at, step.cause);
+    const { seq } = sql.maxSeq.get(change.transactionId) as { seq: number };
+    this.#insertOutbox(change.transactionId, current.integrator_id, change.outbox, seq, change.at);
+    return { ok: true, version };
+  }
+
+  #insertOutbox(transactionId: string, integratorId: string, messages: readonly NewOutboxMessage[], lastSeq: number, at: number): void {
+    messages.forEach((message, index) => {
+      this.#sql.insertOutbox.run({
+        id: message.id,
+        transactionId,
+        integratorId,
+        seq: lastSeq + index + 1,
+        channel: message.channel,
+        url: message.url,
+        body: message.body,
+        headers: JSON.stringify(message.headers),
+        availableAt: message.availableAt,
+        at,
+      });
+    });
+  }
+
+  #claimDue(options: ClaimOptions): TransactionRecord[] {
+    const rows = this.#sql.claimDue.all({
+      now: options.now,
+      limit: options.limit,
+      owner: options.owner,
+      leaseUntil: options.now + options.leaseMs,
+    }) as TransactionRow[];
+    // RETURNING gives rows in storage order; callers get them oldest timer first.
+    return rows.map(transactionFromRow).sort((a, b) => (a.dueAt ?? 0) - (b.dueAt ?? 0) || compareText(a.id, b.id));
+  }
+
+  #claimOutbox(options: OutboxClaimOptions): OutboxRecord[] {
+    const rows = this.#sql.claimOutbox.all({
+      now: options.now,
+      limit: options.limit,
+      owner: options.owner,
+      leaseUntil: options.now + options.leaseMs,
+      excluded: JSON.stringify((options.excludeEndpoints ?? []).map(endpointKey)),
+    }) as OutboxRow[];
+    return rows.map(outboxFromRow).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || compareText(a.transactionId, b.transactionId) || a.seq - b.seq);
+  }
+
+  #recordDelivery(attempt: DeliveryAttempt): undefined {
+    const sql = this.#sql;
+    const params = {
+      id: attempt.outboxId,
+      at: attempt.at,
+      durationMs: Math.max(0, Math.round(attempt.durationMs)),
+      httpStatus: attempt.httpStatus,
+      error: attempt.error,
+      delivered: attempt.delivered ? 1 : 0,
+      nextAttemptAt: attempt.nextAttemptAt,
+      lastError: attemptErrorText(attempt),
+    };
+    const updated = attempt.delivered ? sql.markDelivered.run(params) : sql.markFailed.run(params);
+    if (updated.changes === 0) throw new StoreWriteError(`no outbox message ${attempt.outboxId}`);
+    sql.insertAttempt.run(params);
+    return undefined;
+  }
+
+  #replay(filter: ReplayFilter, now: number): number {
+    return this.#sql.replay.run({
+      now,
+      outboxId: filter.outboxId ?? null,
+      integratorId: filter.integratorId ?? null,
+      since: filter.since ?? null,
+    }).changes;
+  }
+
+  #saveRefreshToken(record: RefreshTokenRecord): undefined {
+    const result = this.#sql.insertRefreshToken.run(record.tokenHash, record.familyId, record.integratorId, record.expiresAt);
+    if (result.changes === 0) throw new StoreWriteError('refresh token hash already stored');
+    return undefined;
+  }
+
+  #useRefreshToken(tokenHash: string, now: number): RefreshTokenUse {
+    const sql = this.#sql;
+    const row = sql.refreshTokenByHash.get(tokenHash) as RefreshTokenRow | undefined;
+    if (row === undefined) return { kind: 'unknown' };
+    if (row.used_at !== null) {
+      sql.revokeFamily.run(row.family_id);
+      return { kind: 'reused', familyId: row.family_id };
+    }
+    if (row.revoked !== 0 || row.expires_at <= now) return { kind: 'unknown' };
+    sql.markRefreshTokenUsed.run(now, tokenHash);
+    return {
+      kind: 'ok',
+      record: { tokenHash: row.token_hash, familyId: row.family_id, integratorId: row.integrator_id, expiresAt: row.expires_at },
+    };
+  }
+}
+
+/** The key an excluded endpoint is compared by in SQL: `channel integratorId`. */
+function endpointKey(endpoint: OutboxEndpoint): string {
+  return `${endpoint.channel} ${endpoint.integratorId}`;
+}
+
+function prepareWriteStatements(db: Db) {
+  const bigints = (statement: Database.Statement): Database.Statement => statement.safeIntegers(true);
+  return {
+    begin: db.prepare('BEGIN IMMEDIATE'),
+    commit: db.prepare('COMMIT'),
+    rollback: db.prepare('ROLLBACK'),
+    savepoint: db.prepare('SAVEPOINT item'),
+    releaseSavepoint: db.prepare('RELEASE item'),
+    rollbackToSavepoint: db.prepare('ROLLBACK TO item'),
+
+    transactionIdByUetr: db.prepare('SELECT id FROM transactions WHERE integrator_id = ? AND uetr = ?').pluck(),
+    versionOf: db.prepare('SELECT version, state, integrator_id FROM transactions WHERE id = ?'),
+    insertTransaction: db.prepare(
+      `INSERT INTO transactions (id, integrator_id, kind, uetr, scheme, message_id, state, version, amount_minor, currency,
+         created_at, updated_at, due_at, traceparent, tracestate, data)
+       VALUES (@id, @integratorId, @kind, @uetr, @scheme, @messageId, @state, 1, @amountMinor, @currency,
+         @at, @at, @dueAt, @traceparent, @tracestate, '{}')`,
+    ),
+    updateState: db.prepare(
+      `UPDATE transactions SET state = @state, version = @version, updated_at = @at, due_at = @dueAt,
+         data = COALESCE(@data, data)
+       WHERE id = @id AND version = @expected`,
+    ),
+    // Rows carrying amount_minor are read with safeIntegers so money never passes through a double.
+    claimDue: bigints(
+      db.prepare(
+        `UPDATE transactions SET lease_owner = @owner, lease_until = @leaseUntil
+         WHERE id IN (
+           SELECT id FROM transactions
+           WHERE due_at <= @now AND (lease_until IS NULL OR lease_until < @now)
+           ORDER BY due_at LIMIT @limit)
+         RETURNING ${TRANSACTION_COLUMNS}`,
+      ),
+    ),
+    release: db.prepare('UPDATE transactions SET lease_owner = NULL, lease_until = NULL WHERE id = ? AND lease_owner = ?'),
+
+    messageByKey: db.prepare('SELECT * FROM messages WHERE integrator_id = ? AND message_id = ?'),
+    insertMessage: db.prepare(
+      'INSERT INTO messages (integrator_id, message_id, transaction_id, payload_hash, raw_body, response, received_at) VALUES (?, ?, ?, ?, ?, NULL, ?)',
+    ),
+    setResponse: db.prepare('UPDATE messages SET response = ? WHERE integrator_id = ? AND message_id = ?'),
+
+    insertHistory: db.prepare('INSERT INTO state_history (transaction_id, version, from_state, to_state, at, cause) VALUES (?, ?, ?, ?, ?, ?)'),
+
+    maxSeq: db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM outbox WHERE transaction_id = ?'),
+    insertOutbox: db.prepare(
+      `INSERT INTO outbox (id, transaction_id, integrator_id, seq, channel, url, body, headers, available_at, status, attempts,
+         next_attempt_at, created_at)
+       VALUES (@id, @transactionId, @integratorId, @seq, @channel, @url, @body, @headers, @availableAt, 'PENDING', 0,
+         @availableAt, @at)`,
+    ),
+    // Only the head of each (transaction, channel) queue is deliverable: the lowest-seq PENDING row.
+    // UNDELIVERED rows are not PENDING, so a message given up on no longer holds back the ones
+    // after it; it waits for an operator replay, and the receiver orders by seq/webhook-id.
+    claimOutbox: db.prepare(
+      `UPDATE outbox SET lease_owner = @owner, lease_until = @leaseUntil
+       WHERE id IN (
+         SELECT o.id FROM outbox o
+         WHERE o.status = 'PENDING' AND o.next_attempt_at <= @now
+           AND (o.lease_until IS NULL OR o.lease_until < @now)
+           AND NOT EXISTS (
+             SELECT 1 FROM outbox p
+             WHERE p.status = 'PENDING' AND p.transaction_id = o.transaction_id AND p.channel = o.channel AND p.seq < o.seq)
+           AND (o.channel || ' ' || o.integrator_id) NOT IN (SELECT value FROM json_each(@excluded))
+         ORDER BY o.next_attempt_at, o.seq LIMIT @limit)
+       RETURNING ${OUTBOX_COLUMNS}`,
+    ),
+    // A late acknowledgement still counts, even for a message already given up on.
+    markDelivered: db.prepare(
+      `UPDATE outbox SET status = 'DELIVERED', delivered_at = COALESCE(delivered_at, @at), attempts = attempts + 1,
+         lease_owner = NULL, lease_until = NULL
+       WHERE id = @id`,
+    ),
+    // A failure reported after another instance delivered the message changes nothing but the count.
+    markFailed: db.prepare(
+      `UPDATE outbox SET attempts = attempts + 1,
+         last_error = CASE WHEN status = 'PENDING' THEN @lastError ELSE last_error END,
+         next_attempt_at = CASE WHEN status = 'PENDING' AND @nextAttemptAt IS NOT NULL THEN @nextAttemptAt ELSE next_attempt_at END,
+         status = CASE WHEN status = 'PENDING' AND @nextAttemptAt IS NULL THEN 'UNDELIVERED' ELSE status END,
+         lease_owner = NULL, lease_until = NULL
+       WHERE id = @id`,
+    ),
+    insertAttempt: db.prepare(
+      `INSERT INTO delivery_attempts (outbox_id, at, duration_ms, http_status, error, delivered)
+       VALUES (@id, @at, @durationMs, @httpStatus, @error, @delivered)`,
+    ),
+    // attempts restarts at 0: a replayed message gets a whole new retry schedule; the full
+    // record of earlier attempts stays in delivery_attempts.
+    replay: db.prepare(
+      `UPDATE outbox SET status = 'PENDING', next_attempt_at = @now, attempts = 0, lease_owner = NULL, lease_until = NULL
+       WHERE status = 'UNDELIVERED'
+         AND (@outboxId IS NULL OR id = @outboxId)
+         AND (@integratorId IS NULL OR integrator_id = @integratorId)
+         AND (@since IS NULL OR created_at >= @since)`,
+    ),
+
+    insertRefreshToken: db.prepare(
+      `INSERT INTO refresh_tokens (token_hash, family_id, integrator_id, expires_at, used_at, revoked)
+       VALUES (?, ?, ?, ?, NULL, 0) ON CONFLICT (token_hash) DO NOTHING`,
+    ),
+    refreshTokenByHash: db.prepare('SELECT * FROM refresh_tokens WHERE token_hash = ?'),
+    markRefreshTokenUsed: db.prepare('UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL'),
+    revokeFamily: db.prepare('UPDATE refresh_tokens SET revoked = 1 WHERE family_id = ?'),
+
+    settingByName: db.prepare('SELECT value FROM settings WHERE name = ?'),
+    insertSetting: db.prepare('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING'),
+  };
+}
