@@ -374,4 +374,20 @@ void describe('delivering the outbox', () => {
     await dispatcher.stop();
     assert.equal((await row(txId, callback.id)).status, 'DELIVERED', 'the answer was recorded before stop() returned');
   });
+
+  void it('aborts deliveries still hanging after its stop timeout, without recording them against the integrator', async () => {
+    const bank = await receiver(() => ({ status: 202, hang: true }));
+    const integrator = await integratorConfig('bank-a', bank.url);
+    const dispatcher = start([integrator], { stopTimeoutMs: 100, timeoutMs: 10_000 });
+    const callback = message(integrator, 'callback');
+    const txId = await seedTransaction(store, integrator, [callback], T0);
+    dispatcher.wake();
+    await eventually(() => bank.requests.length === 1, 'the request reached the integrator');
+    const stopping = Date.now();
+    await dispatcher.stop();
+    assert.ok(Date.now() - stopping < 2_000, 'stop() did not wait for the 10 s timeout');
+    const pending = await row(txId, callback.id);
+    assert.deepEqual({ status: pending.status, attempts: pending.attempts }, { status: 'PENDING', attempts: 0 });
+    assert.deepEqual(await store.deliveryAttempts(callback.id), [], 'its lease lapses and it is sent again after the restart');
+  });
 });

@@ -38,10 +38,20 @@ export class HttpCallError extends Error {
 }
 
 export async function httpCall(dispatcher: Dispatcher, call: HttpCall): Promise<HttpAnswer> {
-  const deadline = AbortSignal.timeout(call.timeoutMs);
-  const signal = call.signal === undefined ? deadline : AbortSignal.any([deadline, call.signal]);
+  // One controller per call, linked to the caller's signal by a listener removed afterwards:
+  // AbortSignal.any() on a long-lived signal (the dispatcher's, alive for the whole process)
+  // keeps every combined signal reachable on Node 20/22 and leaks.
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, call.timeoutMs);
+  const onAbort = (): void => controller.abort();
+  call.signal?.addEventListener('abort', onAbort, { once: true });
+  if (call.signal?.aborted === true) controller.abort();
   try {
-    const response = await request(call.url, { dispatcher, method: call.method, headers: call.headers, body: call.body, signal });
+    const response = await request(call.url, { dispatcher, method: call.method, headers: call.headers, body: call.body, signal: controller.signal });
     const chunks: Buffer[] = [];
     let size = 0;
     let truncated = false;
@@ -59,8 +69,11 @@ export async function httpCall(dispatcher: Dispatcher, call: HttpCall): Promise<
     return { status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks), truncated };
   } catch (error) {
     if (call.signal?.aborted === true) throw new HttpCallError('aborted', true);
-    if (deadline.aborted) throw new HttpCallError(`timed out after ${call.timeoutMs} ms`, false);
+    if (timedOut) throw new HttpCallError(`timed out after ${call.timeoutMs} ms`, false);
     throw new HttpCallError(describeError(error), false);
+  } finally {
+    clearTimeout(timer);
+    call.signal?.removeEventListener('abort', onAbort);
   }
 }
 
