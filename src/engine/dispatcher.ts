@@ -248,7 +248,12 @@ export class Dispatcher {
     // One claim can bring more messages for an endpoint than it has room for; they wait here
     // (at most one claim's worth, since a saturated endpoint is excluded from the next claims).
     const queue = this.#waiting.get(key) ?? [];
-    if (queue.some((waiting) => waiting.record.id === record.id)) return;
+    const known = queue.findIndex((waiting) => waiting.record.id === record.id);
+    // Claimed again after its lease lapsed while waiting here: the lease is renewed, so is its clock.
+    if (known >= 0) {
+      queue[known] = { record, claimedAt };
+      return;
+    }
     queue.push({ record, claimedAt });
     this.#waiting.set(key, queue);
     this.#waitingCount += 1;
