@@ -33,7 +33,19 @@ async function main(): Promise<void> {
     connectionsPerOriginMax: delivery.connectionsPerOriginMax,
     responseBytesMax: delivery.responseBytesMax,
   });
-  let engine: Engine | undefined;
+  // Engine and dispatcher call each other (outbox written -> wake delivery; callback outcome -> engine); both exist before either starts.
+  const engine: Engine = new Engine({
+    store,
+    clock,
+    ids,
+    connectors,
+    integrators,
+    schemes: config.schemes,
+    instanceId,
+    log: log.child({ component: 'engine' }),
+    outboxWritten: () => dispatcher.wake(),
+  });
+
   const dispatcher = new Dispatcher({
     store,
     sender,
@@ -48,20 +60,10 @@ async function main(): Promise<void> {
     endpointInFlightMax: delivery.endpointInFlightMax,
     leaseMs: delivery.leaseMs,
     pollIntervalMs: delivery.pollIntervalMs,
-    onCallbackOutcome: (record, outcome) => engine?.callbackOutcome(record, outcome.delivered),
+    // Delivery may use half the grace period; what it cannot finish is retried after restart.
+    stopTimeoutMs: Math.floor(config.server.shutdownGraceMs / 2),
+    onCallbackOutcome: (record, outcome) => engine.callbackOutcome(record, outcome.delivered),
   });
-  engine = new Engine({
-    store,
-    clock,
-    ids,
-    connectors,
-    integrators,
-    schemes: config.schemes,
-    instanceId,
-    log: log.child({ component: 'engine' }),
-    outboxWritten: () => dispatcher.wake(),
-  });
-
   let accepting = false;
   const app = await buildApp(
     {
@@ -99,6 +101,7 @@ async function main(): Promise<void> {
       await engine.stop();
       for (const connector of new Set(connectors.values())) await connector.stop();
       await dispatcher.stop();
+      await sender.close();
       await store.close();
       process.exit(0);
     } catch (error) {

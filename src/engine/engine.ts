@@ -17,6 +17,7 @@ import type { CreditTransfer } from '../domain/messages/credit-transfer.js';
 import { paymentStatusReportJson } from '../domain/messages/payment-status-report.js';
 import type { SchemeName } from '../domain/schemes.js';
 import { AssertionError } from '../lib/assert.js';
+import { parseJson } from '../lib/json.js';
 import { currencyDecimals, parseAmount } from '../lib/money.js';
 import { childTraceparent } from '../lib/trace.js';
 import type { Clock, Ids } from '../ports/clock.js';
@@ -248,7 +249,10 @@ export class Engine implements SchemeInbound {
     if (stored === undefined) throw new AssertionError(`raw message of ${transaction.id} is missing`);
     const connector = this.#deps.connectors.get(transaction.scheme);
     if (connector === undefined) throw new AssertionError(`no connector for ${transaction.scheme}`);
-    return { transaction, integrator, connector, rawBody: stored.rawBody, message: JSON.parse(stored.rawBody) as CreditTransfer };
+    // The lossless parser keeps the literal text of every number (instructed amount, exchange rate) for the scheme message.
+    const parsed = parseJson(stored.rawBody);
+    if (!parsed.ok) throw new AssertionError(`stored message of ${transaction.id} does not parse: ${parsed.message}`);
+    return { transaction, integrator, connector, rawBody: stored.rawBody, message: parsed.value as CreditTransfer };
   }
 
   #rules(context: TransferContext): ReturnType<SchemeConnector['check']> {

@@ -40,10 +40,11 @@ export function createLogger(level: Config['server']['logLevel']): Logger {
  * Builds the HTTP application without listening (STYLE.md: buildApp separate from listen), so
  * tests can `inject()` and main.ts can `listen()` the very same thing.
  */
-export async function buildApp(deps: AppDeps, options: { logger?: Logger } = {}): Promise<FastifyInstance> {
+export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLogger } = {}): Promise<FastifyInstance> {
   const { config } = deps;
+  const logger: FastifyBaseLogger = options.logger ?? pino({ level: 'silent' });
   const app = Fastify({
-    loggerInstance: (options.logger ?? pino({ level: 'silent' })) as FastifyBaseLogger,
+    loggerInstance: logger,
     disableRequestLogging: !config.server.logRequests,
     bodyLimit: config.server.bodyBytesMax,
     // The address used for allowlisting is resolved by the allowlist plugin from the configured

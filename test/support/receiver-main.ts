@@ -17,6 +17,8 @@ const server = createServer((request, response) => {
   const chunks: Buffer[] = [];
   request.on('data', (chunk: Buffer) => chunks.push(chunk));
   request.on('end', () => {
+    // A sender killed mid-request leaves a truncated body behind: an integrator would refuse it too.
+    if (!request.complete) return;
     const path = request.url ?? '';
     const failed = failures.get(path) ?? 0;
     if (failed < failFirst) {

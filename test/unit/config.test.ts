@@ -61,6 +61,8 @@ void describe('configuration loading', () => {
       heldConnectionMs: 30_000,
       heldConnectionsMax: 1_000,
       shutdownGraceMs: 10_000,
+      logLevel: 'info',
+      logRequests: false,
     });
     assert.equal(config.database, 'sqlite:./data/regpay.db');
     assert.equal(config.auth.mode, 'oauth2');

@@ -1,0 +1,137 @@
+/**
+ * Sustained end-to-end rate: transfers per second offered at a fixed rate (open loop) that reach
+ * their final callback at a receiver process, with p99 from request to final callback, the
+ * simulator at zero latency and every event delivered. Reports whether the backlog (accepted but
+ * not yet called back) grows. Knobs: E2E_RATE (default 1000/s), E2E_DURATION_S (60), DATABASE
+ * (default a fresh SQLite file).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Pool } from 'undici';
+import { creditTransfer } from '../test/fixtures/credit-transfer.js';
+import { basicAuth, freePort, startServer, writeTestConfig } from '../test/support/server.js';
+
+export interface E2eFigures {
+  readonly offeredPerS: number;
+  readonly durationS: number;
+  readonly accepted: number;
+  readonly completed: number;
+  readonly completedPerS: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly intakeP99Ms: number;
+  readonly eventsExpected: number;
+  readonly eventsDelivered: number;
+  readonly backlogSamples: readonly number[];
+  readonly drainMs: number;
+  readonly duplicateCallbacks: number;
+}
+
+const PATH = '/api/v1/transactions/outbound/credit-transfer';
+const EVENTS_PER_TRANSFER = 8;
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function stats(url: string): Promise<{ callbacks: Record<string, number>; events: Record<string, number>; eventCount: number; duplicateCallbacks: number }> {
+  return (await (await fetch(`${url}/_stats`)).json()) as never;
+}
+
+export async function runE2e(options: { ratePerS: number; durationS: number; database?: string }): Promise<E2eFigures> {
+  const receiverPort = await freePort();
+  const receiver = spawn(process.execPath, [fileURLToPath(new URL('./receiver.js', import.meta.url))], { env: { ...process.env, PORT: String(receiverPort) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise((resolve) => receiver.stdout.once('data', resolve));
+  const receiverUrl = `http://127.0.0.1:${receiverPort}`;
+  const database = options.database ?? `sqlite:${join(mkdtempSync(join(tmpdir(), 'regpay-e2e-bench-')), 'bench.db')}`;
+  const configPath = writeTestConfig({
+    database,
+    integratorExtra: {
+      partnerApiUrl: `${receiverUrl}/partner-api/v1`,
+      eventsApiUrl: `${receiverUrl}/events-api/v1`,
+      limits: { requestsPerSecond: 1_000_000, burst: 1_000_000 },
+    },
+    extra: { server: { host: '127.0.0.1', port: 0, logLevel: 'warn' } },
+  });
+  const server = await startServer({ configPath });
+  const pool = new Pool(server.url, { connections: 64, pipelining: 1 });
+  const sentAt = new Map<string, number>();
+  const intake: number[] = [];
+  let failures = 0;
+  const backlogSamples: number[] = [];
+  try {
+    const started = Date.now();
+    const total = options.ratePerS * options.durationS;
+    let sent = 0;
+    const inFlight = new Set<Promise<void>>();
+    const sampler = setInterval(() => {
+      void stats(receiverUrl).then((s) => backlogSamples.push(sentAt.size - Object.keys(s.callbacks).length));
+    }, 5_000);
+    // Open loop: requests go out on schedule whether or not earlier ones were answered.
+    while (sent < total) {
+      const due = Math.min(total, Math.floor(((Date.now() - started) / 1000) * options.ratePerS));
+      for (; sent < due; sent += 1) {
+        const transfer = creditTransfer('ZA_RPP');
+        const body = JSON.stringify(transfer);
+        const t0 = Date.now();
+        const request = pool
+          .request({ method: 'POST', path: PATH, headers: { 'content-type': 'application/json', authorization: basicAuth() }, body })
+          .then(async (response) => {
+            await response.body.dump();
+            if (response.statusCode === 202) {
+              sentAt.set(transfer.transactionIdentifiers.uetr, t0);
+              intake.push(Date.now() - t0);
+            } else failures += 1;
+          })
+          .catch(() => {
+            failures += 1;
+          });
+        inFlight.add(request);
+        void request.finally(() => inFlight.delete(request));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await Promise.all(inFlight);
+    clearInterval(sampler);
+    const offeredEnd = Date.now();
+    // Drain: wait until every accepted transfer is called back and every event delivered (bounded).
+    let last = await stats(receiverUrl);
+    while (Date.now() - offeredEnd < 120_000) {
+      last = await stats(receiverUrl);
+      if (Object.keys(last.callbacks).length >= sentAt.size && last.eventCount >= sentAt.size * EVENTS_PER_TRANSFER) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const drainMs = Date.now() - offeredEnd;
+    const latencies = [...sentAt].flatMap(([uetr, t0]) => (last.callbacks[uetr] === undefined ? [] : [last.callbacks[uetr] - t0])).sort((a, b) => a - b);
+    intake.sort((a, b) => a - b);
+    if (failures > 0) process.stderr.write(`${failures} requests failed\n`);
+    return {
+      offeredPerS: options.ratePerS,
+      durationS: options.durationS,
+      accepted: sentAt.size,
+      completed: latencies.length,
+      completedPerS: latencies.length / ((offeredEnd - started) / 1000),
+      p50Ms: percentile(latencies, 50),
+      p99Ms: percentile(latencies, 99),
+      intakeP99Ms: percentile(intake, 99),
+      eventsExpected: sentAt.size * EVENTS_PER_TRANSFER,
+      eventsDelivered: last.eventCount,
+      backlogSamples,
+      drainMs,
+      duplicateCallbacks: last.duplicateCallbacks,
+    };
+  } finally {
+    await pool.close();
+    await server.stop();
+    receiver.kill('SIGTERM');
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const figures = await runE2e({ ratePerS: Number(process.env.E2E_RATE ?? 1000), durationS: Number(process.env.E2E_DURATION_S ?? 60), ...(process.env.DATABASE === undefined ? {} : { database: process.env.DATABASE }) });
+  process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
+}

@@ -1,0 +1,37 @@
+/**
+ * The benchmark's integrator: acknowledges every callback and event at once and keeps, in
+ * memory, when each transfer's outcome callback arrived and how many events each transfer got.
+ * GET /_stats returns them. Runs as its own process so it does not share the service's CPU.
+ */
+import { createServer } from 'node:http';
+
+const port = Number(process.env.PORT);
+const callbacks = new Map<string, number>();
+const events = new Map<string, number>();
+let eventCount = 0;
+let duplicateCallbacks = 0;
+
+const server = createServer((request, response) => {
+  if (request.method === 'GET' && request.url === '/_stats') {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ callbacks: Object.fromEntries(callbacks), events: Object.fromEntries(events), eventCount, duplicateCallbacks }));
+    return;
+  }
+  const chunks: Buffer[] = [];
+  request.on('data', (chunk: Buffer) => chunks.push(chunk));
+  request.on('end', () => {
+    const at = Date.now();
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { transactionIdentifiers?: { uetr: string }; tranInfo?: { tranUetr: string } };
+    if (body.tranInfo !== undefined) {
+      eventCount += 1;
+      events.set(body.tranInfo.tranUetr, (events.get(body.tranInfo.tranUetr) ?? 0) + 1);
+    } else if (body.transactionIdentifiers !== undefined) {
+      if (callbacks.has(body.transactionIdentifiers.uetr)) duplicateCallbacks += 1;
+      else callbacks.set(body.transactionIdentifiers.uetr, at);
+    }
+    response.writeHead(204).end();
+  });
+});
+server.keepAliveTimeout = 60_000;
+server.listen(port, '127.0.0.1', () => process.stdout.write(`bench receiver on ${port}\n`));
+process.on('SIGTERM', () => process.exit(0));
