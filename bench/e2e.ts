@@ -42,7 +42,7 @@ async function stats(url: string): Promise<{ callbacks: Record<string, number>; 
   return (await (await fetch(`${url}/_stats`)).json()) as never;
 }
 
-export async function runE2e(options: { ratePerS: number; durationS: number; database?: string }): Promise<E2eFigures> {
+export async function runE2e(options: { ratePerS: number; durationS: number; database?: string; delivery?: Record<string, unknown> }): Promise<E2eFigures> {
   const receiverPort = await freePort();
   const receiver = spawn(process.execPath, [fileURLToPath(new URL('./receiver.js', import.meta.url))], { env: { ...process.env, PORT: String(receiverPort) }, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise((resolve) => receiver.stdout.once('data', resolve));
@@ -55,9 +55,10 @@ export async function runE2e(options: { ratePerS: number; durationS: number; dat
       eventsApiUrl: `${receiverUrl}/events-api/v1`,
       limits: { requestsPerSecond: 1_000_000, burst: 1_000_000 },
     },
-    extra: { server: { host: '127.0.0.1', port: 0, logLevel: 'warn' } },
+    extra: { server: { host: '127.0.0.1', port: 0, logLevel: 'warn' }, ...(options.delivery === undefined ? {} : { delivery: options.delivery }) },
   });
-  const server = await startServer({ configPath });
+  // E2E_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the service.
+  const server = await startServer({ configPath, nodeArgs: (process.env.E2E_SERVER_NODE_ARGS ?? '').split(' ').filter((arg) => arg.length > 0) });
   const pool = new Pool(server.url, { connections: 64, pipelining: 1 });
   const sentAt = new Map<string, number>();
   const intake: number[] = [];
@@ -132,6 +133,11 @@ export async function runE2e(options: { ratePerS: number; durationS: number; dat
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const figures = await runE2e({ ratePerS: Number(process.env.E2E_RATE ?? 1000), durationS: Number(process.env.E2E_DURATION_S ?? 60), ...(process.env.DATABASE === undefined ? {} : { database: process.env.DATABASE }) });
+  const figures = await runE2e({
+    ratePerS: Number(process.env.E2E_RATE ?? 1000),
+    durationS: Number(process.env.E2E_DURATION_S ?? 60),
+    ...(process.env.DATABASE === undefined ? {} : { database: process.env.DATABASE }),
+    ...(process.env.E2E_DELIVERY === undefined ? {} : { delivery: JSON.parse(process.env.E2E_DELIVERY) as Record<string, unknown> }),
+  });
   process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
 }

@@ -72,9 +72,9 @@ export const DEFAULT_RETRY_SCHEDULE_MS: readonly number[] = [0, 5_000, 300_000, 
 
 export const DEFAULT_DISPATCHER_OPTIONS = {
   retryJitterRatio: 0.1,
-  claimBatchMax: 64,
-  inFlightMax: 128,
-  endpointInFlightMax: 8,
+  claimBatchMax: 256,
+  inFlightMax: 512,
+  endpointInFlightMax: 64,
   leaseMs: 90_000,
   pollIntervalMs: 1_000,
   stopTimeoutMs: 10_000,
