@@ -5,14 +5,14 @@
  * not yet called back) grows. Knobs: E2E_RATE (default 1000/s), E2E_DURATION_S (60), DATABASE
  * (default a fresh SQLite file).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { creditTransfer } from '../test/fixtures/credit-transfer.js';
-import { basicAuth, freePort, startServer, writeTestConfig } from '../test/support/server.js';
+import { basicAuth, startServer, writeTestConfig } from '../test/support/server.js';
+import { startBenchReceiver } from './receiver-process.js';
 
 export interface E2eFigures {
   readonly offeredPerS: number;
@@ -43,10 +43,8 @@ async function stats(url: string): Promise<{ callbacks: Record<string, number>; 
 }
 
 export async function runE2e(options: { ratePerS: number; durationS: number; database?: string; delivery?: Record<string, unknown> }): Promise<E2eFigures> {
-  const receiverPort = await freePort();
-  const receiver = spawn(process.execPath, [fileURLToPath(new URL('./receiver.js', import.meta.url))], { env: { ...process.env, PORT: String(receiverPort) }, stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise((resolve) => receiver.stdout.once('data', resolve));
-  const receiverUrl = `http://127.0.0.1:${receiverPort}`;
+  const receiver = await startBenchReceiver();
+  const receiverUrl = receiver.url;
   const database = options.database ?? `sqlite:${join(mkdtempSync(join(tmpdir(), 'regpay-e2e-bench-')), 'bench.db')}`;
   const configPath = writeTestConfig({
     database,
@@ -55,7 +53,12 @@ export async function runE2e(options: { ratePerS: number; durationS: number; dat
       eventsApiUrl: `${receiverUrl}/events-api/v1`,
       limits: { requestsPerSecond: 1_000_000, burst: 1_000_000 },
     },
-    extra: { server: { host: '127.0.0.1', port: 0, logLevel: 'warn' }, ...(options.delivery === undefined ? {} : { delivery: options.delivery }) },
+    extra: {
+      server: { host: '127.0.0.1', port: 0, logLevel: 'warn' },
+      // The issue's measure: the simulated scheme answers at once, so the figures are the service's own.
+      schemes: { ZA_RPP: { connector: 'simulator', timeBudgetMs: 10_000, simulatorLatencyMs: 0 } },
+      ...(options.delivery === undefined ? {} : { delivery: options.delivery }),
+    },
   });
   // E2E_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the service.
   const server = await startServer({ configPath, nodeArgs: (process.env.E2E_SERVER_NODE_ARGS ?? '').split(' ').filter((arg) => arg.length > 0) });
@@ -128,7 +131,7 @@ export async function runE2e(options: { ratePerS: number; durationS: number; dat
   } finally {
     await pool.close();
     await server.stop();
-    receiver.kill('SIGTERM');
+    receiver.stop();
   }
 }
 

@@ -14,6 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { creditTransfer } from '../test/fixtures/credit-transfer.js';
 import { freshPostgresUrl, withPostgres } from '../test/support/postgres.js';
 import { basicAuth, freePort, startServer, writeTestConfig } from '../test/support/server.js';
+import { runE2e, type E2eFigures } from './e2e.js';
+import { startBenchReceiver } from './receiver-process.js';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 15);
 const WARMUP_S = 3;
@@ -82,13 +84,24 @@ async function bare(): Promise<Figures> {
   }
 }
 
+/** The whole service runs: every accepted transfer is also processed and its callback and events delivered to a receiver. */
 async function regpay(name: string, database: string): Promise<Figures> {
-  const configPath = writeTestConfig({ database, integratorExtra: { limits: { requestsPerSecond: 1_000_000, burst: 1_000_000 } } });
-  const server = await startServer({ configPath, env: { LOG_LEVEL: 'warn' } });
+  const receiver = await startBenchReceiver();
+  const configPath = writeTestConfig({
+    database,
+    integratorExtra: {
+      partnerApiUrl: `${receiver.url}/partner-api/v1`,
+      eventsApiUrl: `${receiver.url}/events-api/v1`,
+      limits: { requestsPerSecond: 1_000_000, burst: 1_000_000 },
+    },
+    extra: { server: { host: '127.0.0.1', port: 0, logLevel: 'warn' } },
+  });
+  const server = await startServer({ configPath });
   try {
     return await measure(name, server.url);
   } finally {
     await server.stop();
+    receiver.stop();
   }
 }
 
@@ -101,13 +114,26 @@ const baseline = await bare();
 const sqlite = await regpay('regpay intake, SQLite (durable)', `sqlite:${join(mkdtempSync(join(tmpdir(), 'regpay-bench-')), 'bench.db')}`);
 const postgres = await withPostgres(async () => regpay('regpay intake, PostgreSQL', await freshPostgresUrl()));
 
+const E2E_RATE = Number(process.env.E2E_RATE ?? 1000);
+const E2E_DURATION_S = Number(process.env.E2E_DURATION_S ?? 60);
+const e2e = await runE2e({ ratePerS: E2E_RATE, durationS: E2E_DURATION_S });
+
+function e2eRow(figures: E2eFigures): string {
+  return (
+    `offered ${figures.offeredPerS}/s for ${figures.durationS} s: ${figures.completedPerS.toFixed(0)}/s reached their final callback, ` +
+    `p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms (intake p99 ${figures.intakeP99Ms} ms); events ${figures.eventsDelivered}/${figures.eventsExpected}; ` +
+    `backlog every 5 s [${figures.backlogSamples.join(', ')}]; drained ${figures.drainMs} ms after the load`
+  );
+}
+
 const lines = [
-  `credit-transfer intake: ${CONNECTIONS} connections, ${DURATION_S} s each after ${WARMUP_S} s warm-up, new transfer per request`,
+  `credit-transfer intake: ${CONNECTIONS} connections, ${DURATION_S} s each after ${WARMUP_S} s warm-up, new transfer per request (service fully running)`,
   row(baseline, baseline),
   row(sqlite, baseline),
   row(postgres, baseline),
+  `end to end (SQLite, simulator at zero latency, receiver process): ${e2eRow(e2e)}`,
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
 const resultsDir = fileURLToPath(new URL('../../bench/results/', import.meta.url));
 mkdirSync(resultsDir, { recursive: true });
-writeFileSync(join(resultsDir, 'latest.json'), JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, durationS: DURATION_S, baseline, sqlite, postgres }, null, 2));
+writeFileSync(join(resultsDir, 'latest.json'), JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, durationS: DURATION_S, baseline, sqlite, postgres, e2e }, null, 2));
