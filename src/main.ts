@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { countingSender, createMetrics } from './adapters/metrics/prometheus.js';
 import { HttpPartnerSender } from './adapters/partner-http/http-sender.js';
 import { openStore } from './adapters/store.js';
 import { randomIds, systemClock } from './adapters/system/system.js';
@@ -11,6 +12,7 @@ import { demoCredentialLines } from './config/demo.js';
 import { loadConfig } from './config/load.js';
 import type { Config } from './config/types.js';
 import { createConnectors } from './connectors/registry.js';
+import { CREDIT_TRANSFER_INITIAL_STATE } from './domain/machines/credit-transfer.js';
 import { Dispatcher } from './engine/dispatcher.js';
 import { Engine } from './engine/engine.js';
 import { buildApp, createLogger } from './http/app.js';
@@ -27,12 +29,16 @@ async function main(): Promise<void> {
 
   const connectors = createConnectors(config, clock, { log: log.child({ component: 'connector' }) });
   const { delivery } = config;
-  const sender = new HttpPartnerSender({
-    clock,
-    timeoutMs: delivery.timeoutMs,
-    connectionsPerOriginMax: delivery.connectionsPerOriginMax,
-    responseBytesMax: delivery.responseBytesMax,
-  });
+  const metrics = createMetrics();
+  const sender = countingSender(
+    new HttpPartnerSender({
+      clock,
+      timeoutMs: delivery.timeoutMs,
+      connectionsPerOriginMax: delivery.connectionsPerOriginMax,
+      responseBytesMax: delivery.responseBytesMax,
+    }),
+    metrics,
+  );
   // Engine and dispatcher call each other (outbox written -> wake delivery; callback outcome -> engine); both exist before either starts.
   const engine: Engine = new Engine({
     store,
@@ -44,6 +50,7 @@ async function main(): Promise<void> {
     instanceId,
     log: log.child({ component: 'engine' }),
     outboxWritten: () => dispatcher.wake(),
+    stateEntered: (state) => metrics.statesEntered.inc({ state }),
   });
 
   const dispatcher = new Dispatcher({
@@ -72,7 +79,11 @@ async function main(): Promise<void> {
       clock,
       ids,
       readiness: { accepting: () => accepting },
-      transferAccepted: () => engine.wake(),
+      metrics,
+      transferAccepted: () => {
+        metrics.statesEntered.inc({ state: CREDIT_TRANSFER_INITIAL_STATE });
+        engine.wake();
+      },
       outboxWritten: () => dispatcher.wake(),
     },
     { logger: log },

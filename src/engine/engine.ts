@@ -74,6 +74,8 @@ export interface EngineDeps {
   readonly log: Logger;
   /** Called after a commit that wrote outbox rows, so delivery starts at once. */
   readonly outboxWritten?: () => void;
+  /** Told every state entered, after its commit (metrics). */
+  readonly stateEntered?: (state: string) => void;
   readonly options?: Partial<EngineOptions>;
 }
 
@@ -209,6 +211,7 @@ export class Engine implements SchemeInbound {
         throw new AssertionError(`transaction ${transactionId} not found while changing it`);
       }
       if (decision.callback !== undefined || (decision.steps.length > 0 && context.integrator.events)) this.#deps.outboxWritten?.();
+      for (const step of decision.steps) this.#deps.stateEntered?.(step.state);
       await this.#execute(context, decision);
       return;
     }

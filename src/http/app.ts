@@ -9,6 +9,8 @@ import { allowlistPlugin } from './plugins/allowlist.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { jsonBodyPlugin } from './plugins/json-body.js';
+import { metricsPlugin } from './plugins/metrics.js';
+import type { Metrics } from '../adapters/metrics/prometheus.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { adminRoutes } from './routes/admin.js';
 import { oauthRoutes } from './routes/oauth.js';
@@ -26,6 +28,8 @@ export interface AppDeps {
   readonly transferAccepted?: () => void;
   /** Wakes delivery after outbox rows are committed. */
   readonly outboxWritten?: () => void;
+  /** Prometheus metrics; /metrics is served when given. */
+  readonly metrics?: Metrics;
 }
 
 /** Paths that logs must never show in clear. */
@@ -78,6 +82,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
 
+  if (deps.metrics !== undefined) await app.register(metricsPlugin, { metrics: deps.metrics });
   await app.register(allowlistPlugin, { config });
   operationsRoutes(app, deps);
   await app.register(async (scope) => oauthRoutes(scope, deps));

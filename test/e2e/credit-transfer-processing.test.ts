@@ -194,4 +194,14 @@ describe('credit-transfer processing end to end (service and integrator as separ
     assert.equal(callbacks.length, 2, 'the outcome, then one re-send for one status-request message');
     assert.equal(callbacks[1].status.outcome, 'APPROVED');
   });
+
+  it('exposes Prometheus metrics of requests, states entered and delivery attempts', async () => {
+    const response = await fetch(`${server.url}/metrics`);
+    assert.equal(response.status, 200);
+    const text = await response.text();
+    assert.match(text, /regpay_http_request_duration_seconds_count\{method="POST",route="\/api\/v1\/transactions\/outbound\/credit-transfer",status="202"\} [1-9]/);
+    assert.match(text, /regpay_transaction_states_entered_total\{state="PAYMENT_AUTH_REQUEST_RECEIVED"\} [1-9]/);
+    assert.match(text, /regpay_transaction_states_entered_total\{state="PAYMENT_AUTH_RESPONSE_DELIVERED"\} [1-9]/);
+    assert.match(text, /regpay_delivery_attempts_total\{channel="event",result="delivered"\} [1-9]/);
+  });
 });

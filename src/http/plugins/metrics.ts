@@ -1,0 +1,22 @@
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+import type { Metrics } from '../../adapters/metrics/prometheus.js';
+
+/** Times every request by route pattern (unknown paths share one label) and serves GET /metrics. */
+export const metricsPlugin = fp(
+  (app: FastifyInstance, options: { metrics: Metrics }) => {
+    const { metrics } = options;
+    app.addHook('onResponse', (request, reply, done) => {
+      metrics.httpRequestSeconds.observe(
+        { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
+        reply.elapsedTime / 1000,
+      );
+      done();
+    });
+    app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+      const body = await metrics.registry.metrics();
+      return reply.type(metrics.registry.contentType).send(body);
+    });
+  },
+  { name: 'regpay-metrics' },
+);
