@@ -84,15 +84,20 @@ export function readDocument(xml: string): ReadDocumentResult {
   return { ok: true, messageName: namespace.slice(ISO20022_NAMESPACE_PREFIX.length), root, body };
 }
 
-/** The element at `path`, taking the first of repeated elements on the way. */
-export function child(node: XmlValue, ...path: readonly string[]): XmlElement | undefined {
+/** What stands at `path`, taking the first of repeated elements on the way. */
+function at(node: XmlValue, path: readonly string[]): ReturnType<typeof firstOf> | undefined {
   let current: XmlValue = node;
   for (const tag of path) {
     const element = firstOf(current);
     if (!isElement(element)) return undefined;
     current = element[tag];
   }
-  const found = firstOf(current);
+  return firstOf(current);
+}
+
+/** The element at `path`, taking the first of repeated elements on the way. */
+export function child(node: XmlValue, ...path: readonly string[]): XmlElement | undefined {
+  const found = at(node, path);
   return isElement(found) ? found : undefined;
 }
 
@@ -107,13 +112,7 @@ export function children(node: XmlValue, tag: string): XmlElement[] {
 
 /** The text at `path` (an element's text, or `#text` beside its attributes), first occurrence. */
 export function text(node: XmlValue, ...path: readonly string[]): string | undefined {
-  let current: XmlValue = node;
-  for (const tag of path) {
-    const element = firstOf(current);
-    if (!isElement(element)) return undefined;
-    current = element[tag];
-  }
-  const found = firstOf(current);
+  const found = at(node, path);
   if (typeof found === 'string') return found;
   if (isElement(found) && typeof found['#text'] === 'string') return found['#text'];
   return undefined;
