@@ -17,6 +17,7 @@ import type { CreditTransfer } from '../domain/messages/credit-transfer.js';
 import { paymentStatusReportJson } from '../domain/messages/payment-status-report.js';
 import type { SchemeName } from '../domain/schemes.js';
 import { AssertionError } from '../lib/assert.js';
+import { BoundedMap } from '../lib/bounded-map.js';
 import { parseJson } from '../lib/json.js';
 import { currencyDecimals, parseAmount } from '../lib/money.js';
 import { childTraceparent } from '../lib/trace.js';
@@ -96,6 +97,8 @@ export class Engine implements SchemeInbound {
   #wakeUp: (() => void) | undefined;
   #woken = false;
   readonly #inFlight = new Set<Promise<unknown>>();
+  /** The original message of recent transfers: it never changes, and each transfer needs it at several steps. */
+  readonly #messages = new BoundedMap<string, { readonly rawBody: string; readonly message: CreditTransfer }>(10_000);
 
   constructor(deps: EngineDeps) {
     this.#deps = deps;
@@ -248,14 +251,22 @@ export class Engine implements SchemeInbound {
   async #context(transaction: TransactionRecord): Promise<TransferContext> {
     const integrator = this.#deps.integrators.get(transaction.integratorId);
     if (integrator === undefined) throw new AssertionError(`integrator ${transaction.integratorId} is not configured`);
-    const stored = await this.#deps.store.findMessage(transaction.integratorId, transaction.messageId);
-    if (stored === undefined) throw new AssertionError(`raw message of ${transaction.id} is missing`);
     const connector = this.#deps.connectors.get(transaction.scheme);
     if (connector === undefined) throw new AssertionError(`no connector for ${transaction.scheme}`);
+    return { transaction, integrator, connector, ...(await this.#original(transaction)) };
+  }
+
+  async #original(transaction: TransactionRecord): Promise<{ readonly rawBody: string; readonly message: CreditTransfer }> {
+    const cached = this.#messages.get(transaction.id);
+    if (cached !== undefined) return cached;
+    const stored = await this.#deps.store.findMessage(transaction.integratorId, transaction.messageId);
+    if (stored === undefined) throw new AssertionError(`raw message of ${transaction.id} is missing`);
     // The lossless parser keeps the literal text of every number (instructed amount, exchange rate) for the scheme message.
     const parsed = parseJson(stored.rawBody);
     if (!parsed.ok) throw new AssertionError(`stored message of ${transaction.id} does not parse: ${parsed.message}`);
-    return { transaction, integrator, connector, rawBody: stored.rawBody, message: parsed.value as CreditTransfer };
+    const original = { rawBody: stored.rawBody, message: parsed.value as CreditTransfer };
+    this.#messages.set(transaction.id, original);
+    return original;
   }
 
   #rules(context: TransferContext): ReturnType<SchemeConnector['check']> {

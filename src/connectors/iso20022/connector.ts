@@ -10,7 +10,7 @@ import type {
   SchemeRuleOutcome,
   SubmitOutcome,
 } from '../../ports/scheme.js';
-import { BoundedMap } from '../bounded-map.js';
+import { BoundedMap } from '../../lib/bounded-map.js';
 import { OK, reject, type SchemeRule } from '../rules.js';
 import type { InboundSchemeMessage, SchemeMessage, SchemeTransport } from '../transport.js';
 import { enquiryMessageId, idempotencyKeyOf, schemeMessageId } from './ids.js';

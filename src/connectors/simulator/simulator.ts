@@ -2,7 +2,7 @@ import { DEFAULTS } from '../../config/schema.js';
 import type { SchemeName } from '../../domain/schemes.js';
 import type { Clock } from '../../ports/clock.js';
 import type { SubmitOutcome } from '../../ports/scheme.js';
-import { BoundedMap } from '../bounded-map.js';
+import { BoundedMap } from '../../lib/bounded-map.js';
 import { isoDateTime, readPacs008 } from '../iso20022/pacs008.js';
 import { pacs002Document, type OriginalTransfer } from '../iso20022/pacs002.js';
 import { readPacs028 } from '../iso20022/pacs028.js';

@@ -1,6 +1,6 @@
 /**
  * A Map with a size cap: inserting beyond the cap evicts the oldest entries (insertion order,
- * refreshed on set). Connectors and the simulator keep short-lived correlation data in it, so
+ * refreshed on set). Connectors, the simulator and the engine keep short-lived data in it, so
  * memory stays bounded however long the process runs (STYLE.md rule 3).
  */
 export class BoundedMap<K, V> {
