@@ -165,9 +165,12 @@ export class Engine implements SchemeInbound {
       }
       for (const transaction of claimed) {
         void this.#track(
-          this.#handle(transaction.id, { type: 'tick' })
-            .catch((error: unknown) => log.error({ err: error, transactionId: transaction.id }, 'engine: processing failed; the timer retries it'))
-            .finally(() => store.releaseTransaction(transaction.id, instanceId).catch(() => undefined)),
+          this.#handle(transaction.id, { type: 'tick' }).then(
+            // Done: give the claim back so the next timer is taken at its due time.
+            () => store.releaseTransaction(transaction.id, instanceId).catch(() => undefined),
+            // Failed: keep the claim, so the retry waits for the lease to lapse instead of spinning.
+            (error: unknown) => log.error({ err: error, transactionId: transaction.id }, 'engine: processing failed; retried when its lease lapses'),
+          ),
         );
       }
       if (claimed.length < this.#options.claimBatchMax && !this.#woken && this.#running) {
