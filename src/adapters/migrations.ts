@@ -13,7 +13,7 @@ export type SqlDialect = 'sqlite' | 'postgres';
 export interface Migration {
   readonly version: number;
   readonly name: string;
-  /** SQL statements, with `{bigint}`, `{json}`, `{bool}`, `{false}`, `{identity}` and `{strict}` placeholders. */
+  /** SQL statements, with `{bigint}`, `{json}`, `{bool}`, `{false}`, `{identity}`, `{strict}` and `{greatest}` placeholders. */
   readonly statements: readonly string[];
 }
 
@@ -27,6 +27,8 @@ const TYPES: Readonly<Record<SqlDialect, Readonly<Record<string, string>>>> = {
     false: '0',
     identity: 'INTEGER PRIMARY KEY',
     strict: ' STRICT',
+    // The larger of its (non-null) arguments.
+    greatest: 'MAX',
   },
   postgres: {
     bigint: 'BIGINT',
@@ -35,6 +37,7 @@ const TYPES: Readonly<Record<SqlDialect, Readonly<Record<string, string>>>> = {
     false: 'FALSE',
     identity: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY',
     strict: '',
+    greatest: 'GREATEST',
   },
 };
 
@@ -142,6 +145,33 @@ export const MIGRATIONS: readonly Migration[] = [
         name TEXT PRIMARY KEY,
         value TEXT NOT NULL
       ){strict}`,
+    ],
+  },
+  {
+    version: 2,
+    name: 'claims read only what they can take: outbox queue heads per endpoint, transactions by claimable time',
+    statements: [
+      // From now on a row queued behind an earlier PENDING row of its (transaction, channel) carries
+      // next_attempt_at = OUTBOX_BLOCKED_AT (store-ops.ts; 2^53 - 1, written out here because a
+      // released migration never changes) until the row ahead of it leaves PENDING, so that
+      // claimOutbox's due-time index only reaches queue heads. Rows written before this version
+      // were all due at once: block every PENDING row that is not the head of its queue.
+      `UPDATE outbox SET next_attempt_at = 9007199254740991
+       WHERE status = 'PENDING' AND EXISTS (
+         SELECT 1 FROM outbox p
+         WHERE p.status = 'PENDING' AND p.transaction_id = outbox.transaction_id AND p.channel = outbox.channel AND p.seq < outbox.seq)`,
+      // claimOutbox walks the endpoints (integrator, channel) with PENDING rows and takes each
+      // one's due rows in order, so an endpoint it leaves out (its deliveries at their bound)
+      // costs one index step, not a scan of its due rows. This index replaces the due-time one.
+      `CREATE INDEX outbox_pending_endpoint ON outbox (integrator_id, channel, next_attempt_at, seq) WHERE status = 'PENDING'`,
+      `DROP INDEX outbox_pending_due`,
+      // claimDue: a transaction is claimable from the later of its timer and the end of its lease
+      // (lease_until + 1: a lease is live through its last millisecond). Indexed by that time, a
+      // claim never reads a due transaction whose lease is live (one being worked on, or one whose
+      // processing failed and waits for its lease to lapse). The expression must stay identical to
+      // the one in the claimDue statements. This index replaces the due-time one.
+      `CREATE INDEX transactions_claimable ON transactions ({greatest}(due_at, COALESCE(lease_until + 1, 0)), due_at) WHERE due_at IS NOT NULL`,
+      `DROP INDEX transactions_due`,
     ],
   },
 ];

@@ -15,6 +15,17 @@ import type {
 } from '../ports/store.js';
 import type { Settleable } from './write-queue.js';
 
+/**
+ * `next_attempt_at` of an outbox row that waits behind an earlier PENDING row of its
+ * (transaction, channel) queue: the largest integer both a JavaScript number and a BIGINT hold
+ * exactly, so the row sorts after every real time and claimOutbox's due-time range (along
+ * `outbox_pending_endpoint`) never reaches it. Only queue heads carry a real due time; a row is unblocked (given
+ * `max(now, available_at)`) when the row ahead of it leaves PENDING. Stores report a blocked
+ * row's `nextAttemptAt` as its `availableAt`, never as this value. Migration 2 writes the same
+ * number as a literal (a released migration never changes).
+ */
+export const OUTBOX_BLOCKED_AT = Number.MAX_SAFE_INTEGER;
+
 /** Every write the stores group-commit, as data, so one batch can hold any mix of them. */
 export type WriteOp =
   | { readonly kind: 'intake'; readonly tx: NewTransaction }

@@ -35,6 +35,12 @@ export interface OutboxRecord extends NewOutboxMessage {
   readonly seq: number;
   readonly status: OutboxStatus;
   readonly attempts: number;
+  /**
+   * When the message is next due (ms since epoch): its first attempt (availableAt), the next
+   * retry, or when the message ahead of it in its (transaction, channel) queue stopped being
+   * PENDING, whichever is later. A PENDING message still waiting behind an earlier one of its
+   * queue reports its availableAt: the earliest it may go, once those ahead of it have gone.
+   */
   readonly nextAttemptAt: number;
   readonly createdAt: number;
   readonly deliveredAt: number | null;
@@ -241,7 +247,11 @@ export interface Store {
 
   /** Apply one decided state change with its history row and outbox rows, atomically (optimistic on version). */
   applyChange(change: StateChange): Promise<ChangeOutcome>;
-  /** Lease transactions whose timer is due; no two owners hold the same transaction at once. */
+  /**
+   * Lease transactions whose timer is due and whose lease is not live, in the order they became
+   * claimable (the later of timer and lease end, then timer); no two owners hold the same
+   * transaction at once.
+   */
   claimDue(options: ClaimOptions): Promise<TransactionRecord[]>;
   /** Release a lease early (work done). */
   releaseTransaction(id: string, owner: string): Promise<void>;

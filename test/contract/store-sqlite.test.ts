@@ -5,7 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { MIGRATIONS, migrationSql, schemaMigrationsTableSql } from '../../src/adapters/migrations.js';
 import { openStore, StoreUnavailableError, StoreWriteError, type OpenStoreOptions } from '../../src/adapters/store.js';
+import { OUTBOX_BLOCKED_AT } from '../../src/adapters/store-ops.js';
 import { writerThreadOf } from '../../src/adapters/store-sqlite/sqlite-store.js';
 import type { NewTransaction, Store } from '../../src/ports/store.js';
 import { storeContract } from './store.contract.js';
@@ -148,6 +150,74 @@ void describe('SQLite writer thread', () => {
       assert.equal((await store.history(tx.id)).length, 3);
     } finally {
       await store.close();
+    }
+  });
+});
+
+void describe('SQLite schema upgrade', () => {
+  void it('migration 2 leaves only the heads of queues written by an older build due, and the rest follow in order', async () => {
+    const database = fileDatabase();
+    const file = database.url.slice('sqlite:'.length);
+    try {
+      // A database as the build before migration 2 left it: every PENDING row due at once.
+      const raw = new Database(file);
+      raw.exec(schemaMigrationsTableSql('sqlite'));
+      const [first] = MIGRATIONS;
+      assert.ok(first);
+      for (const statement of migrationSql(first, 'sqlite')) raw.exec(statement);
+      raw.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(first.version, first.name, T0);
+      raw
+        .prepare(
+          `INSERT INTO transactions (id, integrator_id, kind, uetr, scheme, message_id, state, version, created_at, updated_at, data)
+           VALUES ('tx', 'bank-a', 'CREDIT_TRANSFER', 'uetr', 'ZA_RPP', 'msg', 'S', 1, ?, ?, '{}')`,
+        )
+        .run(T0, T0);
+      const insert = raw.prepare(
+        `INSERT INTO outbox (id, transaction_id, integrator_id, seq, channel, url, body, headers, available_at, status, attempts, next_attempt_at, created_at)
+         VALUES (?, 'tx', 'bank-a', ?, ?, 'https://bank.example/e', '{}', '{}', ?, ?, 0, ?, ?)`,
+      );
+      const rows: [string, number, string, string][] = [
+        ['delivered', 1, 'event', 'DELIVERED'],
+        ['e2', 2, 'event', 'PENDING'],
+        ['e3', 3, 'event', 'PENDING'],
+        ['c4', 4, 'callback', 'PENDING'],
+        ['e5', 5, 'event', 'PENDING'],
+      ];
+      for (const [id, seq, channel, status] of rows) insert.run(id, seq, channel, T0 + seq, status, T0 + seq, T0);
+      raw.close();
+
+      const store = await openStore(database.url);
+      try {
+        const check = new Database(file, { readonly: true });
+        const stored = check.prepare('SELECT id, next_attempt_at FROM outbox ORDER BY seq').all() as { id: string; next_attempt_at: number }[];
+        check.close();
+        assert.deepEqual(
+          stored.map((row) => [row.id, row.next_attempt_at === OUTBOX_BLOCKED_AT ? 'blocked' : row.next_attempt_at - T0]),
+          [
+            ['delivered', 1],
+            ['e2', 2],
+            ['e3', 'blocked'],
+            ['c4', 4],
+            ['e5', 'blocked'],
+          ],
+        );
+        assert.deepEqual(
+          (await store.outbox('tx')).map((row) => row.nextAttemptAt - T0),
+          [1, 2, 3, 4, 5],
+          'operators see each waiting row\'s availableAt',
+        );
+        const claim = async (now: number): Promise<string[]> =>
+          (await store.claimOutbox({ now, limit: 10, owner: 'w', leaseMs: 30_000 })).map((row) => row.id).sort();
+        assert.deepEqual(await claim(T0 + 10), ['c4', 'e2']);
+        await store.recordDelivery({ outboxId: 'e2', at: T0 + 11, durationMs: 1, httpStatus: 200, error: null, delivered: true, nextAttemptAt: null });
+        assert.deepEqual(await claim(T0 + 11), ['e3']);
+        await store.recordDelivery({ outboxId: 'e3', at: T0 + 12, durationMs: 1, httpStatus: 200, error: null, delivered: true, nextAttemptAt: null });
+        assert.deepEqual(await claim(T0 + 12), ['e5']);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await database.drop();
     }
   });
 });

@@ -9,7 +9,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { NewOutboxMessage, NewRequest, NewTransaction, Store, TransactionRecord } from '../../src/ports/store.js';
+import type { NewOutboxMessage, NewRequest, NewTransaction, OutboxEndpoint, Store, TransactionRecord } from '../../src/ports/store.js';
 
 export interface TestDatabase {
   /** A new store instance (its own connection or pool) on this database; migrations run on open. */
@@ -680,6 +680,25 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
           await Promise.all([worker(first, 'a1'), worker(first, 'a2'), worker(second, 'b1'), worker(second, 'b2')]);
           assert.deepEqual([...claimedBy.keys()].sort(), ids(txs));
         }));
+
+      void it('claim cost does not grow with the number of due transactions under a live lease', (t) =>
+        withStore(async (store) => {
+          const busy = Array.from({ length: 2_000 }, (_, index) => transfer({ dueAt: T0 + (index % 100), outbox: [] }));
+          await Promise.all(busy.map((tx) => accept(store, tx)));
+          // Leased: being worked on, or kept after a failed attempt until the lease lapses.
+          let leased = 0;
+          while (leased < busy.length) leased += (await store.claimDue({ now: T0 + 100, limit: 500, owner: 'busy', leaseMs: LEASE_MS })).length;
+          const fresh = Array.from({ length: 10 }, (_, index) => transfer({ dueAt: T0 + 200 + index, outbox: [] }));
+          await Promise.all(fresh.map((tx) => accept(store, tx)));
+          const started = performance.now();
+          const claimed = await store.claimDue({ now: T0 + 300, limit: 100, owner: 'w', leaseMs: LEASE_MS });
+          const ms = performance.now() - started;
+          assert.deepEqual(claimed.map((record) => record.id), fresh.map((tx) => tx.id), 'only the ones not leased, oldest timer first');
+          assert.deepEqual(await store.claimDue({ now: T0 + 100 + LEASE_MS, limit: 100, owner: 'w', leaseMs: LEASE_MS }), [], 'leases live through their last millisecond');
+          const lapsed = await store.claimDue({ now: T0 + 101 + LEASE_MS, limit: 5_000, owner: 'w', leaseMs: LEASE_MS });
+          assert.deepEqual(ids(lapsed), ids(busy), 'claimable again once their leases lapsed');
+          t.diagnostic(`claim of 10 due transactions beside ${busy.length} due under a live lease: ${ms.toFixed(1)} ms`);
+        }));
     });
 
     void describe('outbox', () => {
@@ -826,6 +845,228 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
           };
           await Promise.all([worker(first, 'a1'), worker(first, 'a2'), worker(second, 'b1'), worker(second, 'b2')]);
           assert.equal(claimedBy.size, txs.length * 3);
+        }));
+    });
+
+    void describe('outbox queue heads', () => {
+      const claim = (store: Store, now: number, owner = 'w'): Promise<string[]> =>
+        store.claimOutbox({ now, limit: 1_000, owner, leaseMs: LEASE_MS }).then((rows) => rows.map((row) => row.id).sort());
+      const deliver = (store: Store, outboxId: string, at: number): Promise<void> =>
+        store.recordDelivery({ outboxId, at, durationMs: 1, httpStatus: 200, error: null, delivered: true, nextAttemptAt: null });
+      const giveUp = (store: Store, outboxId: string, at: number): Promise<void> =>
+        store.recordDelivery({ outboxId, at, durationMs: 1, httpStatus: 503, error: null, delivered: false, nextAttemptAt: null });
+      const nextAttemptAt = async (store: Store, outboxId: string): Promise<number | undefined> => (await store.outboxMessage(outboxId))?.nextAttemptAt;
+
+      void it('only the head of a transaction\'s event queue is claimable, and the next becomes claimable once the head is delivered', () =>
+        withStore(async (store) => {
+          const [e1, e2, e3] = [event(), event(), event({ availableAt: T0 + 1 })];
+          const [c1, c2] = [callback({ availableAt: T0 + 1 }), callback({ availableAt: T0 + 100 })];
+          assert.ok(e1 && e2 && e3 && c1 && c2);
+          // Rows queued by the intake itself, by a later change and by a later request.
+          const tx = await accept(store, transfer({ outbox: [e1, e2] }));
+          assert.deepEqual(
+            await store.applyChange({ transactionId: tx.id, expectedVersion: 1, toState: 'B', at: T0 + 1, cause: null, dueAt: null, outbox: [e3, c1] }),
+            { ok: true, version: 2 },
+          );
+          assert.deepEqual(await store.recordRequest(statusRequest(tx, { receivedAt: T0 + 2, outbox: [c2] })), { kind: 'accepted' });
+
+          assert.deepEqual(await claim(store, T0 + 2), [e1.id, c1.id].sort(), 'one head per (transaction, channel)');
+          assert.deepEqual(await claim(store, T0 + 3), [], 'heads are leased, the rows behind them wait');
+          // Operators see when a waiting row may go at the earliest, never a placeholder.
+          const pending = await store.listOutbox({ status: 'PENDING', limit: 10 });
+          assert.equal(pending.length, 5);
+          for (const row of pending) {
+            assert.ok(Number.isSafeInteger(row.nextAttemptAt) && row.nextAttemptAt <= T0 + 100, `${row.seq}: nextAttemptAt ${row.nextAttemptAt}`);
+            assert.doesNotThrow(() => new Date(row.nextAttemptAt).toISOString());
+          }
+          assert.deepEqual(
+            pending.filter((row) => row.id !== e1.id && row.id !== c1.id).map((row) => [row.id, row.nextAttemptAt]).sort(),
+            [
+              [e2.id, T0],
+              [e3.id, T0 + 1],
+              [c2.id, T0 + 100],
+            ].sort(),
+            'a waiting row reports its availableAt',
+          );
+
+          await deliver(store, e1.id, T0 + 10);
+          assert.equal(await nextAttemptAt(store, e2.id), T0 + 10, 'due from when the row ahead of it was delivered');
+          assert.equal(await nextAttemptAt(store, e3.id), T0 + 1, 'still waiting');
+          assert.deepEqual(await claim(store, T0 + 10), [e2.id]);
+          await deliver(store, e2.id, T0 + 20);
+          assert.deepEqual(await claim(store, T0 + 20), [e3.id]);
+
+          await deliver(store, c1.id, T0 + 21);
+          assert.equal(await nextAttemptAt(store, c2.id), T0 + 100, 'not before its own availableAt');
+          assert.deepEqual(await claim(store, T0 + 99), []);
+          assert.deepEqual(await claim(store, T0 + 100), [c2.id]);
+          await deliver(store, e3.id, T0 + 101);
+          await deliver(store, c2.id, T0 + 101);
+          assert.deepEqual(await claim(store, T0 + LEASE_MS * 10), []);
+          assert.deepEqual(await store.listOutbox({ status: 'PENDING', limit: 10 }), []);
+        }));
+
+      void it('a message given up on (UNDELIVERED) lets the next one through', () =>
+        withStore(async (store) => {
+          const [lost, next, last] = [callback(), callback(), callback()];
+          assert.ok(lost && next && last);
+          await accept(store, transfer({ outbox: [lost, next, last] }));
+          assert.deepEqual(await claim(store, T0), [lost.id]);
+          await giveUp(store, lost.id, T0 + 5);
+          assert.equal((await store.outboxMessage(lost.id))?.status, 'UNDELIVERED');
+          assert.equal(await nextAttemptAt(store, next.id), T0 + 5, 'due from when the one ahead was given up on');
+          assert.deepEqual(await claim(store, T0 + 5), [next.id]);
+
+          // A late acknowledgement of the lost one does not let a second message through.
+          await deliver(store, lost.id, T0 + 6);
+          assert.equal((await store.outboxMessage(lost.id))?.status, 'DELIVERED');
+          assert.equal(await nextAttemptAt(store, last.id), T0, 'the last one still waits');
+          assert.deepEqual(await claim(store, T0 + LEASE_MS), [], 'next is leased, last waits behind it');
+
+          // A message whose retry is scheduled keeps its queue waiting until then.
+          await store.recordDelivery({ outboxId: next.id, at: T0 + 7, durationMs: 1, httpStatus: 500, error: null, delivered: false, nextAttemptAt: T0 + 1_000 });
+          assert.deepEqual(await claim(store, T0 + 999), []);
+          assert.deepEqual(await claim(store, T0 + 1_000), [next.id]);
+          await giveUp(store, next.id, T0 + 1_001);
+          assert.deepEqual(await claim(store, T0 + 1_001), [last.id]);
+        }));
+
+      void it('a replayed message goes out before the ones queued behind it', () =>
+        withStore(async (store) => {
+          // Replayed ahead of a message that was already due.
+          const [m1, m2, m3] = [event(), event(), event()];
+          assert.ok(m1 && m2 && m3);
+          await accept(store, transfer({ outbox: [m1, m2, m3] }));
+          await giveUp(store, m1.id, T0 + 1);
+          assert.equal(await nextAttemptAt(store, m2.id), T0 + 1);
+          assert.equal(await store.replayUndelivered({ outboxId: m1.id }, T0 + 2), 1);
+          assert.equal(await nextAttemptAt(store, m1.id), T0 + 2);
+          assert.deepEqual(await claim(store, T0 + 2), [m1.id], 'the replayed message first; the one that was due waits');
+          await deliver(store, m1.id, T0 + 3);
+          assert.deepEqual(await claim(store, T0 + 3), [m2.id]);
+          await deliver(store, m2.id, T0 + 4);
+          assert.deepEqual(await claim(store, T0 + 4), [m3.id]);
+
+          // Two messages of one queue replayed together, the second behind the first.
+          const [n1, n2, n3] = [event(), event(), event()];
+          assert.ok(n1 && n2 && n3);
+          await accept(store, transfer({ integratorId: 'bank-r', outbox: [n1, n2, n3] }));
+          await giveUp(store, n1.id, T0 + 1);
+          await giveUp(store, n2.id, T0 + 2);
+          assert.equal(await store.replayUndelivered({ integratorId: 'bank-r' }, T0 + 10), 2);
+          assert.equal(await nextAttemptAt(store, n1.id), T0 + 10);
+          assert.equal(await nextAttemptAt(store, n2.id), T0, 'waits behind the first: reports its availableAt');
+          assert.deepEqual(await claim(store, T0 + 10), [n1.id]);
+          await store.recordDelivery({ outboxId: n1.id, at: T0 + 11, durationMs: 1, httpStatus: 503, error: null, delivered: false, nextAttemptAt: T0 + 500 });
+          assert.deepEqual(await claim(store, T0 + 499), [], 'the queue waits for its head\'s retry');
+          assert.deepEqual(await claim(store, T0 + 500), [n1.id]);
+          await deliver(store, n1.id, T0 + 501);
+          assert.deepEqual(await claim(store, T0 + 501), [n2.id]);
+          await deliver(store, n2.id, T0 + 502);
+          assert.deepEqual(await claim(store, T0 + 502), [n3.id]);
+
+          // Replayed behind a message still pending: it waits for that one.
+          const [p1, p2, p3] = [callback(), callback(), callback()];
+          assert.ok(p1 && p2 && p3);
+          await accept(store, transfer({ integratorId: 'bank-p', outbox: [p1, p2, p3] }));
+          await giveUp(store, p1.id, T0 + 1);
+          await giveUp(store, p2.id, T0 + 2);
+          assert.equal(await store.replayUndelivered({ outboxId: p1.id }, T0 + 3), 1);
+          assert.equal(await store.replayUndelivered({ outboxId: p2.id }, T0 + 4), 1);
+          assert.equal(await nextAttemptAt(store, p2.id), T0);
+          assert.deepEqual(await claim(store, T0 + 4), [p1.id]);
+          await deliver(store, p1.id, T0 + 5);
+          assert.equal(await nextAttemptAt(store, p2.id), T0 + 5);
+          assert.deepEqual(await claim(store, T0 + 5), [p2.id]);
+          await deliver(store, p2.id, T0 + 6);
+          assert.deepEqual(await claim(store, T0 + 6), [p3.id]);
+
+          // A replayed message at the head of its queue is due at once, whatever its availableAt.
+          const early = event({ availableAt: T0 + 1_000 });
+          await accept(store, transfer({ integratorId: 'bank-e', outbox: [early] }));
+          await giveUp(store, early.id, T0 + 7);
+          assert.equal(await store.replayUndelivered({ outboxId: early.id }, T0 + 8), 1);
+          assert.equal(await nextAttemptAt(store, early.id), T0 + 8);
+          assert.deepEqual(await claim(store, T0 + 8), [early.id]);
+        }));
+
+      void it('a message queued while another instance delivers the head is never stranded', () =>
+        withStore(async (first, database) => {
+          const second = await database.open();
+          for (let round = 0; round < 20; round += 1) {
+            const head = event();
+            const tx = await accept(first, transfer({ outbox: [head] }));
+            assert.deepEqual(await claim(first, T0 + round), [head.id]);
+            const queued = [event(), event()];
+            // The change queues behind the head while the head's delivery is being recorded elsewhere.
+            const [change] = await Promise.all([
+              first.applyChange({ transactionId: tx.id, expectedVersion: 1, toState: 'B', at: T0 + round, cause: null, dueAt: null, outbox: queued }),
+              deliver(second, head.id, T0 + round),
+            ]);
+            assert.ok(change.ok);
+            assert.deepEqual(await claim(second, T0 + round + 1), [queued[0]?.id], `round ${round}: the next one is due`);
+            await deliver(first, queued[0]?.id ?? '', T0 + round + 1);
+            assert.deepEqual(await claim(first, T0 + round + 2), [queued[1]?.id], `round ${round}: and the one after it`);
+            await deliver(second, queued[1]?.id ?? '', T0 + round + 2);
+          }
+        }));
+
+      void it('claim cost does not grow with the number of queued non-head messages', (t) =>
+        withStore(async (store) => {
+          const queues = 50;
+          const behind = 100;
+          const timedClaim = async (now: number, owner: string): Promise<{ ids: string[]; ms: number }> => {
+            const started = performance.now();
+            const ids = await claim(store, now, owner);
+            return { ids, ms: performance.now() - started };
+          };
+          await claim(store, T0 - 1, 'warm-up');
+          // The same number of heads, first with nothing queued behind them, then with 5 000 rows.
+          const alone = Array.from({ length: queues }, () => transfer({ integratorId: 'bank-alone', outbox: [event()] }));
+          await Promise.all(alone.map((tx) => accept(store, tx)));
+          const few = await timedClaim(T0, 'w1');
+          assert.deepEqual(few.ids, alone.map((tx) => tx.outbox[0]?.id).sort());
+
+          const busy = Array.from({ length: queues }, () => transfer({ outbox: Array.from({ length: behind + 1 }, () => event()) }));
+          await Promise.all(busy.map((tx) => accept(store, tx)));
+          const many = await timedClaim(T0, 'w2');
+          assert.deepEqual(many.ids, busy.map((tx) => tx.outbox[0]?.id).sort(), 'the heads, and nothing behind them');
+          const again = await timedClaim(T0 + 1, 'w3');
+          assert.deepEqual(again.ids, [], 'heads leased: nothing else is claimable');
+          await Promise.all(busy.map((tx) => deliver(store, tx.outbox[0]?.id ?? '', T0 + 2)));
+          const next = await timedClaim(T0 + 2, 'w4');
+          assert.deepEqual(next.ids, busy.map((tx) => tx.outbox[1]?.id).sort(), 'the second rows, once the heads are delivered');
+          t.diagnostic(
+            `claim of ${queues} heads: ${few.ms.toFixed(1)} ms with nothing queued; with ${queues * behind} queued behind them ` +
+              `${many.ms.toFixed(1)} ms, ${again.ms.toFixed(1)} ms with every head leased, ${next.ms.toFixed(1)} ms for the next heads`,
+          );
+        }));
+
+      void it('claim cost does not grow with the due messages of an excluded endpoint', (t) =>
+        withStore(async (store) => {
+          const slow = 2_000;
+          const timedClaim = async (now: number, owner: string, excludeEndpoints: OutboxEndpoint[]): Promise<{ ids: string[]; ms: number }> => {
+            const started = performance.now();
+            const rows = await store.claimOutbox({ now, limit: 100, owner, leaseMs: LEASE_MS, excludeEndpoints });
+            return { ids: rows.map((row) => row.id).sort(), ms: performance.now() - started };
+          };
+          const excluded: OutboxEndpoint[] = [{ integratorId: 'bank-slow', channel: 'event' }];
+          await timedClaim(T0 - 1, 'warm-up', excluded);
+          const first = Array.from({ length: 10 }, () => transfer({ outbox: [event()] }));
+          await Promise.all(first.map((tx) => accept(store, tx)));
+          const alone = await timedClaim(T0, 'w1', excluded);
+          assert.deepEqual(alone.ids, first.map((tx) => tx.outbox[0]?.id).sort());
+
+          const backlog = Array.from({ length: slow }, () => transfer({ integratorId: 'bank-slow', outbox: [event(), event()] }));
+          await Promise.all(backlog.map((tx) => accept(store, tx)));
+          const second = Array.from({ length: 10 }, () => transfer({ outbox: [event()] }));
+          await Promise.all(second.map((tx) => accept(store, tx)));
+          const behind = await timedClaim(T0, 'w2', excluded);
+          assert.deepEqual(behind.ids, second.map((tx) => tx.outbox[0]?.id).sort(), 'only the endpoints not excluded');
+          const all = await timedClaim(T0, 'w3', []);
+          assert.equal(all.ids.length, 100, 'the excluded messages were left unleased');
+          assert.ok(all.ids.every((id) => backlog.some((tx) => tx.outbox[0]?.id === id)));
+          t.diagnostic(`claim of 10 heads: ${alone.ms.toFixed(1)} ms alone, ${behind.ms.toFixed(1)} ms beside ${slow} due heads of an excluded endpoint`);
         }));
     });
 

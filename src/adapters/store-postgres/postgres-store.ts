@@ -26,7 +26,18 @@ import type {
 import type { SchemeName } from '../../domain/schemes.js';
 import { unreachable } from '../../lib/assert.js';
 import { migrationSql, pendingMigrations, schemaMigrationsTableSql, type AppliedMigration } from '../migrations.js';
-import { attemptErrorText, changeSteps, pendingWrite, StoreWriteError, type OpOf, type PendingWrite, type ReplayFilter, type WriteOp, type WriteResults } from '../store-ops.js';
+import {
+  attemptErrorText,
+  changeSteps,
+  OUTBOX_BLOCKED_AT,
+  pendingWrite,
+  StoreWriteError,
+  type OpOf,
+  type PendingWrite,
+  type ReplayFilter,
+  type WriteOp,
+  type WriteResults,
+} from '../store-ops.js';
 import { WriteQueue } from '../write-queue.js';
 
 export interface PostgresStoreOptions {
@@ -363,16 +374,30 @@ class PostgresStore implements Store {
     const groups = groupByKind(batch);
     await this.#intakes(client, groups.intake, results);
     for (const entry of groups.setMessageResponse) results[entry.index] = await this.#setMessageResponse(client, entry.op);
-    if (groups.applyChange.length > 0 && groups.recordRequest.length > 0) {
-      // Both lock transaction rows; taking all of them first, in one id order, keeps two batches
-      // from each holding a row the other's second lock statement waits for.
-      const ids = [...groups.applyChange.map((entry) => entry.op.change.transactionId), ...groups.recordRequest.map((entry) => entry.op.request.transactionId)];
-      await client.query(SQL.lockForChange, [[...new Set(ids)]]);
+    // Every write that adds to an existing transaction's outbox queues or moves a row of them in
+    // or out of PENDING holds that transaction's row lock (FOR UPDATE) until COMMIT, and reads
+    // the queue only in statements after taking it; so each sees the queue as the last such
+    // write committed it, and a row is never left blocked behind a head that already left (see
+    // OUTBOX_BLOCKED_AT). A new transaction's queues are invisible to others until it commits.
+    const replayScopes: string[][] = [];
+    for (const entry of groups.replayUndelivered) replayScopes.push(await replayScope(client, entry.op.filter));
+    // State changes alone lock their rows per round; any other mix takes all its locks first, in
+    // one id order, so two batches never each hold a row the other's next lock statement waits for.
+    const changesAndRequests = groups.applyChange.length > 0 && groups.recordRequest.length > 0;
+    if (changesAndRequests || groups.recordDelivery.length > 0 || groups.replayUndelivered.length > 0) {
+      const ids = [
+        ...groups.applyChange.map((entry) => entry.op.change.transactionId),
+        ...groups.recordRequest.map((entry) => entry.op.request.transactionId),
+        ...replayScopes.flat(),
+      ];
+      await client.query(SQL.lockTransactions, [[...new Set(ids)], groups.recordDelivery.map((entry) => entry.op.attempt.outboxId)]);
     }
     await this.#applyChanges(client, groups.applyChange, results);
     await this.#recordRequests(client, groups.recordRequest, results);
     await this.#recordDeliveries(client, groups.recordDelivery, results);
-    for (const entry of groups.replayUndelivered) results[entry.index] = await this.#replay(client, entry.op);
+    for (const [position, entry] of groups.replayUndelivered.entries()) {
+      results[entry.index] = await this.#replay(client, entry.op, replayScopes[position] ?? []);
+    }
     for (const entry of groups.saveRefreshToken) results[entry.index] = await this.#saveRefreshToken(client, entry.op.record);
     for (const entry of groups.useRefreshToken) results[entry.index] = await this.#useRefreshToken(client, entry.op);
     for (const entry of groups.createSetting) results[entry.index] = await this.#createSetting(client, entry.op);
@@ -551,10 +576,16 @@ class PostgresStore implements Store {
     if (others.length > 0) await classifyRequests(client, others, results);
   }
 
+  /**
+   * Attempts in one statement per round; then, in a statement of its own (so that it sees them),
+   * the queues of the messages that left PENDING (delivered, or given up on) let their next
+   * message through: their head is unblocked. A late acknowledgement of a message already given
+   * up on lets nothing more through: the head of its queue already has its time.
+   */
   async #recordDeliveries(client: Client, entries: readonly Entry<'recordDelivery'>[], results: ItemResult[]): Promise<void> {
     for (const round of rounds(entries, (entry) => entry.op.attempt.outboxId)) {
       const attempts = round.map((entry) => entry.op.attempt).sort((a, b) => compareText(a.outboxId, b.outboxId));
-      const updated = await client.query<{ id: string }>(SQL.recordDeliveries, [
+      const updated = await client.query<{ id: string; transaction_id: string; channel: string; status: string }>(SQL.recordDeliveries, [
         attempts.map((attempt) => attempt.outboxId),
         attempts.map((attempt) => attempt.at),
         attempts.map((attempt) => Math.max(0, Math.round(attempt.durationMs))),
@@ -564,6 +595,16 @@ class PostgresStore implements Store {
         attempts.map((attempt) => attempt.nextAttemptAt),
         attempts.map((attempt) => attemptErrorText(attempt)),
       ]);
+      // Every row now out of PENDING asks for its queue's head: for one that just left, that is
+      // the next row; for one that had left before (a late acknowledgement, a late failure), the
+      // head was unblocked then and this changes nothing.
+      const at = new Map(attempts.map((attempt) => [attempt.outboxId, attempt.at]));
+      await unblockHeads(
+        client,
+        updated.rows
+          .filter((row) => row.status !== 'PENDING')
+          .map((row) => ({ transactionId: row.transaction_id, channel: row.channel, now: at.get(row.id) ?? 0, replay: false })),
+      );
       const known = new Set(updated.rows.map((row) => row.id));
       for (const entry of round) {
         const { outboxId } = entry.op.attempt;
@@ -572,9 +613,27 @@ class PostgresStore implements Store {
     }
   }
 
-  async #replay(client: Client, op: OpOf<'replayUndelivered'>): Promise<ItemResult> {
-    const result = await client.query(SQL.replay, [op.now, op.filter.outboxId ?? null, op.filter.integratorId ?? null, op.filter.since ?? null]);
-    return { ok: true, value: result.rowCount ?? 0 };
+  /**
+   * Replayed rows come back blocked; then the head of each queue they are in is unblocked. A
+   * replayed row with no earlier PENDING row in its queue is that head and is due now (whatever
+   * its availableAt: the operator asked for it); one behind a PENDING row waits its turn. Rows behind a replayed row keep what they had: if one
+   * of them was already due, claimOutbox's head test still holds it back. Only rows of the
+   * transactions locked for it (`scope`) are replayed: one given up on after the lock was taken
+   * waits for the next replay.
+   */
+  async #replay(client: Client, op: OpOf<'replayUndelivered'>, scope: readonly string[]): Promise<ItemResult> {
+    if (scope.length === 0) return { ok: true, value: 0 };
+    const replayed = await client.query<{ transaction_id: string; channel: string }>(SQL.replay, [
+      op.filter.outboxId ?? null,
+      op.filter.integratorId ?? null,
+      op.filter.since ?? null,
+      scope,
+    ]);
+    await unblockHeads(
+      client,
+      replayed.rows.map((row) => ({ transactionId: row.transaction_id, channel: row.channel, now: op.now, replay: true })),
+    );
+    return { ok: true, value: replayed.rowCount ?? 0 };
   }
 
   async #saveRefreshToken(client: Client, record: RefreshTokenRecord): Promise<ItemResult> {
@@ -621,6 +680,38 @@ class PostgresStore implements Store {
       .sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || compareText(a.transactionId, b.transactionId) || a.seq - b.seq);
     return { ok: true, value: records };
   }
+}
+
+/** The transactions that hold messages a replay would turn back to PENDING (read before they are locked). */
+async function replayScope(client: Client, filter: ReplayFilter): Promise<string[]> {
+  const result = await client.query<{ transaction_id: string }>(SQL.replayScope, [filter.outboxId ?? null, filter.integratorId ?? null, filter.since ?? null]);
+  return result.rows.map((row) => row.transaction_id);
+}
+
+interface QueueHead {
+  readonly transactionId: string;
+  readonly channel: string;
+  /** Due from max(now, available_at); a replay: from now. */
+  readonly now: number;
+  readonly replay: boolean;
+}
+
+/**
+ * Make the head (lowest-seq PENDING row) of each queue due if it is blocked. A head is never
+ * rightly blocked (nothing is ahead of it), so this is safe whenever a row of the queue may have
+ * stopped being its head; a head that already has a time (a retry scheduled) keeps it.
+ */
+async function unblockHeads(client: Client, queues: readonly QueueHead[]): Promise<void> {
+  const unique = new Map<string, QueueHead>();
+  for (const queue of queues) unique.set(key(queue.transactionId, queue.channel), queue);
+  if (unique.size === 0) return;
+  const heads = [...unique.values()].sort((a, b) => compareKeys(a.transactionId, a.channel, b.transactionId, b.channel));
+  await client.query(SQL.unblockHeads, [
+    heads.map((head) => head.transactionId),
+    heads.map((head) => head.channel),
+    heads.map((head) => head.now),
+    heads.map((head) => head.replay),
+  ]);
 }
 
 /** Classify intakes that were not inserted, against what is now stored (committed by others, or inserted earlier in this batch). */
@@ -691,9 +782,19 @@ function outboxRows(transactionId: string, integratorId: string, messages: reado
   return messages.map((message, index) => ({ message, transactionId, integratorId, seq: lastSeq + index + 1, at }));
 }
 
-/** History rows and outbox rows of any number of transactions in one statement. */
+/**
+ * History rows and outbox rows of any number of transactions in one statement. A row behind an
+ * earlier PENDING row of its (transaction, channel) is written blocked: the statement looks for
+ * one already stored, and `queued` marks rows behind another row of the same statement (which
+ * the statement's own snapshot does not show it).
+ */
 async function insertHistoryAndOutbox(client: Client, history: readonly HistoryInsert[], outbox: readonly OutboxInsert[]): Promise<void> {
   if (history.length === 0 && outbox.length === 0) return;
+  const firstSeq = new Map<string, number>();
+  for (const row of outbox) {
+    const queue = key(row.transactionId, row.message.channel);
+    firstSeq.set(queue, Math.min(firstSeq.get(queue) ?? row.seq, row.seq));
+  }
   await client.query(SQL.insertHistoryAndOutbox, [
     history.map((row) => row.transactionId),
     history.map((row) => row.version),
@@ -711,6 +812,7 @@ async function insertHistoryAndOutbox(client: Client, history: readonly HistoryI
     outbox.map((row) => JSON.stringify(row.message.headers)),
     outbox.map((row) => row.message.availableAt),
     outbox.map((row) => row.at),
+    outbox.map((row) => row.seq > (firstSeq.get(key(row.transactionId, row.message.channel)) ?? row.seq)),
   ]);
 }
 
@@ -912,9 +1014,17 @@ const SQL = {
      )
      INSERT INTO outbox (id, transaction_id, integrator_id, seq, channel, url, body, headers, available_at, status, attempts,
        next_attempt_at, created_at)
-     SELECT id, transaction_id, integrator_id, seq, channel, url, body, headers, available_at, 'PENDING', 0, available_at, created_at
-     FROM unnest($7::text[], $8::text[], $9::text[], $10::int[], $11::text[], $12::text[], $13::text[], $14::jsonb[], $15::bigint[], $16::bigint[])
-       AS o(id, transaction_id, integrator_id, seq, channel, url, body, headers, available_at, created_at)`,
+     SELECT o.id, o.transaction_id, o.integrator_id, o.seq, o.channel, o.url, o.body, o.headers, o.available_at, 'PENDING', 0,
+       CASE WHEN o.queued OR ahead.found THEN ${OUTBOX_BLOCKED_AT} ELSE o.available_at END,
+       o.created_at
+     FROM unnest($7::text[], $8::text[], $9::text[], $10::int[], $11::text[], $12::text[], $13::text[], $14::jsonb[], $15::bigint[], $16::bigint[],
+                 $17::boolean[])
+       AS o(id, transaction_id, integrator_id, seq, channel, url, body, headers, available_at, created_at, queued)
+       -- A lateral probe per row (LIMIT keeps the planner from hashing every PENDING row instead).
+       LEFT JOIN LATERAL (
+         SELECT TRUE AS found FROM outbox p
+         WHERE p.status = 'PENDING' AND p.transaction_id = o.transaction_id AND p.channel = o.channel
+         LIMIT 1) ahead ON TRUE`,
   ),
   setResponse: named('set_response', 'UPDATE messages SET response = $1 WHERE integrator_id = $2 AND message_id = $3'),
 
@@ -923,6 +1033,14 @@ const SQL = {
     `SELECT t.id, t.version, t.state, t.integrator_id,
        (SELECT COALESCE(MAX(o.seq), 0) FROM outbox o WHERE o.transaction_id = t.id)::int AS max_seq
      FROM transactions t WHERE t.id = ANY($1::text[])
+     ORDER BY t.id
+     FOR UPDATE OF t`,
+  ),
+  // Transactions by id, and those of outbox messages by message id, locked in one id order.
+  lockTransactions: named(
+    'lock_transactions',
+    `SELECT t.id FROM transactions t
+     WHERE t.id = ANY (ARRAY(SELECT unnest($1::text[]) UNION SELECT o.transaction_id FROM outbox o WHERE o.id = ANY($2::text[])))
      ORDER BY t.id
      FOR UPDATE OF t`,
   ),
@@ -936,17 +1054,20 @@ const SQL = {
 
   // SKIP LOCKED: rows another instance is claiming right now are passed over, not waited for.
   // A row claimed and committed by another instance fails the lease test on re-check.
+  // Claimable from the later of the timer and the lease's end: `due_at <= now` and the lease not
+  // live (`lease_until IS NULL OR lease_until < now`), read along transactions_claimable (the
+  // expression is the index's), so live leases are never read. Order: that time, then timer.
   claimDue: named(
     'claim_due',
     `WITH candidates AS (
        SELECT id FROM transactions
-       WHERE due_at <= $1 AND (lease_until IS NULL OR lease_until < $1)
-       ORDER BY due_at
+       WHERE due_at IS NOT NULL AND GREATEST(due_at, COALESCE(lease_until + 1, 0)) <= $1
+       ORDER BY GREATEST(due_at, COALESCE(lease_until + 1, 0)), due_at
        LIMIT $2
        FOR UPDATE SKIP LOCKED
      )
      UPDATE transactions t SET lease_owner = $3, lease_until = $4
-     FROM candidates WHERE t.id = candidates.id
+     WHERE t.id = ANY (ARRAY(SELECT id FROM candidates))
      RETURNING ${TRANSACTION_COLUMNS.split(', ')
        .map((column) => `t.${column}`)
        .join(', ')}`,
@@ -954,24 +1075,53 @@ const SQL = {
   release: named('release', 'UPDATE transactions SET lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2'),
 
   // Only the head of each (transaction, channel) queue is deliverable: the lowest-seq PENDING row.
+  // Rows behind a head are blocked (next_attempt_at = OUTBOX_BLOCKED_AT), so the due-time range
+  // reaches heads only. The head test (o.seq is its queue's lowest PENDING seq) stays as the
+  // safety net for the few due rows that are not heads (those behind a replayed message); it
+  // runs on those candidates only. It is written for the planner: a scalar subquery, not NOT
+  // EXISTS, so it cannot become a join (without fresh statistics that was planned as a scan of
+  // the channel's rows per candidate); `<=`, which for a PENDING o means `=`, so its default
+  // selectivity keeps the ordered index scan that stops after $2 rows (with `=` the planner
+  // expected few rows to pass and read and sorted every due row of the endpoint instead); and
+  // the lease is set by id = ANY(...), an index probe per row, never a scan of the table.
   // UNDELIVERED rows are not PENDING, so a message given up on no longer holds back the ones
   // after it; it waits for an operator replay, and the receiver orders by seq/webhook-id.
+  //
+  // `endpoints` walks the (integrator, channel) pairs with PENDING rows, one index step each (a
+  // skip scan along outbox_pending_endpoint); an excluded one is passed over without reading its
+  // rows, however many are due. Each other endpoint gives its first $2 due rows in order, locked
+  // SKIP LOCKED as they are read (rows another instance is claiming right now are passed over,
+  // not waited for, and the next ones taken); the first $2 of all of them are leased. A row
+  // claimed and committed by another instance meanwhile fails the lease test on re-check.
   claimOutbox: named(
     'claim_outbox',
-    `WITH candidates AS (
-       SELECT o.id FROM outbox o
-       WHERE o.status = 'PENDING' AND o.next_attempt_at <= $1
-         AND (o.lease_until IS NULL OR o.lease_until < $1)
-         AND NOT EXISTS (
-           SELECT 1 FROM outbox p
-           WHERE p.status = 'PENDING' AND p.transaction_id = o.transaction_id AND p.channel = o.channel AND p.seq < o.seq)
-         AND NOT ((o.channel || ' ' || o.integrator_id) = ANY($5::text[]))
-       ORDER BY o.next_attempt_at, o.seq
+    `WITH RECURSIVE endpoints AS (
+       (SELECT integrator_id, channel FROM outbox WHERE status = 'PENDING' ORDER BY integrator_id, channel LIMIT 1)
+       UNION ALL
+       SELECT next.integrator_id, next.channel
+       FROM endpoints e CROSS JOIN LATERAL (
+         SELECT n.integrator_id, n.channel FROM outbox n
+         WHERE n.status = 'PENDING' AND (n.integrator_id, n.channel) > (e.integrator_id, e.channel)
+         ORDER BY n.integrator_id, n.channel LIMIT 1) next
+     ), candidates AS (
+       SELECT d.id, d.next_attempt_at, d.seq
+       FROM endpoints e CROSS JOIN LATERAL (
+         SELECT o.id, o.next_attempt_at, o.seq FROM outbox o
+         WHERE o.status = 'PENDING' AND o.integrator_id = e.integrator_id AND o.channel = e.channel
+           AND o.next_attempt_at <= $1
+           AND (o.lease_until IS NULL OR o.lease_until < $1)
+           AND o.seq <= (
+             SELECT min(p.seq) FROM outbox p
+             WHERE p.status = 'PENDING' AND p.transaction_id = o.transaction_id AND p.channel = o.channel)
+         ORDER BY o.next_attempt_at, o.seq
+         LIMIT $2
+         FOR UPDATE OF o SKIP LOCKED) d
+       WHERE NOT ((e.channel || ' ' || e.integrator_id) = ANY($5::text[]))
+       ORDER BY d.next_attempt_at, d.seq, d.id
        LIMIT $2
-       FOR UPDATE OF o SKIP LOCKED
      )
      UPDATE outbox u SET lease_owner = $3, lease_until = $4
-     FROM candidates WHERE u.id = candidates.id
+     WHERE u.id = ANY (ARRAY(SELECT id FROM candidates))
      RETURNING ${OUTBOX_COLUMNS.split(', ')
        .map((column) => `u.${column}`)
        .join(', ')}`,
@@ -995,22 +1145,46 @@ const SQL = {
                                 ELSE o.next_attempt_at END,
          lease_owner = NULL, lease_until = NULL
        FROM a WHERE o.id = a.id
-       RETURNING o.id
+       RETURNING o.id, o.transaction_id, o.channel, o.status
      ), attempts AS (
        INSERT INTO delivery_attempts (outbox_id, at, duration_ms, http_status, error, delivered)
        SELECT a.id, a.at, a.duration_ms, a.http_status, a.error, a.delivered FROM a JOIN updated ON updated.id = a.id
      )
-     SELECT id FROM updated`,
+     SELECT id, transaction_id, channel, status FROM updated`,
+  ),
+  // The head of each queue, if blocked, becomes due: at once, or at its available_at if later (a
+  // replay: at once).
+  unblockHeads: named(
+    'unblock_heads',
+    `UPDATE outbox o SET next_attempt_at = CASE WHEN q.replay THEN q.now ELSE GREATEST(q.now, o.available_at) END
+     FROM unnest($1::text[], $2::text[], $3::bigint[], $4::boolean[]) AS q(transaction_id, channel, now, replay)
+       CROSS JOIN LATERAL (
+         SELECT h.id FROM outbox h
+         WHERE h.status = 'PENDING' AND h.transaction_id = q.transaction_id AND h.channel = q.channel
+         ORDER BY h.seq LIMIT 1) head
+     WHERE o.id = head.id AND o.next_attempt_at = ${OUTBOX_BLOCKED_AT}`,
+  ),
+  // The transactions a replay would touch, to lock them before it runs.
+  replayScope: named(
+    'replay_scope',
+    `SELECT DISTINCT transaction_id FROM outbox
+     WHERE status = 'UNDELIVERED'
+       AND ($1::text IS NULL OR id = $1::text)
+       AND ($2::text IS NULL OR integrator_id = $2::text)
+       AND ($3::bigint IS NULL OR created_at >= $3::bigint)`,
   ),
   // attempts restarts at 0: a replayed message gets a whole new retry schedule; the full record
-  // of earlier attempts stays in delivery_attempts.
+  // of earlier attempts stays in delivery_attempts. Rows come back blocked; #replay then
+  // unblocks the head of each queue they are in.
   replay: named(
     'replay',
-    `UPDATE outbox SET status = 'PENDING', next_attempt_at = $1, attempts = 0, lease_owner = NULL, lease_until = NULL
+    `UPDATE outbox SET status = 'PENDING', next_attempt_at = ${OUTBOX_BLOCKED_AT}, attempts = 0, lease_owner = NULL, lease_until = NULL
      WHERE status = 'UNDELIVERED'
-       AND ($2::text IS NULL OR id = $2::text)
-       AND ($3::text IS NULL OR integrator_id = $3::text)
-       AND ($4::bigint IS NULL OR created_at >= $4::bigint)`,
+       AND ($1::text IS NULL OR id = $1::text)
+       AND ($2::text IS NULL OR integrator_id = $2::text)
+       AND ($3::bigint IS NULL OR created_at >= $3::bigint)
+       AND transaction_id = ANY($4::text[])
+     RETURNING transaction_id, channel`,
   ),
 
   insertRefreshToken: named(
@@ -1175,7 +1349,8 @@ function outboxFromRow(row: OutboxRow): OutboxRecord {
     availableAt: Number(row.available_at),
     status: row.status as OutboxStatus,
     attempts: row.attempts,
-    nextAttemptAt: Number(row.next_attempt_at),
+    // A row waiting behind an earlier one of its queue reports when it may go at the earliest.
+    nextAttemptAt: Number(row.next_attempt_at) === OUTBOX_BLOCKED_AT ? Number(row.available_at) : Number(row.next_attempt_at),
     createdAt: Number(row.created_at),
     deliveredAt: nullableNumber(row.delivered_at),
     lastError: row.last_error,

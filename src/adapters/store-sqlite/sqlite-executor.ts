@@ -22,7 +22,7 @@ import type {
   TransactionRecord,
 } from '../../ports/store.js';
 import { unreachable } from '../../lib/assert.js';
-import { attemptErrorText, changeSteps, StoreWriteError, type OpOf, type ReplayFilter, type WriteOp } from '../store-ops.js';
+import { attemptErrorText, changeSteps, OUTBOX_BLOCKED_AT, StoreWriteError, type OpOf, type ReplayFilter, type WriteOp } from '../store-ops.js';
 import type { Db } from './sqlite-connection.js';
 import {
   compareText,
@@ -215,19 +215,40 @@ export class SqliteExecutor {
     return rows.map(transactionFromRow).sort((a, b) => (a.dueAt ?? 0) - (b.dueAt ?? 0) || compareText(a.id, b.id));
   }
 
+  /**
+   * Per endpoint (integrator and channel) that has PENDING rows, found by seeking from one to
+   * the next along `outbox_pending_endpoint`, the first `limit` due rows in (next_attempt_at,
+   * seq) order; then the first `limit` of all of them in that order are leased. An excluded
+   * endpoint costs one index step however many of its rows are due, and only queue heads are due
+   * (OUTBOX_BLOCKED_AT), so a claim reads O(endpoints × limit) rows plus the leased ones, not
+   * the backlog.
+   */
   #claimOutbox(options: OutboxClaimOptions): OutboxRecord[] {
-    const rows = this.#sql.claimOutbox.all({
-      now: options.now,
-      limit: options.limit,
+    const sql = this.#sql;
+    const excluded = new Set((options.excludeEndpoints ?? []).map(endpointKey));
+    const due: DueRow[] = [];
+    let endpoint = sql.firstPendingEndpoint.get() as EndpointRow | undefined;
+    while (endpoint !== undefined) {
+      if (!excluded.has(`${endpoint.channel} ${endpoint.integrator_id}`)) {
+        due.push(...(sql.dueOfEndpoint.all({ integratorId: endpoint.integrator_id, channel: endpoint.channel, now: options.now, limit: options.limit }) as DueRow[]));
+      }
+      endpoint = (sql.nextPendingChannel.get({ integratorId: endpoint.integrator_id, channel: endpoint.channel }) ??
+        sql.nextPendingIntegrator.get({ integratorId: endpoint.integrator_id })) as EndpointRow | undefined;
+    }
+    if (due.length === 0) return [];
+    due.sort((a, b) => a.next_attempt_at - b.next_attempt_at || a.seq - b.seq || compareText(a.id, b.id));
+    const rows = sql.lease.all({
       owner: options.owner,
       leaseUntil: options.now + options.leaseMs,
-      excluded: JSON.stringify((options.excludeEndpoints ?? []).map(endpointKey)),
+      ids: JSON.stringify(due.slice(0, options.limit).map((row) => row.id)),
     }) as OutboxRow[];
     return rows.map(outboxFromRow).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || compareText(a.transactionId, b.transactionId) || a.seq - b.seq);
   }
 
   #recordDelivery(attempt: DeliveryAttempt): undefined {
     const sql = this.#sql;
+    const before = sql.outboxQueueOf.get(attempt.outboxId) as { status: string; transaction_id: string; channel: string } | undefined;
+    if (before === undefined) throw new StoreWriteError(`no outbox message ${attempt.outboxId}`);
     const params = {
       id: attempt.outboxId,
       at: attempt.at,
@@ -241,16 +262,36 @@ export class SqliteExecutor {
     const updated = attempt.delivered ? sql.markDelivered.run(params) : sql.markFailed.run(params);
     if (updated.changes === 0) throw new StoreWriteError(`no outbox message ${attempt.outboxId}`);
     sql.insertAttempt.run(params);
+    // Only the step out of PENDING lets the next message of the queue through: a late
+    // acknowledgement of a message given up on already did so when it was given up on.
+    if (before.status === 'PENDING' && (attempt.delivered || attempt.nextAttemptAt === null)) {
+      sql.unblockHead.run({ transactionId: before.transaction_id, channel: before.channel, now: attempt.at, replay: 0 });
+    }
     return undefined;
   }
 
+  /**
+   * Replayed rows come back blocked; then the head of each queue they are in is unblocked. A
+   * replayed row with no earlier PENDING row in its queue is that head and is due now (whatever
+   * its availableAt: the operator asked for it); one behind a PENDING row waits its turn. Rows
+   * behind a replayed row keep what they had: if one of them was already due, claimOutbox's head
+   * test still holds it back.
+   */
   #replay(filter: ReplayFilter, now: number): number {
-    return this.#sql.replay.run({
-      now,
+    const sql = this.#sql;
+    const replayed = sql.replay.all({
       outboxId: filter.outboxId ?? null,
       integratorId: filter.integratorId ?? null,
       since: filter.since ?? null,
-    }).changes;
+    }) as { transaction_id: string; channel: string }[];
+    const queues = new Set<string>();
+    for (const row of replayed) {
+      const queue = `${row.channel} ${row.transaction_id}`;
+      if (queues.has(queue)) continue;
+      queues.add(queue);
+      sql.unblockHead.run({ transactionId: row.transaction_id, channel: row.channel, now, replay: 1 });
+    }
+    return replayed.length;
   }
 
   #saveRefreshToken(record: RefreshTokenRecord): undefined {
@@ -276,7 +317,18 @@ export class SqliteExecutor {
   }
 }
 
-/** The key an excluded endpoint is compared by in SQL: `channel integratorId`. */
+interface EndpointRow {
+  integrator_id: string;
+  channel: string;
+}
+
+interface DueRow {
+  id: string;
+  next_attempt_at: number;
+  seq: number;
+}
+
+/** The key an excluded endpoint is compared by: `channel integratorId`. */
 function endpointKey(endpoint: OutboxEndpoint): string {
   return `${endpoint.channel} ${endpoint.integratorId}`;
 }
@@ -305,13 +357,16 @@ function prepareWriteStatements(db: Db) {
        WHERE id = @id AND version = @expected`,
     ),
     // Rows carrying amount_minor are read with safeIntegers so money never passes through a double.
+    // Claimable from the later of the timer and the lease's end: `due_at <= now` and the lease not
+    // live (`lease_until IS NULL OR lease_until < now`), read along transactions_claimable (the
+    // expression is the index's), so live leases are never read. Order: that time, then timer.
     claimDue: bigints(
       db.prepare(
         `UPDATE transactions SET lease_owner = @owner, lease_until = @leaseUntil
          WHERE id IN (
            SELECT id FROM transactions
-           WHERE due_at <= @now AND (lease_until IS NULL OR lease_until < @now)
-           ORDER BY due_at LIMIT @limit)
+           WHERE due_at IS NOT NULL AND MAX(due_at, COALESCE(lease_until + 1, 0)) <= @now
+           ORDER BY MAX(due_at, COALESCE(lease_until + 1, 0)), due_at LIMIT @limit)
          RETURNING ${TRANSACTION_COLUMNS}`,
       ),
     ),
@@ -326,26 +381,64 @@ function prepareWriteStatements(db: Db) {
     insertHistory: db.prepare('INSERT INTO state_history (transaction_id, version, from_state, to_state, at, cause) VALUES (?, ?, ?, ?, ?, ?)'),
 
     maxSeq: db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM outbox WHERE transaction_id = ?'),
+    // Only a queue's head is due: a row written behind an earlier PENDING row of its (transaction,
+    // channel), one of the same write included (rows are inserted one by one), is blocked until
+    // that one leaves PENDING (unblockHead), so claimOutbox's due-time range never reaches it.
     insertOutbox: db.prepare(
       `INSERT INTO outbox (id, transaction_id, integrator_id, seq, channel, url, body, headers, available_at, status, attempts,
          next_attempt_at, created_at)
        VALUES (@id, @transactionId, @integratorId, @seq, @channel, @url, @body, @headers, @availableAt, 'PENDING', 0,
-         @availableAt, @at)`,
+         CASE WHEN EXISTS (
+           SELECT 1 FROM outbox p WHERE p.status = 'PENDING' AND p.transaction_id = @transactionId AND p.channel = @channel)
+         THEN ${OUTBOX_BLOCKED_AT} ELSE @availableAt END,
+         @at)`,
+    ),
+    outboxQueueOf: db.prepare('SELECT status, transaction_id, channel FROM outbox WHERE id = ?'),
+    // The head of a queue (its lowest-seq PENDING row), if blocked, becomes due: at once, or at its
+    // available_at if that is later (a replay: at once). A head is never rightly blocked (nothing
+    // is ahead of it), so this is safe to run whenever a row of the queue may have stopped being
+    // its head; a head that already has a time (a retry scheduled) keeps it.
+    unblockHead: db.prepare(
+      `UPDATE outbox SET next_attempt_at = CASE WHEN @replay = 1 THEN @now ELSE MAX(@now, available_at) END
+       WHERE id = (
+         SELECT h.id FROM outbox h
+         WHERE h.status = 'PENDING' AND h.transaction_id = @transactionId AND h.channel = @channel
+         ORDER BY h.seq LIMIT 1)
+         AND next_attempt_at = ${OUTBOX_BLOCKED_AT}`,
+    ),
+    // claimOutbox (#claimOutbox): the endpoints (integrator, channel) with PENDING rows, one index
+    // seek each (a skip scan along outbox_pending_endpoint), then each one's due rows. The next
+    // endpoint is sought in two steps: SQLite seeks a row value `(integrator_id, channel) > (?, ?)`
+    // on integrator_id only and then reads every entry of that integrator.
+    firstPendingEndpoint: db.prepare(`SELECT integrator_id, channel FROM outbox WHERE status = 'PENDING' ORDER BY integrator_id, channel LIMIT 1`),
+    nextPendingChannel: db.prepare(
+      `SELECT integrator_id, channel FROM outbox
+       WHERE status = 'PENDING' AND integrator_id = @integratorId AND channel > @channel
+       ORDER BY channel LIMIT 1`,
+    ),
+    nextPendingIntegrator: db.prepare(
+      `SELECT integrator_id, channel FROM outbox
+       WHERE status = 'PENDING' AND integrator_id > @integratorId
+       ORDER BY integrator_id, channel LIMIT 1`,
     ),
     // Only the head of each (transaction, channel) queue is deliverable: the lowest-seq PENDING row.
+    // Rows behind a head are blocked (next_attempt_at = OUTBOX_BLOCKED_AT), so the due-time range
+    // reaches heads only. The NOT EXISTS head test stays as the safety net for the few due rows
+    // that are not heads (those behind a replayed message); it runs on those candidates only.
     // UNDELIVERED rows are not PENDING, so a message given up on no longer holds back the ones
     // after it; it waits for an operator replay, and the receiver orders by seq/webhook-id.
-    claimOutbox: db.prepare(
+    dueOfEndpoint: db.prepare(
+      `SELECT o.id, o.next_attempt_at, o.seq FROM outbox o
+       WHERE o.status = 'PENDING' AND o.integrator_id = @integratorId AND o.channel = @channel AND o.next_attempt_at <= @now
+         AND (o.lease_until IS NULL OR o.lease_until < @now)
+         AND NOT EXISTS (
+           SELECT 1 FROM outbox p
+           WHERE p.status = 'PENDING' AND p.transaction_id = o.transaction_id AND p.channel = o.channel AND p.seq < o.seq)
+       ORDER BY o.next_attempt_at, o.seq LIMIT @limit`,
+    ),
+    lease: db.prepare(
       `UPDATE outbox SET lease_owner = @owner, lease_until = @leaseUntil
-       WHERE id IN (
-         SELECT o.id FROM outbox o
-         WHERE o.status = 'PENDING' AND o.next_attempt_at <= @now
-           AND (o.lease_until IS NULL OR o.lease_until < @now)
-           AND NOT EXISTS (
-             SELECT 1 FROM outbox p
-             WHERE p.status = 'PENDING' AND p.transaction_id = o.transaction_id AND p.channel = o.channel AND p.seq < o.seq)
-           AND (o.channel || ' ' || o.integrator_id) NOT IN (SELECT value FROM json_each(@excluded))
-         ORDER BY o.next_attempt_at, o.seq LIMIT @limit)
+       WHERE id IN (SELECT value FROM json_each(@ids))
        RETURNING ${OUTBOX_COLUMNS}`,
     ),
     // A late acknowledgement still counts, even for a message already given up on.
@@ -368,13 +461,15 @@ function prepareWriteStatements(db: Db) {
        VALUES (@id, @at, @durationMs, @httpStatus, @error, @delivered)`,
     ),
     // attempts restarts at 0: a replayed message gets a whole new retry schedule; the full
-    // record of earlier attempts stays in delivery_attempts.
+    // record of earlier attempts stays in delivery_attempts. Rows come back blocked; #replay then
+    // unblocks the head of each queue they are in.
     replay: db.prepare(
-      `UPDATE outbox SET status = 'PENDING', next_attempt_at = @now, attempts = 0, lease_owner = NULL, lease_until = NULL
+      `UPDATE outbox SET status = 'PENDING', next_attempt_at = ${OUTBOX_BLOCKED_AT}, attempts = 0, lease_owner = NULL, lease_until = NULL
        WHERE status = 'UNDELIVERED'
          AND (@outboxId IS NULL OR id = @outboxId)
          AND (@integratorId IS NULL OR integrator_id = @integratorId)
-         AND (@since IS NULL OR created_at >= @since)`,
+         AND (@since IS NULL OR created_at >= @since)
+       RETURNING transaction_id, channel`,
     ),
 
     insertRefreshToken: db.prepare(

@@ -13,6 +13,7 @@ import type {
   TransactionRecord,
 } from '../../ports/store.js';
 import type { SchemeName } from '../../domain/schemes.js';
+import { OUTBOX_BLOCKED_AT } from '../store-ops.js';
 
 /** Read with safeIntegers, so amount_minor never passes through a double. */
 export interface TransactionRow {
@@ -159,7 +160,8 @@ export function outboxFromRow(row: OutboxRow): OutboxRecord {
     availableAt: row.available_at,
     status: row.status as OutboxStatus,
     attempts: row.attempts,
-    nextAttemptAt: row.next_attempt_at,
+    // A row waiting behind an earlier one of its queue reports when it may go at the earliest.
+    nextAttemptAt: row.next_attempt_at === OUTBOX_BLOCKED_AT ? row.available_at : row.next_attempt_at,
     createdAt: row.created_at,
     deliveredAt: row.delivered_at,
     lastError: row.last_error,
