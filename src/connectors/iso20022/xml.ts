@@ -85,7 +85,7 @@ export function readDocument(xml: string): ReadDocumentResult {
 }
 
 /** What stands at `path`, taking the first of repeated elements on the way. */
-function at(node: XmlValue, path: readonly string[]): ReturnType<typeof firstOf> | undefined {
+function at(node: XmlValue, path: readonly string[]): unknown {
   let current: XmlValue = node;
   for (const tag of path) {
     const element = firstOf(current);
