@@ -261,16 +261,25 @@ export class Dispatcher {
 
   #start(record: OutboxRecord, key: string): void {
     this.#active.set(key, (this.#active.get(key) ?? 0) + 1);
-    const delivery = this.#deliver(record)
+    let released = false;
+    // The endpoint's slot bounds requests to the integrator, so it is given back as soon as the
+    // HTTP exchange is over, not after the attempt is recorded: holding it through the commit
+    // capped an endpoint at endpointInFlightMax / commit latency messages a second.
+    const releaseSlot = (): void => {
+      if (released) return;
+      released = true;
+      const active = (this.#active.get(key) ?? 1) - 1;
+      if (active > 0) this.#active.set(key, active);
+      else this.#active.delete(key);
+      this.#startWaiting(key);
+      // A slot is free again: messages of this endpoint (or others, if the budget was full) may be claimable.
+      this.wake();
+    };
+    const delivery = this.#deliver(record, releaseSlot)
       .catch((error: unknown) => this.#log.error({ err: error, outboxId: record.id }, 'dispatcher: delivery failed unexpectedly; the lease lapses and it is retried'))
       .finally(() => {
         this.#inFlight.delete(record.id);
-        const active = (this.#active.get(key) ?? 1) - 1;
-        if (active > 0) this.#active.set(key, active);
-        else this.#active.delete(key);
-        this.#startWaiting(key);
-        // A slot is free again: messages of this endpoint (or others, if the budget was full) may be claimable.
-        this.wake();
+        releaseSlot();
       });
     this.#inFlight.set(record.id, delivery);
   }
@@ -289,8 +298,9 @@ export class Dispatcher {
     if (queue !== undefined && queue.length === 0) this.#waiting.delete(key);
   }
 
-  async #deliver(record: OutboxRecord): Promise<void> {
+  async #deliver(record: OutboxRecord, releaseSlot: () => void): Promise<void> {
     const result = await this.#send(record);
+    releaseSlot();
     if (result.error === SEND_ABORTED) return;
     const at = this.#clock.now();
     const nextAttemptAt = result.delivered ? null : this.#nextAttemptAt(record, at, result.retryAfterMs ?? null);
