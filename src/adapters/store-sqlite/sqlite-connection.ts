@@ -16,7 +16,12 @@ export function openConnection(filename: string, busyTimeoutMs: number, access: 
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     db.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
+    // A 64 MiB page cache (the default is 2 MiB) keeps the hot indexes in memory under load.
+    db.pragma('cache_size = -65536');
     if (access === 'read-only') db.pragma('query_only = ON');
+    // Checkpoint the WAL into the database every ~40 MiB instead of every ~4 MiB: each checkpoint
+    // fsyncs the database file, and outbox rows rewritten several times within that window are copied once.
+    else db.pragma('wal_autocheckpoint = 10000');
     return db;
   } catch (error) {
     db.close();

@@ -102,7 +102,7 @@ class SqliteStore implements Store {
     this.#writer = writer;
     this.#sql = prepareReadStatements(db);
     this.#queue = new WriteQueue<PendingWrite>((batch) => this.#flush(batch), {
-      batchMax: options.groupCommitBatchMax ?? 256,
+      batchMax: options.groupCommitBatchMax ?? 1024,
       queueMax: options.groupCommitQueueMax ?? 10_000,
       // SQLite has one writer: one batch in flight, while the next one fills up behind it.
       concurrency: 1,
