@@ -134,3 +134,55 @@ export function attemptErrorText(attempt: DeliveryAttempt): string | null {
   if (attempt.httpStatus !== null) return `HTTP ${attempt.httpStatus}`;
   return null;
 }
+
+/**
+ * The write half of the Store port, said once for both stores: every write is an op queued for
+ * group commit, so the stores differ only in how they queue and run a batch (`enqueue`).
+ */
+export abstract class QueuedWrites {
+  protected abstract enqueue<K extends WriteOp['kind']>(op: OpOf<K>): Promise<WriteResults[K]>;
+
+  intake(tx: NewTransaction): Promise<IntakeOutcome> {
+    return this.enqueue({ kind: 'intake', tx });
+  }
+
+  recordRequest(request: NewRequest): Promise<RequestOutcome> {
+    return this.enqueue({ kind: 'recordRequest', request });
+  }
+
+  setMessageResponse(integratorId: string, messageId: string, response: string): Promise<void> {
+    return this.enqueue({ kind: 'setMessageResponse', integratorId, messageId, response });
+  }
+
+  applyChange(change: StateChange): Promise<ChangeOutcome> {
+    return this.enqueue({ kind: 'applyChange', change });
+  }
+
+  claimDue(options: ClaimOptions): Promise<TransactionRecord[]> {
+    return this.enqueue({ kind: 'claimDue', options });
+  }
+
+  releaseTransaction(id: string, owner: string): Promise<void> {
+    return this.enqueue({ kind: 'releaseTransaction', id, owner });
+  }
+
+  claimOutbox(options: OutboxClaimOptions): Promise<OutboxRecord[]> {
+    return this.enqueue({ kind: 'claimOutbox', options });
+  }
+
+  recordDelivery(attempt: DeliveryAttempt): Promise<void> {
+    return this.enqueue({ kind: 'recordDelivery', attempt });
+  }
+
+  replayUndelivered(filter: ReplayFilter, now: number): Promise<number> {
+    return this.enqueue({ kind: 'replayUndelivered', filter, now });
+  }
+
+  saveRefreshToken(record: RefreshTokenRecord): Promise<void> {
+    return this.enqueue({ kind: 'saveRefreshToken', record });
+  }
+
+  useRefreshToken(tokenHash: string, now: number): Promise<RefreshTokenUse> {
+    return this.enqueue({ kind: 'useRefreshToken', tokenHash, now });
+  }
+}

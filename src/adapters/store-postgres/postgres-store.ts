@@ -2,20 +2,16 @@ import pg from 'pg';
 import type {
   ChangeOutcome,
   ClaimOptions,
-  DeliveryAttempt,
   DeliveryAttemptRecord,
   HistoryRecord,
   IntakeOutcome,
   NewOutboxMessage,
-  NewRequest,
   OutboxChannel,
   OutboxClaimOptions,
   OutboxQuery,
   OutboxRecord,
   OutboxStatus,
-  RefreshTokenUse,
   RequestOutcome,
-  StateChange,
   Store,
   StoredMessage,
   TransactionKind,
@@ -27,6 +23,7 @@ import type { SchemeName } from '../../domain/schemes.js';
 import { unreachable } from '../../lib/assert.js';
 import { migrationSql, pendingMigrations, schemaMigrationsTableSql, type AppliedMigration } from '../migrations.js';
 import {
+  QueuedWrites,
   attemptErrorText,
   changeSteps,
   OUTBOX_BLOCKED_AT,
@@ -140,31 +137,20 @@ class BatchError extends Error {
   }
 }
 
-class PostgresStore implements Store {
+class PostgresStore extends QueuedWrites implements Store {
   readonly kind = 'postgres' as const;
   readonly #pool: pg.Pool;
   readonly #queue: WriteQueue<PendingWrite>;
   #closed = false;
 
   constructor(pool: pg.Pool, options: PostgresStoreOptions) {
+    super();
     this.#pool = pool;
     this.#queue = new WriteQueue<PendingWrite>((batch) => this.#flush(batch), {
       batchMax: options.groupCommitBatchMax ?? 256,
       queueMax: options.groupCommitQueueMax ?? 10_000,
       concurrency: Math.max(1, Math.min(options.groupCommitConcurrency ?? 4, (options.poolMax ?? 10) - 1)),
     });
-  }
-
-  intake(tx: NewTransaction): Promise<IntakeOutcome> {
-    return this.#write({ kind: 'intake', tx });
-  }
-
-  recordRequest(request: NewRequest): Promise<RequestOutcome> {
-    return this.#write({ kind: 'recordRequest', request });
-  }
-
-  setMessageResponse(integratorId: string, messageId: string, response: string): Promise<void> {
-    return this.#write({ kind: 'setMessageResponse', integratorId, messageId, response });
   }
 
   async findMessage(integratorId: string, messageId: string): Promise<StoredMessage | undefined> {
@@ -188,26 +174,6 @@ class PostgresStore implements Store {
   async history(transactionId: string): Promise<HistoryRecord[]> {
     const result = await this.#pool.query<HistoryRow>(SQL.historyOf, [transactionId]);
     return result.rows.map(historyFromRow);
-  }
-
-  applyChange(change: StateChange): Promise<ChangeOutcome> {
-    return this.#write({ kind: 'applyChange', change });
-  }
-
-  claimDue(options: ClaimOptions): Promise<TransactionRecord[]> {
-    return this.#write({ kind: 'claimDue', options });
-  }
-
-  releaseTransaction(id: string, owner: string): Promise<void> {
-    return this.#write({ kind: 'releaseTransaction', id, owner });
-  }
-
-  claimOutbox(options: OutboxClaimOptions): Promise<OutboxRecord[]> {
-    return this.#write({ kind: 'claimOutbox', options });
-  }
-
-  recordDelivery(attempt: DeliveryAttempt): Promise<void> {
-    return this.#write({ kind: 'recordDelivery', attempt });
   }
 
   async outbox(transactionId: string): Promise<OutboxRecord[]> {
@@ -236,23 +202,11 @@ class PostgresStore implements Store {
     return result.rows.map(attemptFromRow);
   }
 
-  replayUndelivered(filter: ReplayFilter, now: number): Promise<number> {
-    return this.#write({ kind: 'replayUndelivered', filter, now });
-  }
-
-  saveRefreshToken(record: RefreshTokenRecord): Promise<void> {
-    return this.#write({ kind: 'saveRefreshToken', record });
-  }
-
-  useRefreshToken(tokenHash: string, now: number): Promise<RefreshTokenUse> {
-    return this.#write({ kind: 'useRefreshToken', tokenHash, now });
-  }
-
   async getOrCreateSetting(name: string, create: () => string): Promise<string> {
     const existing = await this.#pool.query<{ value: string }>(SQL.settingByName, [name]);
     const row = existing.rows[0];
     if (row) return row.value;
-    return this.#write({ kind: 'createSetting', name, value: create() });
+    return this.enqueue({ kind: 'createSetting', name, value: create() });
   }
 
   async ping(): Promise<void> {
@@ -266,7 +220,7 @@ class PostgresStore implements Store {
     await this.#pool.end();
   }
 
-  #write<K extends WriteOp['kind']>(op: OpOf<K>): Promise<WriteResults[K]> {
+  protected override enqueue<K extends WriteOp['kind']>(op: OpOf<K>): Promise<WriteResults[K]> {
     const { item, promise } = pendingWrite(op);
     this.#queue.push(item);
     return promise;

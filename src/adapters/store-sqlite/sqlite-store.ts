@@ -1,25 +1,14 @@
 import type { Worker } from 'node:worker_threads';
 import type {
-  ChangeOutcome,
-  ClaimOptions,
-  DeliveryAttempt,
   DeliveryAttemptRecord,
   HistoryRecord,
-  IntakeOutcome,
-  NewRequest,
-  NewTransaction,
-  OutboxClaimOptions,
   OutboxQuery,
   OutboxRecord,
-  RefreshTokenRecord,
-  RefreshTokenUse,
-  RequestOutcome,
-  StateChange,
   Store,
   StoredMessage,
   TransactionRecord,
 } from '../../ports/store.js';
-import { pendingWrite, type OpOf, type PendingWrite, type ReplayFilter, type WriteOp, type WriteResults } from '../store-ops.js';
+import { pendingWrite, QueuedWrites, type OpOf, type PendingWrite, type WriteOp, type WriteResults } from '../store-ops.js';
 import { WriteQueue } from '../write-queue.js';
 import { InThreadWriter, WorkerThreadWriter, type BatchWriter } from './sqlite-batch-writer.js';
 import { migrate, openConnection, type Db } from './sqlite-connection.js';
@@ -88,7 +77,7 @@ export function writerThreadOf(store: Store): Worker | undefined {
   return store instanceof SqliteStore ? store.writerThread : undefined;
 }
 
-class SqliteStore implements Store {
+class SqliteStore extends QueuedWrites implements Store {
   readonly kind = 'sqlite' as const;
   /** Reads only; writes go through the writer (which, for `:memory:`, runs on this same connection). */
   readonly #db: Db;
@@ -98,6 +87,7 @@ class SqliteStore implements Store {
   #closed = false;
 
   constructor(db: Db, writer: BatchWriter, options: SqliteStoreOptions) {
+    super();
     this.#db = db;
     this.#writer = writer;
     this.#sql = prepareReadStatements(db);
@@ -111,18 +101,6 @@ class SqliteStore implements Store {
 
   get writerThread(): Worker | undefined {
     return this.#writer instanceof WorkerThreadWriter ? this.#writer.thread : undefined;
-  }
-
-  intake(tx: NewTransaction): Promise<IntakeOutcome> {
-    return this.#write({ kind: 'intake', tx });
-  }
-
-  recordRequest(request: NewRequest): Promise<RequestOutcome> {
-    return this.#write({ kind: 'recordRequest', request });
-  }
-
-  setMessageResponse(integratorId: string, messageId: string, response: string): Promise<void> {
-    return this.#write({ kind: 'setMessageResponse', integratorId, messageId, response });
   }
 
   findMessage(integratorId: string, messageId: string): Promise<StoredMessage | undefined> {
@@ -148,26 +126,6 @@ class SqliteStore implements Store {
 
   history(transactionId: string): Promise<HistoryRecord[]> {
     return read(() => (this.#sql.historyOf.all(transactionId) as HistoryRow[]).map(historyFromRow));
-  }
-
-  applyChange(change: StateChange): Promise<ChangeOutcome> {
-    return this.#write({ kind: 'applyChange', change });
-  }
-
-  claimDue(options: ClaimOptions): Promise<TransactionRecord[]> {
-    return this.#write({ kind: 'claimDue', options });
-  }
-
-  releaseTransaction(id: string, owner: string): Promise<void> {
-    return this.#write({ kind: 'releaseTransaction', id, owner });
-  }
-
-  claimOutbox(options: OutboxClaimOptions): Promise<OutboxRecord[]> {
-    return this.#write({ kind: 'claimOutbox', options });
-  }
-
-  recordDelivery(attempt: DeliveryAttempt): Promise<void> {
-    return this.#write({ kind: 'recordDelivery', attempt });
   }
 
   outbox(transactionId: string): Promise<OutboxRecord[]> {
@@ -199,22 +157,10 @@ class SqliteStore implements Store {
     return read(() => (this.#sql.attemptsOf.all(outboxId) as AttemptRow[]).map(attemptFromRow));
   }
 
-  replayUndelivered(filter: ReplayFilter, now: number): Promise<number> {
-    return this.#write({ kind: 'replayUndelivered', filter, now });
-  }
-
-  saveRefreshToken(record: RefreshTokenRecord): Promise<void> {
-    return this.#write({ kind: 'saveRefreshToken', record });
-  }
-
-  useRefreshToken(tokenHash: string, now: number): Promise<RefreshTokenUse> {
-    return this.#write({ kind: 'useRefreshToken', tokenHash, now });
-  }
-
   async getOrCreateSetting(name: string, create: () => string): Promise<string> {
     const existing = await read(() => this.#sql.settingByName.get(name) as { value: string } | undefined);
     if (existing) return existing.value;
-    return this.#write({ kind: 'createSetting', name, value: create() });
+    return this.enqueue({ kind: 'createSetting', name, value: create() });
   }
 
   /** Rejects once the writer can no longer write, so readiness fails rather than every write. */
@@ -234,7 +180,7 @@ class SqliteStore implements Store {
     await this.#writer.close();
   }
 
-  #write<K extends WriteOp['kind']>(op: OpOf<K>): Promise<WriteResults[K]> {
+  protected override enqueue<K extends WriteOp['kind']>(op: OpOf<K>): Promise<WriteResults[K]> {
     const { item, promise } = pendingWrite(op);
     this.#queue.push(item);
     return promise;
