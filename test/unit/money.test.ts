@@ -159,7 +159,8 @@ void describe('money round trip', () => {
 
   void it('parseAmount then formatAmount writes the same amount at full scale, for every active currency', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...currencies), fc.bigInt({ min: 0n, max: 10n ** 15n }), fc.nat({ max: 4 }), (currency, units, written) => {
+      // At most 10^14 written units: scaled to a 4-decimal currency that is still within the 2^63 - 1 minor-unit cap.
+      fc.property(fc.constantFrom(...currencies), fc.bigInt({ min: 0n, max: 10n ** 14n }), fc.nat({ max: 4 }), (currency, units, written) => {
         const decimals = currencyDecimals(currency) ?? 0;
         const shown = Math.min(written, decimals);
         const digits = units.toString().padStart(shown + 1, '0');
