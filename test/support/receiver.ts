@@ -63,10 +63,9 @@ export class Receiver {
 
   received(): Received[] {
     if (!existsSync(this.file)) return [];
-    return readFileSync(this.file, 'utf8')
-      .split('\n')
-      .filter((line) => line.length > 0)
-      .map((line) => JSON.parse(line) as Received);
+    // The receiver may be appending right now: only lines already ended by a newline are whole.
+    const lines = readFileSync(this.file, 'utf8').split('\n').slice(0, -1);
+    return lines.filter((line) => line.length > 0).map((line) => JSON.parse(line) as Received);
   }
 
   /** Wait until `done(received)` holds, or fail after `timeoutMs` with what was received. */
