@@ -715,14 +715,8 @@ async function classifyRequests(client: Client, entries: readonly Entry<'recordR
   }
 }
 
-interface HistoryInsert {
-  readonly transactionId: string;
-  readonly version: number;
-  readonly fromState: string | null;
-  readonly toState: string;
-  readonly at: number;
-  readonly cause: string | null;
-}
+/** A history row to insert is exactly the port's HistoryRecord. */
+type HistoryInsert = HistoryRecord;
 
 interface OutboxInsert {
   readonly message: NewOutboxMessage;
