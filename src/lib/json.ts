@@ -1,4 +1,5 @@
 import { parse } from 'lossless-json';
+import { jsonPointer } from './json-pointer.js';
 
 /**
  * JSON body parsing that keeps the exact text of every number, because money is judged from
@@ -23,15 +24,29 @@ import { parse } from 'lossless-json';
 /** Deeper nesting is refused: no message of the interface comes close, and it bounds recursion in everything downstream. */
 export const JSON_DEPTH_MAX = 64;
 
-export type ParseJsonResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
+/** A refusal names where it is: `pointer` is the JSON pointer of the offending value ("" for the document itself). */
+export type ParseJsonResult =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly message: string; readonly pointer: string };
 
 /** A number as lossless-json found it: only its literal text, converted by the walk. */
 class NumberLiteral {
   constructor(readonly text: string) {}
 }
 
-/** Refusal raised inside a walk; never escapes parseJson. */
-class Refusal extends Error {}
+/** Refusal raised inside a walk or by the parser; never escapes parseJson. `path` grows as it bubbles out of the walk. */
+class Refusal extends Error {
+  constructor(
+    message: string,
+    readonly path: (string | number)[] = [],
+  ) {
+    super(message);
+  }
+}
+
+function refused(error: Refusal): ParseJsonResult {
+  return { ok: false, message: error.message, pointer: jsonPointer(error.path) };
+}
 
 /** The fast path cannot decide this text; never escapes parseJson. */
 class StepAside extends Error {}
@@ -60,19 +75,24 @@ export function parseJsonReference(text: string): ParseJsonResult {
       parseNumber: (literal) => new NumberLiteral(literal),
       onDuplicateKey: ({ key, position }) => {
         // Two values for one key make the message ambiguous (RFC 8259 §4 leaves the meaning open), so neither is chosen.
-        throw new Refusal(`duplicate key "${key}" at position ${position}`);
+        // `position` is just inside the second key's opening quote.
+        throw new Refusal(`duplicate key "${key}" at position ${position}`, [...pathAt(text, position - 1, false), key]);
       },
     });
   } catch (error) {
-    if (error instanceof Refusal || error instanceof SyntaxError) return { ok: false, message: error.message };
+    if (error instanceof Refusal) return refused(error);
+    if (error instanceof SyntaxError) {
+      const position = /at position (\d+)/.exec(error.message)?.[1];
+      return { ok: false, message: error.message, pointer: position === undefined ? '' : jsonPointer(pathAt(text, Number(position), true)) };
+    }
     // The parser recurses per nesting level; an absurdly deep document exhausts the stack before our own limit is seen.
-    if (error instanceof RangeError) return { ok: false, message: `nesting deeper than ${JSON_DEPTH_MAX} levels` };
+    if (error instanceof RangeError) return { ok: false, message: `nesting deeper than ${JSON_DEPTH_MAX} levels`, pointer: '' };
     throw error;
   }
   try {
     return { ok: true, value: new Walk(literalOfNumberLiteral).convert(raw, 0) };
   } catch (error) {
-    if (error instanceof Refusal) return { ok: false, message: error.message };
+    if (error instanceof Refusal) return refused(error);
     throw error;
   }
 }
@@ -94,7 +114,7 @@ export function parseJsonFast(text: string): ParseJsonResult | undefined {
     // JSON.parse keeps the last of duplicate keys silently; fewer keys than the text holds means there was one.
     return walk.keys === scanned.keys ? { ok: true, value } : undefined;
   } catch (error) {
-    if (error instanceof Refusal) return { ok: false, message: error.message };
+    if (error instanceof Refusal) return refused(error);
     if (error instanceof StepAside) return undefined;
     throw error;
   }
@@ -195,9 +215,9 @@ class Walk {
     for (const key of keys) {
       const item = record[key];
       // Same rule as secure-json-parse: these keys let a later merge or clone rewrite Object.prototype.
-      if (key === '__proto__') throw new Refusal('key "__proto__" is not allowed');
+      if (key === '__proto__') throw new Refusal('key "__proto__" is not allowed', [key]);
       if (key === 'constructor' && item !== null && typeof item === 'object' && Object.hasOwn(item, 'prototype')) {
-        throw new Refusal('key "constructor" holding "prototype" is not allowed');
+        throw new Refusal('key "constructor" holding "prototype" is not allowed', [key]);
       }
       if (key.charCodeAt(0) === 0) throw new StepAside();
       this.convertMember(record, key, item, depth);
@@ -206,13 +226,60 @@ class Walk {
   }
 
   private convertMember(holder: object, key: string | number, item: unknown, depth: number): void {
-    const literal = this.literalOf(item);
-    if (literal !== undefined) {
-      (holder as Record<string | number, unknown>)[key] = toNumber(literal);
-      remember(holder, key, literal);
-    } else if (item !== null && typeof item === 'object') {
-      this.convert(item, depth + 1);
+    try {
+      const literal = this.literalOf(item);
+      if (literal !== undefined) {
+        (holder as Record<string | number, unknown>)[key] = toNumber(literal);
+        remember(holder, key, literal);
+      } else if (item !== null && typeof item === 'object') {
+        this.convert(item, depth + 1);
+      }
+    } catch (error) {
+      if (error instanceof Refusal) error.path.unshift(key);
+      throw error;
     }
+  }
+}
+
+/**
+ * The path of keys and indices that the parser was inside at `position` of `text` (a linear
+ * scan, only run to word a refusal). With `current`, the innermost object's latest key counts
+ * (a syntax error there lies in that key's value); without it, the path ends at that object
+ * (a duplicate key names its holder, and the caller appends the key).
+ */
+function pathAt(text: string, position: number, current: boolean): (string | number)[] {
+  const frames: { key: string | number | undefined; array: boolean }[] = [];
+  let index = 0;
+  while (index < position && index < text.length) {
+    const code = text.charCodeAt(index);
+    const top = frames.at(-1);
+    if (code === QUOTE) {
+      let end = text.indexOf('"', index + 1);
+      while (end !== -1 && isEscaped(text, end)) end = text.indexOf('"', end + 1);
+      if (end === -1) break;
+      let next = end + 1;
+      while (next < text.length && isJsonWhitespace(text.charCodeAt(next))) next++;
+      if (top !== undefined && !top.array && text.charCodeAt(next) === COLON) top.key = parsedKey(text.slice(index, end + 1));
+      index = end + 1;
+      continue;
+    }
+    if (code === 0x7b || code === 0x5b) frames.push({ key: code === 0x5b ? 0 : undefined, array: code === 0x5b });
+    else if (code === 0x7d || code === 0x5d) frames.pop();
+    else if (code === 0x2c && top !== undefined) top.key = top.array ? (top.key as number) + 1 : undefined;
+    index++;
+  }
+  const path: (string | number)[] = [];
+  frames.forEach((frame, at) => {
+    if (frame.key !== undefined && (current || at < frames.length - 1)) path.push(frame.key);
+  });
+  return path;
+}
+
+function parsedKey(quoted: string): string {
+  try {
+    return JSON.parse(quoted) as string;
+  } catch {
+    return quoted.slice(1, -1);
   }
 }
 

@@ -39,6 +39,7 @@ describe('credit-transfer endpoint under arbitrary input', () => {
       const body = response.json<{ schema: string; errors: unknown[] }>();
       assert.equal(body.schema, 'ErrorDetail');
       assert.ok(Array.isArray(body.errors));
+      if (response.statusCode === 400) assert.ok(body.errors.length > 0, `a refusal names at least one field: ${response.body.slice(0, 300)}`);
     }
     return response;
   };
@@ -67,11 +68,7 @@ describe('credit-transfer endpoint under arbitrary input', () => {
         let holder: Record<string, unknown> = transfer;
         for (const key of path.slice(0, -1)) holder = holder[key] as Record<string, unknown>;
         holder[path.at(-1)!] = replacement;
-        const response = await send(JSON.stringify(transfer));
-        if (response.statusCode === 400) {
-          const body = response.json<{ errors: Array<{ field: string }> }>();
-          assert.ok(body.errors.length > 0, 'a refusal names at least one field');
-        }
+        await send(JSON.stringify(transfer));
       }),
       { numRuns: 400 },
     );

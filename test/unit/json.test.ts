@@ -94,6 +94,25 @@ void describe('parseJson', () => {
     assert.match(refusal(parseJson('{"value": 10, "value": 1000}')), /duplicate key "value"/);
   });
 
+  void it('names the JSON pointer of what it refuses, so the ErrorDetail can name the field', () => {
+    const pointerOf = (text: string) => {
+      const result = parseJson(text);
+      assert.ok(!result.ok, `expected ${text} to be refused`);
+      return result.pointer;
+    };
+    assert.equal(pointerOf('{"a": {"b": 1, "c": [0, {"b": 2, "b": 3}]}}'), '/a/c/1/b');
+    assert.equal(pointerOf('{"a/b": {"x": 1, "x": 2}}'), '/a~1b/x');
+    assert.equal(pointerOf('{"a": [{"b": {"__proto__": 1}}]}'), '/a/0/b/__proto__');
+    assert.equal(pointerOf('{"a": {"constructor": {"prototype": {}}}}'), '/a/constructor');
+    assert.equal(pointerOf('{"amount": {"value": 1e400}}'), '/amount/value');
+    assert.equal(pointerOf('{"a": [1, 2, }'), '/a/2');
+    assert.equal(pointerOf('{"a": 1, "b": x}'), '/b');
+    assert.equal(pointerOf('{"a": "\\u0000", "b": {"c": 1, "c": 2}}'), '/b/c');
+    assert.equal(pointerOf('{"a": "\\u0001", "b": "\u0001"}'), '/b');
+    assert.equal(pointerOf(''), '');
+    assert.equal(pointerOf('x'), '');
+  });
+
   void it(`refuses nesting deeper than ${JSON_DEPTH_MAX} levels, even far deeper, without throwing`, () => {
     assert.ok(parseJson('['.repeat(JSON_DEPTH_MAX) + ']'.repeat(JSON_DEPTH_MAX)).ok);
     assert.match(refusal(parseJson('['.repeat(JSON_DEPTH_MAX + 1) + ']'.repeat(JSON_DEPTH_MAX + 1))), /nesting/);

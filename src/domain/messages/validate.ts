@@ -3,6 +3,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { assert } from '../../lib/assert.js';
 import { isCountryCode } from '../../lib/iso3166.js';
 import { numberText } from '../../lib/json.js';
+import { escapePointerToken } from '../../lib/json-pointer.js';
 import { currencyProblem, parseAmount, type Money } from '../../lib/money.js';
 import type { FieldError } from '../errors.js';
 import type { SchemeName } from '../schemes.js';
@@ -155,10 +156,6 @@ class Faults {
   list(): FieldError[] {
     return [...this.#byField].map(([field, messages]) => ({ field, message: messages.join('; ') }));
   }
-}
-
-function escapePointerToken(token: string): string {
-  return token.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
 function param(error: ErrorObject, name: string): unknown {

@@ -50,6 +50,10 @@ export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   const fastifyError = error as Partial<FastifyError>;
   const byCode = fastifyError.code === undefined ? undefined : FASTIFY_CODES[fastifyError.code];
+  if (byCode === 'MALFORMED_JSON') {
+    // An empty or truncated body: the document itself ("") is the field at fault.
+    return new ApiError(byCode, fastifyError.message, [{ field: '', message: fastifyError.message ?? 'not valid JSON' }]);
+  }
   if (byCode !== undefined) return new ApiError(byCode, fastifyError.message);
   const status = fastifyError.statusCode;
   if (status !== undefined && status >= 400 && status < 500) {

@@ -26,7 +26,7 @@ export const jsonBodyPlugin = fp(
         const text = body as string;
         const parsed = parseJson(text);
         if (!parsed.ok) {
-          done(new ApiError('MALFORMED_JSON', parsed.message), undefined);
+          done(new ApiError('MALFORMED_JSON', parsed.message, [{ field: parsed.pointer, message: parsed.message }]), undefined);
           return;
         }
         request.rawBody = text;
