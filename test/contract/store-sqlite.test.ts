@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -136,6 +136,26 @@ void describe('SQLite writer thread', () => {
       }
       assert.equal((await reopened.intake(transfer())).kind, 'accepted');
     }));
+
+  void it('copies committed pages into the database file in the background, long before the writer would checkpoint', async () => {
+    const database = fileDatabase();
+    const store = await database.open();
+    try {
+      const filename = database.url.slice('sqlite:'.length);
+      const before = statSync(filename).size;
+      // About 6 MiB of committed pages: well under the writer's own automatic checkpoint (40 MiB).
+      const body = 'x'.repeat(3_000);
+      await Promise.all(Array.from({ length: 2_000 }, () => store.intake(transfer({ rawBody: body }))));
+      const deadline = Date.now() + 10_000;
+      while (statSync(filename).size < before + 4_000_000) {
+        assert.ok(Date.now() < deadline, `the database file stayed at ${statSync(filename).size} bytes: nothing checkpointed the WAL`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } finally {
+      await store.close();
+      await database.drop();
+    }
+  });
 
   void it('keeps a memory database on the main thread', async () => {
     const store = await openStore('sqlite::memory:');

@@ -3,13 +3,19 @@ import { migrationSql, pendingMigrations, schemaMigrationsTableSql, type Applied
 
 export type Db = Database.Database;
 
+/** Automatic checkpoint of a write connection, in pages (4 KiB). */
+export const WAL_AUTOCHECKPOINT_PAGES = 10_000;
+/** The writer's automatic checkpoint while the checkpointer thread runs: a backstop only. */
+export const WAL_AUTOCHECKPOINT_BACKSTOP_PAGES = 100_000;
+
 /**
  * Open a connection with the settings every regpay connection uses. WAL with synchronous=FULL:
  * a commit is durable once it returns (the WAL is fsynced on every commit), and readers never
  * block the writer nor wait for it. Read-only connections refuse writes (`query_only`), so the
- * writer connection stays the only one that changes the database.
+ * writer connection stays the only one that changes the database (a checkpoint connection only
+ * copies committed pages from the WAL into the database file).
  */
-export function openConnection(filename: string, busyTimeoutMs: number, access: 'read-write' | 'read-only'): Db {
+export function openConnection(filename: string, busyTimeoutMs: number, access: 'read-write' | 'read-only' | 'checkpoint'): Db {
   const db = new Database(filename, { timeout: busyTimeoutMs });
   try {
     db.pragma('journal_mode = WAL');
@@ -20,8 +26,11 @@ export function openConnection(filename: string, busyTimeoutMs: number, access: 
     db.pragma('cache_size = -65536');
     if (access === 'read-only') db.pragma('query_only = ON');
     // Checkpoint the WAL into the database every ~40 MiB instead of every ~4 MiB: each checkpoint
-    // fsyncs the database file, and outbox rows rewritten several times within that window are copied once.
-    else db.pragma('wal_autocheckpoint = 10000');
+    // fsyncs the database file, and outbox rows rewritten several times within that window are
+    // copied once. The writer thread raises this to a mere backstop once its checkpointer runs.
+    else if (access === 'read-write') db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
+    // The checkpointer commits nothing; it checkpoints explicitly.
+    else db.pragma('wal_autocheckpoint = 0');
     return db;
   } catch (error) {
     db.close();

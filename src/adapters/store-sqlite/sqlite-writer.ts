@@ -4,14 +4,17 @@
  * durable COMMIT (fsync) and the batch's statements take milliseconds; here they block this
  * thread instead of the event loop that serves HTTP.
  */
-import { parentPort, workerData } from 'node:worker_threads';
-import { migrate, openConnection, type Db } from './sqlite-connection.js';
+import { parentPort, Worker, workerData } from 'node:worker_threads';
+import type { CheckpointerConfig } from './sqlite-checkpointer.js';
+import { migrate, openConnection, WAL_AUTOCHECKPOINT_BACKSTOP_PAGES, WAL_AUTOCHECKPOINT_PAGES, type Db } from './sqlite-connection.js';
 import { SqliteExecutor } from './sqlite-executor.js';
 import { errorToWire, type FromWriter, type ToWriter, type WriterConfig } from './sqlite-writer-protocol.js';
 
 if (parentPort === null) throw new Error('sqlite-writer.js runs as a worker thread of the SQLite store');
 const port = parentPort;
 const config = workerData as WriterConfig;
+/** Pause between the checkpointer's passive checkpoints. */
+const CHECKPOINT_INTERVAL_MS = 100;
 
 function send(message: FromWriter): void {
   port.postMessage(message);
@@ -35,11 +38,14 @@ function start(): void {
     return;
   }
 
+  const checkpointer = startCheckpointer(db);
   port.on('message', (message: ToWriter) => {
     if (message.type === 'close') {
       // The store sends close only once its queue is empty and no batch is in flight.
-      db.close();
-      port.close();
+      void stopCheckpointer(checkpointer).finally(() => {
+        db.close();
+        port.close();
+      });
       return;
     }
     let reply: FromWriter;
@@ -54,6 +60,32 @@ function start(): void {
     send(reply);
   });
   send({ type: 'ready' });
+}
+
+/** A checkpointer thread for this database; the writer's own checkpoints become a backstop while it runs. */
+function startCheckpointer(db: Db): Worker | undefined {
+  try {
+    const thread = new Worker(new URL('./sqlite-checkpointer.js', import.meta.url), {
+      workerData: { filename: config.filename, busyTimeoutMs: config.busyTimeoutMs, intervalMs: CHECKPOINT_INTERVAL_MS } satisfies CheckpointerConfig,
+    });
+    db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_BACKSTOP_PAGES}`);
+    thread.on('error', () => undefined);
+    // Gone (it could not open the database, or failed): the writer checkpoints for itself again.
+    thread.once('exit', () => {
+      if (db.open) db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
+    });
+    thread.unref();
+    return thread;
+  } catch {
+    return undefined;
+  }
+}
+
+async function stopCheckpointer(thread: Worker | undefined): Promise<void> {
+  if (thread === undefined) return;
+  const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
+  thread.postMessage({ type: 'close' });
+  await exited;
 }
 
 start();
