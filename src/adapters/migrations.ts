@@ -174,6 +174,14 @@ export const MIGRATIONS: readonly Migration[] = [
       `DROP INDEX transactions_due`,
     ],
   },
+  {
+    version: 3,
+    name: 'events refer to the message they repeat instead of copying it',
+    statements: [
+      // NULL: the body is complete as stored (every row written before this version, and callbacks).
+      `ALTER TABLE outbox ADD COLUMN payload_version INTEGER`,
+    ],
+  },
 ];
 
 /** The statements of one migration in one dialect. */

@@ -13,6 +13,8 @@ import type {
   StateChange,
   TransactionRecord,
 } from '../ports/store.js';
+import { withEventPayload } from '../domain/events.js';
+import { AssertionError } from '../lib/assert.js';
 import type { Settleable } from './write-queue.js';
 
 /**
@@ -25,6 +27,25 @@ import type { Settleable } from './write-queue.js';
  * number as a literal (a released migration never changes).
  */
 export const OUTBOX_BLOCKED_AT = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The payload of an outbox row read as `${alias}` (NewOutboxMessage.payloadVersion): the cause of
+ * that history version, or the transaction's original request when the cause is null. The same
+ * SQL in both dialects; NULL for a row without payload_version. Reads select it as `payload`.
+ */
+export function outboxPayloadSql(alias: string): string {
+  return `(SELECT COALESCE(h.cause, m.raw_body) FROM state_history h
+     JOIN transactions t ON t.id = h.transaction_id
+     JOIN messages m ON m.integrator_id = t.integrator_id AND m.message_id = t.message_id
+     WHERE h.transaction_id = ${alias}.transaction_id AND h.version = ${alias}.payload_version)`;
+}
+
+/** An outbox row's body as it is POSTed: complete as stored, or an event envelope with its payload spliced in. */
+export function outboxBody(row: { readonly id: string; readonly body: string; readonly payload_version: number | null; readonly payload: string | null }): string {
+  if (row.payload_version === null) return row.body;
+  if (row.payload === null) throw new AssertionError(`outbox ${row.id}: history version ${row.payload_version} of its transaction is missing`);
+  return withEventPayload(row.body, row.payload);
+}
 
 /** Every write the stores group-commit, as data, so one batch can hold any mix of them. */
 export type WriteOp =

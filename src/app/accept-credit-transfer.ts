@@ -1,6 +1,6 @@
 import type { IntegratorConfig } from '../config/types.js';
 import { ApiError } from '../domain/errors.js';
-import { eventJson } from '../domain/events.js';
+import { eventMessage } from '../domain/events.js';
 import { CREDIT_TRANSFER_INITIAL_STATE } from '../domain/machines/credit-transfer.js';
 import type { ValidCreditTransfer } from '../domain/messages/validate.js';
 import { supports } from '../domain/schemes.js';
@@ -49,23 +49,19 @@ export async function acceptCreditTransfer(deps: AcceptCreditTransferDeps, input
   const transactionId = deps.ids.uuid();
   const outbox: NewOutboxMessage[] = [];
   if (integrator.events) {
-    const eventId = deps.ids.uuid();
-    outbox.push({
-      id: eventId,
-      channel: 'event',
-      url: `${integrator.eventsApiUrl}/events`,
-      body: eventJson({
+    // Version 1 of the history: its cause is the request itself.
+    outbox.push(
+      eventMessage({
+        id: deps.ids.uuid(),
+        eventsApiUrl: integrator.eventsApiUrl,
         type: CREDIT_TRANSFER_INITIAL_STATE,
         uetr: transfer.uetr,
-        direction: 'OUTBOUND',
         scheme: transfer.scheme,
-        messageIdentification: eventId.replaceAll('-', ''),
         createdAt: now,
-        payloadJson: input.rawBody,
+        payloadVersion: 1,
+        headers: traceHeaders(input.trace),
       }),
-      headers: traceHeaders(input.trace),
-      availableAt: now,
-    });
+    );
   }
 
   const outcome = await deps.store.intake({

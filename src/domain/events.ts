@@ -3,7 +3,8 @@ import type { SchemeName } from './schemes.js';
 /**
  * The Event envelope posted to the integrator's events API (spec "Event"; CONTRACT §4).
  * `payload` is the message that caused the transition, spliced in as JSON text so the event
- * carries it exactly as stored.
+ * carries it exactly as stored (by the store, when it reads the event back: see
+ * NewOutboxMessage.payloadVersion).
  */
 export const EVENTS_API_VERSION = '1.0.0';
 export const EVENT_CLASS = 'TRANSACTION_STATE';
@@ -19,8 +20,6 @@ export interface EventInput {
   /** Event's own message id (max 35 characters). */
   readonly messageIdentification: string;
   readonly createdAt: number;
-  /** JSON text of the message that caused the transition. */
-  readonly payloadJson: string;
 }
 
 /** `service` names the scheme family and direction, as in the seed system's sample (`RTC_INBOUND`). */
@@ -28,7 +27,8 @@ export function serviceName(scheme: SchemeName, direction: Direction): string {
   return `${scheme.replace(/^ZA_/, '')}_${direction}`;
 }
 
-export function eventJson(input: EventInput): string {
+/** The event without its `payload` (a JSON object); withEventPayload completes it. */
+export function eventEnvelopeJson(input: EventInput): string {
   const envelope = {
     name: `${EVENT_CLASS}_${input.type}`,
     apiVersion: EVENTS_API_VERSION,
@@ -46,6 +46,43 @@ export function eventJson(input: EventInput): string {
       creationDateTime: new Date(input.createdAt).toISOString(),
     },
   };
-  const head = JSON.stringify(envelope);
-  return `${head.slice(0, -1)},"payload":${input.payloadJson}}`;
+  return JSON.stringify(envelope);
+}
+
+/** The complete event: `payloadJson` (JSON text of the message that caused the transition) spliced in as it is, last. */
+export function withEventPayload(envelopeJson: string, payloadJson: string): string {
+  return `${envelopeJson.slice(0, -1)},"payload":${payloadJson}}`;
+}
+
+/**
+ * The outbox message of one event (structurally a NewOutboxMessage): `id` is its webhook-id and,
+ * without dashes, its own message identification. Its payload is history version
+ * `payloadVersion` of the transaction, spliced in by the store when read back.
+ */
+export function eventMessage(input: {
+  readonly id: string;
+  readonly eventsApiUrl: string;
+  readonly type: string;
+  readonly uetr: string;
+  readonly scheme: SchemeName;
+  readonly createdAt: number;
+  readonly payloadVersion: number;
+  readonly headers: Readonly<Record<string, string>>;
+}) {
+  return {
+    id: input.id,
+    channel: 'event' as const,
+    url: `${input.eventsApiUrl}/events`,
+    body: eventEnvelopeJson({
+      type: input.type,
+      uetr: input.uetr,
+      direction: 'OUTBOUND',
+      scheme: input.scheme,
+      messageIdentification: input.id.replaceAll('-', ''),
+      createdAt: input.createdAt,
+    }),
+    payloadVersion: input.payloadVersion,
+    headers: input.headers,
+    availableAt: input.createdAt,
+  };
 }

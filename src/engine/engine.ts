@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { IntegratorConfig, SchemeConfig } from '../config/types.js';
-import { eventJson } from '../domain/events.js';
+import { eventMessage } from '../domain/events.js';
 import {
   assertTransition,
   CT,
@@ -281,11 +281,12 @@ export class Engine implements SchemeInbound {
     const now = this.#deps.clock.now();
     let from = transaction.state;
     const outbox: NewOutboxMessage[] = [];
-    for (const step of decision.steps) {
+    decision.steps.forEach((step, index) => {
       assertTransition(from, step.state);
       from = step.state;
-      if (integrator.events) outbox.push(this.#event(context, step.state, step.payloadJson ?? context.rawBody, now));
-    }
+      // The store gives each state entered the next version; its history cause is the event's payload.
+      if (integrator.events) outbox.push(this.#event(context, step.state, transaction.version + 1 + index, now));
+    });
     let data: CtData = decision.data;
     if (decision.callback !== undefined) {
       const callback = this.#callback(context, decision.callback, now);
@@ -307,24 +308,18 @@ export class Engine implements SchemeInbound {
     };
   }
 
-  #event(context: TransferContext, type: string, payloadJson: string, now: number): NewOutboxMessage {
-    const id = this.#deps.ids.uuid();
-    return {
-      id,
-      channel: 'event',
-      url: `${context.integrator.eventsApiUrl}/events`,
-      body: eventJson({
-        type,
-        uetr: context.transaction.uetr,
-        direction: 'OUTBOUND',
-        scheme: context.transaction.scheme,
-        messageIdentification: id.replaceAll('-', ''),
-        createdAt: now,
-        payloadJson,
-      }),
-      headers: traceHeaders(context.transaction),
-      availableAt: now,
-    };
+  #event(context: TransferContext, type: string, payloadVersion: number, now: number): NewOutboxMessage {
+    const { transaction, integrator } = context;
+    return eventMessage({
+      id: this.#deps.ids.uuid(),
+      eventsApiUrl: integrator.eventsApiUrl,
+      type,
+      uetr: transaction.uetr,
+      scheme: transaction.scheme,
+      createdAt: now,
+      payloadVersion,
+      headers: traceHeaders(transaction),
+    });
   }
 
   #callback(context: TransferContext, verdict: Verdict, now: number): NewOutboxMessage {

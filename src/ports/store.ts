@@ -18,8 +18,18 @@ export interface NewOutboxMessage {
   readonly id: string;
   readonly channel: OutboxChannel;
   readonly url: string;
-  /** JSON text exactly as it will be POSTed. */
+  /**
+   * JSON text exactly as it will be POSTed; with `payloadVersion`, an event envelope (a JSON
+   * object) still without its `payload`.
+   */
   readonly body: string;
+  /**
+   * For an event: the history version of this transaction whose cause is the event's `payload`
+   * (the original request when that cause is null, as for version 1). The store splices it into
+   * `body` whenever it reads the row back, so the message an event repeats is never written a
+   * second time (events carry the full message; a transfer has eight of them).
+   */
+  readonly payloadVersion?: number;
   /** Headers to send with it (e.g. traceparent); auth and signatures are added at send time. */
   readonly headers: Readonly<Record<string, string>>;
   /** Not before this time (ms since epoch). */
@@ -28,7 +38,8 @@ export interface NewOutboxMessage {
 
 export type OutboxStatus = 'PENDING' | 'DELIVERED' | 'UNDELIVERED';
 
-export interface OutboxRecord extends NewOutboxMessage {
+/** An outbox row as read back: `body` is always complete (an event's payload spliced in). */
+export interface OutboxRecord extends Omit<NewOutboxMessage, 'payloadVersion'> {
   readonly transactionId: string;
   readonly integratorId: string;
   /** Order of the message within its transaction (all channels share one sequence). */

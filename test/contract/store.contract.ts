@@ -331,6 +331,49 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
           );
         }));
 
+      void it('gives every event back with the message it refers to spliced in as its payload, through every read', () =>
+        withStore(async (store) => {
+          const envelope = (type: string) => JSON.stringify({ type, schema: 'Event' });
+          const first = event({ body: envelope('RECEIVED'), payloadVersion: 1 });
+          const tx = await accept(store, transfer({ outbox: [first] }));
+          const cause = '{"schema":"PaymentStatusReport","status":"ACCC"}';
+          const viaEvent = event({ body: envelope('ACCEPTED'), payloadVersion: 2, availableAt: T0 + 10 });
+          const lastEvent = event({ body: envelope('RESPONSE_RECEIVED'), payloadVersion: 3, availableAt: T0 + 10 });
+          const complete = callback({ availableAt: T0 + 10 });
+          await store.applyChange({
+            transactionId: tx.id,
+            expectedVersion: 1,
+            via: [{ state: 'PAYMENT_AUTH_REQUEST_ACCEPTED', cause: null }],
+            toState: 'PAYMENT_AUTH_RESPONSE_RECEIVED',
+            at: T0 + 10,
+            cause,
+            dueAt: null,
+            outbox: [viaEvent, lastEvent, complete],
+          });
+          const expected = new Map([
+            // Version 1's cause is the request itself; so is a null cause of a later version.
+            [first.id, JSON.stringify({ type: 'RECEIVED', schema: 'Event', payload: JSON.parse(tx.rawBody) })],
+            [viaEvent.id, JSON.stringify({ type: 'ACCEPTED', schema: 'Event', payload: JSON.parse(tx.rawBody) })],
+            [lastEvent.id, JSON.stringify({ type: 'RESPONSE_RECEIVED', schema: 'Event', payload: JSON.parse(cause) })],
+            // Without payloadVersion the body is given back as written.
+            [complete.id, complete.body],
+          ]);
+          const check = (records: readonly { id: string; body: string }[], how: string) => {
+            for (const record of records) assert.equal(record.body, expected.get(record.id), `${how}: ${record.id}`);
+          };
+          check(await store.outbox(tx.id), 'outbox of a transaction');
+          check(await store.listOutbox({ status: 'PENDING', limit: 10 }), 'pending list');
+          for (const id of expected.keys()) check([(await store.outboxMessage(id))!], 'by id');
+          const claimed: { id: string; body: string }[] = [];
+          for (let round = 0; round < 3; round += 1) {
+            const batch = await store.claimOutbox({ now: T0 + 20 + round, limit: 10, owner: 'me', leaseMs: LEASE_MS });
+            claimed.push(...batch);
+            for (const record of batch) await store.recordDelivery({ outboxId: record.id, at: T0 + 20 + round, durationMs: 1, httpStatus: 200, error: null, delivered: true, nextAttemptAt: null });
+          }
+          assert.deepEqual(ids(claimed), [...expected.keys()].sort());
+          check(claimed, 'claimed');
+        }));
+
       void it('keeps the working data when a change carries none, and clears the timer when asked', () =>
         withStore(async (store) => {
           const tx = await accept(store);

@@ -27,6 +27,8 @@ import {
   attemptErrorText,
   changeSteps,
   OUTBOX_BLOCKED_AT,
+  outboxBody,
+  outboxPayloadSql,
   pendingWrite,
   StoreWriteError,
   type OpOf,
@@ -761,6 +763,7 @@ async function insertHistoryAndOutbox(client: Client, history: readonly HistoryI
     outbox.map((row) => row.message.availableAt),
     outbox.map((row) => row.at),
     outbox.map((row) => row.seq > (firstSeq.get(key(row.transactionId, row.message.channel)) ?? row.seq)),
+    outbox.map((row) => row.message.payloadVersion ?? null),
   ]);
 }
 
@@ -884,7 +887,7 @@ function unwrap(error: unknown): unknown {
 const TRANSACTION_COLUMNS =
   'id, integrator_id, kind, uetr, scheme, message_id, state, version, amount_minor, currency, created_at, updated_at, due_at, traceparent, tracestate, data';
 const OUTBOX_COLUMNS =
-  'id, transaction_id, integrator_id, seq, channel, url, body, headers, available_at, status, attempts, next_attempt_at, created_at, delivered_at, last_error';
+  'id, transaction_id, integrator_id, seq, channel, url, body, payload_version, headers, available_at, status, attempts, next_attempt_at, created_at, delivered_at, last_error';
 
 /** Named statements are parsed and planned once per connection. */
 function named(name: string, text: string): pg.QueryConfig {
@@ -896,19 +899,19 @@ const SQL = {
   transactionByUetr: named('transaction_by_uetr', `SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE integrator_id = $1 AND uetr = $2`),
   messageByKey: named('message_by_key', 'SELECT * FROM messages WHERE integrator_id = $1 AND message_id = $2'),
   historyOf: named('history_of', 'SELECT * FROM state_history WHERE transaction_id = $1 ORDER BY version'),
-  outboxOf: named('outbox_of', `SELECT ${OUTBOX_COLUMNS} FROM outbox WHERE transaction_id = $1 ORDER BY seq`),
-  outboxById: named('outbox_by_id', `SELECT ${OUTBOX_COLUMNS} FROM outbox WHERE id = $1`),
+  outboxOf: named('outbox_of', `SELECT ${OUTBOX_COLUMNS}, ${outboxPayloadSql('o')} AS payload FROM outbox o WHERE transaction_id = $1 ORDER BY seq`),
+  outboxById: named('outbox_by_id', `SELECT ${OUTBOX_COLUMNS}, ${outboxPayloadSql('o')} AS payload FROM outbox o WHERE id = $1`),
   // One statement per status, each naming its status literally, so each can use its partial index.
   listUndelivered: named(
     'list_undelivered',
-    `SELECT ${OUTBOX_COLUMNS} FROM outbox
+    `SELECT ${OUTBOX_COLUMNS}, ${outboxPayloadSql('o')} AS payload FROM outbox o
      WHERE status = 'UNDELIVERED' AND ($1::text IS NULL OR integrator_id = $1::text)
        AND ($2::bigint IS NULL OR created_at > $2::bigint OR (created_at = $2::bigint AND id > $3::text))
      ORDER BY created_at, id LIMIT $4`,
   ),
   listPending: named(
     'list_pending',
-    `SELECT ${OUTBOX_COLUMNS} FROM outbox
+    `SELECT ${OUTBOX_COLUMNS}, ${outboxPayloadSql('o')} AS payload FROM outbox o
      WHERE status = 'PENDING' AND ($1::text IS NULL OR integrator_id = $1::text)
        AND ($2::bigint IS NULL OR created_at > $2::bigint OR (created_at = $2::bigint AND id > $3::text))
      ORDER BY created_at, id LIMIT $4`,
@@ -960,14 +963,14 @@ const SQL = {
        INSERT INTO state_history (transaction_id, version, from_state, to_state, at, cause)
        SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::bigint[], $6::text[])
      )
-     INSERT INTO outbox (id, transaction_id, integrator_id, seq, channel, url, body, headers, available_at, status, attempts,
+     INSERT INTO outbox (id, transaction_id, integrator_id, seq, channel, url, body, payload_version, headers, available_at, status, attempts,
        next_attempt_at, created_at)
-     SELECT o.id, o.transaction_id, o.integrator_id, o.seq, o.channel, o.url, o.body, o.headers, o.available_at, 'PENDING', 0,
+     SELECT o.id, o.transaction_id, o.integrator_id, o.seq, o.channel, o.url, o.body, o.payload_version, o.headers, o.available_at, 'PENDING', 0,
        CASE WHEN o.queued OR ahead.found THEN ${OUTBOX_BLOCKED_AT} ELSE o.available_at END,
        o.created_at
      FROM unnest($7::text[], $8::text[], $9::text[], $10::int[], $11::text[], $12::text[], $13::text[], $14::jsonb[], $15::bigint[], $16::bigint[],
-                 $17::boolean[])
-       AS o(id, transaction_id, integrator_id, seq, channel, url, body, headers, available_at, created_at, queued)
+                 $17::boolean[], $18::int[])
+       AS o(id, transaction_id, integrator_id, seq, channel, url, body, headers, available_at, created_at, queued, payload_version)
        -- A lateral probe per row (LIMIT keeps the planner from hashing every PENDING row instead).
        LEFT JOIN LATERAL (
          SELECT TRUE AS found FROM outbox p
@@ -1072,7 +1075,7 @@ const SQL = {
      WHERE u.id = ANY (ARRAY(SELECT id FROM candidates))
      RETURNING ${OUTBOX_COLUMNS.split(', ')
        .map((column) => `u.${column}`)
-       .join(', ')}`,
+       .join(', ')}, ${outboxPayloadSql('u')} AS payload`,
   ),
   // A late acknowledgement still counts, even for a message already given up on; a failure
   // reported after another instance delivered the message changes nothing but the count.
@@ -1197,6 +1200,8 @@ interface OutboxRow {
   channel: string;
   url: string;
   body: string;
+  payload_version: number | null;
+  payload: string | null;
   headers: Record<string, string>;
   available_at: string;
   status: string;
@@ -1292,7 +1297,7 @@ function outboxFromRow(row: OutboxRow): OutboxRecord {
     seq: row.seq,
     channel: row.channel as OutboxChannel,
     url: row.url,
-    body: row.body,
+    body: outboxBody(row),
     headers: row.headers,
     availableAt: Number(row.available_at),
     status: row.status as OutboxStatus,

@@ -200,6 +200,7 @@ export class SqliteExecutor {
         headers: JSON.stringify(message.headers),
         availableAt: message.availableAt,
         at,
+        payloadVersion: message.payloadVersion ?? null,
       });
     });
   }
@@ -386,12 +387,12 @@ function prepareWriteStatements(db: Db) {
     // that one leaves PENDING (unblockHead), so claimOutbox's due-time range never reaches it.
     insertOutbox: db.prepare(
       `INSERT INTO outbox (id, transaction_id, integrator_id, seq, channel, url, body, headers, available_at, status, attempts,
-         next_attempt_at, created_at)
+         next_attempt_at, created_at, payload_version)
        VALUES (@id, @transactionId, @integratorId, @seq, @channel, @url, @body, @headers, @availableAt, 'PENDING', 0,
          CASE WHEN EXISTS (
            SELECT 1 FROM outbox p WHERE p.status = 'PENDING' AND p.transaction_id = @transactionId AND p.channel = @channel)
          THEN ${OUTBOX_BLOCKED_AT} ELSE @availableAt END,
-         @at)`,
+         @at, @payloadVersion)`,
     ),
     outboxQueueOf: db.prepare('SELECT status, transaction_id, channel FROM outbox WHERE id = ?'),
     // The head of a queue (its lowest-seq PENDING row), if blocked, becomes due: at once, or at its

@@ -13,7 +13,7 @@ import type {
   TransactionRecord,
 } from '../../ports/store.js';
 import type { SchemeName } from '../../domain/schemes.js';
-import { OUTBOX_BLOCKED_AT } from '../store-ops.js';
+import { OUTBOX_BLOCKED_AT, outboxBody, outboxPayloadSql } from '../store-ops.js';
 
 /** Read with safeIntegers, so amount_minor never passes through a double. */
 export interface TransactionRow {
@@ -61,6 +61,8 @@ export interface OutboxRow {
   created_at: number;
   delivered_at: number | null;
   last_error: string | null;
+  payload_version: number | null;
+  payload: string | null;
 }
 
 export interface HistoryRow {
@@ -92,8 +94,9 @@ export interface AttemptRow {
 
 export const TRANSACTION_COLUMNS =
   'id, integrator_id, kind, uetr, scheme, message_id, state, version, amount_minor, currency, created_at, updated_at, due_at, traceparent, tracestate, data';
-export const OUTBOX_COLUMNS =
-  'id, transaction_id, integrator_id, seq, channel, url, body, headers, available_at, status, attempts, next_attempt_at, created_at, delivered_at, last_error';
+/** Columns of an outbox read, from a statement whose outbox table is not aliased; `payload` is an event's spliced-in message. */
+export const OUTBOX_COLUMNS = `id, transaction_id, integrator_id, seq, channel, url, body, headers, available_at, status, attempts, next_attempt_at,
+  created_at, delivered_at, last_error, payload_version, ${outboxPayloadSql('outbox')} AS payload`;
 
 export function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -155,7 +158,7 @@ export function outboxFromRow(row: OutboxRow): OutboxRecord {
     seq: row.seq,
     channel: row.channel as OutboxChannel,
     url: row.url,
-    body: row.body,
+    body: outboxBody(row),
     headers: JSON.parse(row.headers) as Record<string, string>,
     availableAt: row.available_at,
     status: row.status as OutboxStatus,
