@@ -4,7 +4,7 @@ export interface Clock {
   now(): number;
 }
 
-/** Identifiers come through a port too: production uses random UUIDs, tests predictable ones. */
+/** Identifiers come through a port too: production uses time-ordered random UUIDs (v7), tests predictable ones. */
 export interface Ids {
   uuid(): string;
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { openStore } from '../../src/adapters/store.js';
-import { randomIds, systemClock } from '../../src/adapters/system/system.js';
+import { systemIds, systemClock } from '../../src/adapters/system/system.js';
 import { configFromObject } from '../../src/config/load.js';
 import { buildApp } from '../../src/http/app.js';
 import type { Store } from '../../src/ports/store.js';
@@ -20,7 +20,7 @@ describe('credit-transfer endpoint under arbitrary input', () => {
   before(async () => {
     store = await openStore('sqlite::memory:');
     const config = await configFromObject(testConfigObject({ database: 'sqlite::memory:', integratorExtra: { limits: { requestsPerSecond: 1_000_000, burst: 1_000_000 } } }));
-    app = await buildApp({ config, store, clock: systemClock, ids: randomIds, readiness: { accepting: () => true } });
+    app = await buildApp({ config, store, clock: systemClock, ids: systemIds, readiness: { accepting: () => true } });
   });
   after(async () => {
     await app.close();

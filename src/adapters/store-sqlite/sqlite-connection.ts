@@ -24,6 +24,7 @@ export function openConnection(filename: string, busyTimeoutMs: number, access: 
     db.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
     // A 64 MiB page cache (the default is 2 MiB) keeps the hot indexes in memory under load.
     db.pragma('cache_size = -65536');
+    db.pragma('temp_store = MEMORY');
     if (access === 'read-only') db.pragma('query_only = ON');
     // Checkpoint the WAL into the database every ~40 MiB instead of every ~4 MiB: each checkpoint
     // fsyncs the database file, and outbox rows rewritten several times within that window are
