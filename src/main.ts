@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import { countingSender, createMetrics } from './adapters/metrics/prometheus.js';
 import { HttpPartnerSender } from './adapters/partner-http/http-sender.js';
 import { openStore } from './adapters/store.js';
-import { randomIds, systemClock } from './adapters/system/system.js';
+import { systemIds, systemClock } from './adapters/system/system.js';
 import { demoCredentialLines } from './config/demo.js';
 import { loadConfig } from './config/load.js';
 import type { Config } from './config/types.js';
@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const log = createLogger(config.server.logLevel);
   const store = await openStore(config.database);
   const clock = systemClock;
-  const ids = randomIds;
+  const ids = systemIds;
   // Leases name their holder, so an operator can tell which instance holds what.
   const instanceId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const integrators = new Map(config.integrators.map((integrator) => [integrator.id, integrator]));
