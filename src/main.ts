@@ -90,8 +90,12 @@ async function main(): Promise<void> {
   );
 
   for (const connector of new Set(connectors.values())) await connector.start(engine);
-  engine.start();
-  dispatcher.start();
+  if (config.processing.enabled) {
+    engine.start();
+    dispatcher.start();
+  } else {
+    log.warn('processing is off (processing.enabled: false): requests are accepted and stored, but nothing is sent to schemes or integrators from this instance');
+  }
 
   let stopping = false;
   const shutdown = async (signal: string): Promise<void> => {

@@ -474,6 +474,7 @@ async function buildConfig(input: unknown, source: string, env: NodeJS.ProcessEn
       ...delivery,
       retryScheduleMs: { callback: [...delivery.retryScheduleMs.callback], event: [...delivery.retryScheduleMs.event] },
     },
+    processing: { enabled: file.processing.enabled },
     ...(admin === undefined ? {} : { admin }),
     demo,
   };

@@ -197,6 +197,14 @@ const DeliverySchema = Type.Object(
   { additionalProperties: false, default: {} },
 );
 
+const ProcessingSchema = Type.Object(
+  {
+    /** false: accept and store requests, but neither process transfers nor deliver callbacks and events. */
+    enabled: Type.Boolean({ default: true }),
+  },
+  { additionalProperties: false, default: {} },
+);
+
 const AdminSchema = Type.Object(
   {
     username: NonEmpty({ maxLength: 256, pattern: '^[^:]+$' }),
@@ -227,6 +235,7 @@ export const ConfigFileSchema = Type.Object(
       { additionalProperties: false, default: {} },
     ),
     delivery: DeliverySchema,
+    processing: ProcessingSchema,
     admin: Type.Optional(AdminSchema),
   },
   { additionalProperties: false },
@@ -240,6 +249,7 @@ export interface ConfigFile {
   integrators: IntegratorFile[];
   schemes: Partial<Record<SchemeName, { connector: string; timeBudgetMs?: number; simulatorLatencyMs?: number }>>;
   delivery: Static<typeof DeliverySchema>;
+  processing: Static<typeof ProcessingSchema>;
   admin?: Static<typeof AdminSchema>;
 }
 

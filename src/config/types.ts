@@ -124,6 +124,17 @@ export interface DeliveryConfig {
   readonly responseBytesMax: number;
 }
 
+/**
+ * Whether this instance works the queue (docs/configuration.md). Off, it still accepts and stores
+ * every request (202 as usual) but runs neither the engine nor delivery: the API tier of a
+ * PostgreSQL deployment whose workers are other instances, or payments held while a scheme is
+ * down. Whatever it accepts is processed by an instance with processing on, or by this one once
+ * restarted with it on.
+ */
+export interface ProcessingConfig {
+  readonly enabled: boolean;
+}
+
 /** The operator's credential for the admin API (`/admin/v1`); absent = no admin API. */
 export interface AdminConfig {
   readonly username: string;
@@ -141,6 +152,7 @@ export interface Config {
   readonly integrators: readonly IntegratorConfig[];
   readonly schemes: Readonly<Partial<Record<SchemeName, SchemeConfig>>>;
   readonly delivery: DeliveryConfig;
+  readonly processing: ProcessingConfig;
   readonly admin?: AdminConfig;
   /** True when started without a config file: the demo setup (its credentials are printed). */
   readonly demo: boolean;

@@ -109,6 +109,42 @@ describe('credit-transfer processing under failure', () => {
     }
   });
 
+  it('with processing off, accepts and keeps transfers without sending anything, and processes them all once restarted with it on', async () => {
+    const receiver = await Receiver.start();
+    const database = sqliteUrl();
+    const config = (enabled: boolean) =>
+      writeTestConfig({
+        database,
+        integratorExtra: { partnerApiUrl: receiver.partnerApiUrl, eventsApiUrl: receiver.eventsApiUrl, ...HIGH_LIMITS },
+        extra: { ...FAST_RETRIES, processing: { enabled } },
+      });
+    let server = await startServer({ configPath: config(false) });
+    try {
+      const uetrs: string[] = [];
+      for (let i = 0; i < 10; i += 1) {
+        const transfer = creditTransfer('ZA_RPP');
+        assert.equal(await post(server, transfer), 202);
+        uetrs.push(transfer.transactionIdentifiers.uetr);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      assert.equal(receiver.received().length, 0, 'nothing is sent from an instance with processing off');
+      assert.equal(await server.stop(), 0);
+      const store = await openStore(database);
+      try {
+        for (const uetr of uetrs) assert.equal((await store.findTransaction('demo-bank', uetr))?.state, HAPPY[0]);
+      } finally {
+        await store.close();
+      }
+
+      server = await startServer({ configPath: config(true) });
+      const received = await waitComplete(receiver, uetrs, 30_000);
+      for (const uetr of uetrs) assert.deepEqual(seen(received, uetr).eventTypes, HAPPY);
+    } finally {
+      await server.stop();
+      await receiver.down();
+    }
+  });
+
   it('delivers everything, in order per transfer, once an integrator that was down comes back', async () => {
     const receiver = await Receiver.start();
     await receiver.down();
