@@ -94,8 +94,12 @@ class SqliteStore extends QueuedWrites implements Store {
     this.#queue = new WriteQueue<PendingWrite>((batch) => this.#flush(batch), {
       batchMax: options.groupCommitBatchMax ?? 1024,
       queueMax: options.groupCommitQueueMax ?? 10_000,
-      // SQLite has one writer: one batch in flight, while the next one fills up behind it.
-      concurrency: 1,
+      // SQLite has one writer, which runs batches one after the other; the next batch is
+      // already waiting in its inbox when one commits, so it never idles for a round trip to
+      // this thread (at one batch in flight it sat idle about half the time: e2e 560 -> 760/s).
+      // The ops of two batches in flight are independent: a caller enqueues only after its
+      // earlier write settled. For `:memory:` (writer on this thread) batches run in turn anyway.
+      concurrency: 2,
     });
   }
 
