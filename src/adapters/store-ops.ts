@@ -85,6 +85,21 @@ export interface WriteResults {
 
 export type OpOf<K extends WriteOp['kind']> = Extract<WriteOp, { kind: K }>;
 
+/**
+ * Writes someone is waiting on over HTTP right now (an intake's 202, a token, an operator's
+ * replay): they go into the next batch ahead of the engine's and the dispatcher's background
+ * writes, so an API answer never queues behind a burst of processing.
+ */
+const URGENT_WRITES: ReadonlySet<WriteOp['kind']> = new Set([
+  'intake',
+  'recordRequest',
+  'setMessageResponse',
+  'replayUndelivered',
+  'saveRefreshToken',
+  'useRefreshToken',
+  'createSetting',
+]);
+
 export interface PendingWrite extends Settleable {
   readonly op: WriteOp;
   /** How many times the adapter has put this write back for another batch. */
@@ -116,6 +131,7 @@ export function pendingWrite<K extends WriteOp['kind']>(op: OpOf<K>): { item: Pe
   });
   const item: PendingWrite = {
     op,
+    urgent: URGENT_WRITES.has(op.kind),
     retries: 0,
     resolve: (value: unknown) => resolve(value as WriteResults[K]),
     reject,

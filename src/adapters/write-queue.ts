@@ -19,6 +19,8 @@ export class StoreClosedError extends Error {
 }
 
 export interface Settleable {
+  /** Taken into the next batch before every item that is not (in arrival order among themselves). */
+  readonly urgent?: boolean;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
@@ -36,6 +38,8 @@ export class WriteQueue<Item extends Settleable> {
   readonly #flush: (batch: Item[]) => Promise<void> | void;
   readonly #options: WriteQueueOptions;
   #pending: Item[] = [];
+  /** Urgent items waiting (counted with #pending against queueMax); batches take them first. */
+  #urgent: Item[] = [];
   #scheduled = false;
   #inFlight = 0;
   #closed = false;
@@ -55,29 +59,35 @@ export class WriteQueue<Item extends Settleable> {
       item.reject(new StoreClosedError('store is closed'));
       return;
     }
-    if (this.#pending.length >= this.#options.queueMax) {
+    if (this.#waiting() >= this.#options.queueMax) {
       item.reject(new StoreOverloadedError(`write queue full (${this.#options.queueMax} waiting)`));
       return;
     }
-    this.#pending.push(item);
+    if (item.urgent === true) this.#urgent.push(item);
+    else this.#pending.push(item);
     this.#schedule();
+  }
+
+  #waiting(): number {
+    return this.#pending.length + this.#urgent.length;
   }
 
   /** Put items back at the head of the queue (an adapter retrying them in the next batch). */
   requeue(items: readonly Item[]): void {
-    this.#pending.unshift(...items);
+    this.#urgent.unshift(...items.filter((item) => item.urgent === true));
+    this.#pending.unshift(...items.filter((item) => item.urgent !== true));
     this.#schedule();
   }
 
   /** Refuse new writes, then wait until everything queued has been flushed. */
   async close(): Promise<void> {
     this.#closed = true;
-    if (this.#pending.length === 0 && this.#inFlight === 0) return;
+    if (this.#waiting() === 0 && this.#inFlight === 0) return;
     await new Promise<void>((resolve) => this.#idleWaiters.push(resolve));
   }
 
   #schedule(): void {
-    if (this.#scheduled || this.#pending.length === 0 || this.#inFlight >= this.#options.concurrency) return;
+    if (this.#scheduled || this.#waiting() === 0 || this.#inFlight >= this.#options.concurrency) return;
     this.#scheduled = true;
     setImmediate(() => {
       this.#scheduled = false;
@@ -86,13 +96,18 @@ export class WriteQueue<Item extends Settleable> {
   }
 
   #runOne(): void {
-    if (this.#pending.length === 0 || this.#inFlight >= this.#options.concurrency) return;
-    const batch = this.#pending.splice(0, this.#options.batchMax);
+    if (this.#waiting() === 0 || this.#inFlight >= this.#options.concurrency) return;
+    // Urgent items first, but at most half a batch of them while others wait, so a flood of
+    // urgent writes (intakes beyond capacity) cannot starve the processing of what was accepted.
+    const { batchMax } = this.#options;
+    const batch = this.#urgent.splice(0, this.#pending.length > 0 ? Math.ceil(batchMax / 2) : batchMax);
+    batch.push(...this.#pending.splice(0, batchMax - batch.length));
+    batch.push(...this.#urgent.splice(0, batchMax - batch.length));
     this.#inFlight += 1;
     const done = (): void => {
       this.#inFlight -= 1;
       this.#schedule();
-      if (this.#pending.length === 0 && this.#inFlight === 0) {
+      if (this.#waiting() === 0 && this.#inFlight === 0) {
         for (const wake of this.#idleWaiters.splice(0)) wake();
       }
     };
