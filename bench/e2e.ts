@@ -19,7 +19,12 @@ export interface E2eFigures {
   readonly durationS: number;
   readonly accepted: number;
   readonly completed: number;
+  /** Every transfer completed, divided by the time from the first request to the last final callback. */
   readonly completedPerS: number;
+  /** Final callbacks that arrived while transfers were still being offered, per second of offering. */
+  readonly completedDuringLoadPerS: number;
+  /** Events that arrived while transfers were still being offered, in transfers' worth (eight each) per second of offering. */
+  readonly eventsDuringLoadPerS: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
   readonly intakeP99Ms: number;
@@ -102,6 +107,7 @@ export async function runE2e(options: { ratePerS: number; durationS: number; dat
     await Promise.all(inFlight);
     clearInterval(sampler);
     const offeredEnd = Date.now();
+    const atOfferedEnd = await stats(receiverUrl);
     // Drain: wait until every accepted transfer is called back and every event delivered (bounded).
     let last = await stats(receiverUrl);
     while (Date.now() - offeredEnd < 120_000) {
@@ -112,13 +118,16 @@ export async function runE2e(options: { ratePerS: number; durationS: number; dat
     const drainMs = Date.now() - offeredEnd;
     const latencies = [...sentAt].flatMap(([uetr, t0]) => (last.callbacks[uetr] === undefined ? [] : [last.callbacks[uetr] - t0])).sort((a, b) => a - b);
     intake.sort((a, b) => a - b);
+    const lastCallbackAt = Object.values(last.callbacks).reduce((latest, at) => Math.max(latest, at), started + 1);
     if (failures > 0) process.stderr.write(`${failures} requests failed\n`);
     return {
       offeredPerS: options.ratePerS,
       durationS: options.durationS,
       accepted: sentAt.size,
       completed: latencies.length,
-      completedPerS: latencies.length / ((offeredEnd - started) / 1000),
+      completedPerS: latencies.length / ((lastCallbackAt - started) / 1000),
+      completedDuringLoadPerS: Object.values(last.callbacks).filter((at) => at <= offeredEnd).length / ((offeredEnd - started) / 1000),
+      eventsDuringLoadPerS: atOfferedEnd.eventCount / EVENTS_PER_TRANSFER / ((offeredEnd - started) / 1000),
       p50Ms: percentile(latencies, 50),
       p99Ms: percentile(latencies, 99),
       intakeP99Ms: percentile(intake, 99),

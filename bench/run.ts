@@ -132,7 +132,8 @@ const e2e = await runE2e({ ratePerS: E2E_RATE, durationS: E2E_DURATION_S });
 
 function e2eRow(figures: E2eFigures): string {
   return (
-    `offered ${figures.offeredPerS}/s for ${figures.durationS} s: ${figures.completedPerS.toFixed(0)}/s reached their final callback, ` +
+    `offered ${figures.offeredPerS}/s for ${figures.durationS} s: ${figures.completedDuringLoadPerS.toFixed(0)}/s reached their final callback while offered ` +
+    `(${figures.completedPerS.toFixed(0)}/s from first request to last callback), events for ${figures.eventsDuringLoadPerS.toFixed(0)} transfers/s while offered, ` +
     `p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms (intake p99 ${figures.intakeP99Ms} ms); events ${figures.eventsDelivered}/${figures.eventsExpected}; ` +
     `backlog every 5 s [${figures.backlogSamples.join(', ')}]; drained ${figures.drainMs} ms after the load`
   );

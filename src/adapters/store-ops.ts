@@ -76,7 +76,7 @@ export interface WriteResults {
   claimDue: TransactionRecord[];
   releaseTransaction: undefined;
   claimOutbox: OutboxRecord[];
-  recordDelivery: undefined;
+  recordDelivery: OutboxRecord | undefined;
   replayUndelivered: number;
   saveRefreshToken: undefined;
   useRefreshToken: RefreshTokenUse;
@@ -207,7 +207,7 @@ export abstract class QueuedWrites {
     return this.enqueue({ kind: 'claimOutbox', options });
   }
 
-  recordDelivery(attempt: DeliveryAttempt): Promise<void> {
+  recordDelivery(attempt: DeliveryAttempt): Promise<OutboxRecord | undefined> {
     return this.enqueue({ kind: 'recordDelivery', attempt });
   }
 

@@ -225,6 +225,14 @@ export interface DeliveryAttempt {
   readonly delivered: boolean;
   /** When not delivered: the next attempt time, or null to give up (UNDELIVERED, replayable). */
   readonly nextAttemptAt: number | null;
+  /**
+   * When this attempt takes the message out of PENDING (delivered, or given up on) and so lets
+   * the next message of its (transaction, channel) queue through: lease that next message to
+   * `owner` in the same commit and hand it back, if it is due at `at` and nobody holds it. The
+   * dispatcher then sends it at once, without waiting for a claim: an integrator's events for
+   * one transaction go out back to back instead of one claim cycle apart.
+   */
+  readonly leaseNext?: { readonly owner: string; readonly leaseMs: number };
 }
 
 export interface RefreshTokenRecord {
@@ -269,8 +277,8 @@ export interface Store {
 
   /** Lease deliverable outbox messages: per (transaction, channel) only the oldest pending one, so delivery is in order. */
   claimOutbox(options: OutboxClaimOptions): Promise<OutboxRecord[]>;
-  /** Record one delivery attempt and its consequence for the message. */
-  recordDelivery(attempt: DeliveryAttempt): Promise<void>;
+  /** Record one delivery attempt and its consequence for the message; with `leaseNext`, the next message of its queue, leased, when there is one to take. */
+  recordDelivery(attempt: DeliveryAttempt): Promise<OutboxRecord | undefined>;
   outbox(transactionId: string): Promise<OutboxRecord[]>;
   /** One outbox message by id (the `webhook-id`). */
   outboxMessage(id: string): Promise<OutboxRecord | undefined>;

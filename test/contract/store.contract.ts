@@ -831,7 +831,7 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
 
       void it('replays undelivered messages by id, by integrator and since a time', () =>
         withStore(async (store) => {
-          const giveUp = (outboxId: string, at: number): Promise<void> =>
+          const giveUp = (outboxId: string, at: number): Promise<unknown> =>
             store.recordDelivery({ outboxId, at, durationMs: 1, httpStatus: 500, error: null, delivered: false, nextAttemptAt: null });
           const old = event();
           const recent = event();
@@ -894,11 +894,47 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
     void describe('outbox queue heads', () => {
       const claim = (store: Store, now: number, owner = 'w'): Promise<string[]> =>
         store.claimOutbox({ now, limit: 1_000, owner, leaseMs: LEASE_MS }).then((rows) => rows.map((row) => row.id).sort());
-      const deliver = (store: Store, outboxId: string, at: number): Promise<void> =>
+      const deliver = (store: Store, outboxId: string, at: number): Promise<unknown> =>
         store.recordDelivery({ outboxId, at, durationMs: 1, httpStatus: 200, error: null, delivered: true, nextAttemptAt: null });
-      const giveUp = (store: Store, outboxId: string, at: number): Promise<void> =>
+      const giveUp = (store: Store, outboxId: string, at: number): Promise<unknown> =>
         store.recordDelivery({ outboxId, at, durationMs: 1, httpStatus: 503, error: null, delivered: false, nextAttemptAt: null });
       const nextAttemptAt = async (store: Store, outboxId: string): Promise<number | undefined> => (await store.outboxMessage(outboxId))?.nextAttemptAt;
+
+      void it('an attempt that lets the next message of its queue through hands it back leased, so no claim takes it', () =>
+        withStore(async (store, database) => {
+          const other = await database.open();
+          const [e1, e2, e3] = [event(), event({ payloadVersion: 1, body: '{"type":"second"}' }), event()];
+          const c1 = callback();
+          const tx = await accept(store, transfer({ outbox: [e1, c1, e2, e3] }));
+          assert.deepEqual(await claim(store, T0), [e1.id, c1.id].sort());
+          const leaseNext = { owner: 'w', leaseMs: LEASE_MS };
+          const ack = (outboxId: string, at: number) =>
+            store.recordDelivery({ outboxId, at, durationMs: 1, httpStatus: 200, error: null, delivered: true, nextAttemptAt: null, leaseNext });
+          const next = await ack(e1.id, T0 + 1);
+          assert.equal(next?.id, e2.id);
+          assert.equal(next?.body, JSON.stringify({ type: 'second', payload: JSON.parse(tx.rawBody) }), 'complete, with its payload');
+          assert.equal(next?.status, 'PENDING');
+          assert.deepEqual(await claim(other, T0 + 2, 'other'), [], 'leased to the one who was handed it');
+          assert.equal((await ack(e2.id, T0 + 3))?.id, e3.id);
+          assert.equal(await ack(e3.id, T0 + 4), undefined, 'the queue is empty');
+          assert.equal(await ack(c1.id, T0 + 5), undefined, 'nothing behind the callback');
+        }));
+
+      void it('hands nothing back while the message stays pending, or when the next one is not yet due; giving up lets the next through', () =>
+        withStore(async (store) => {
+          const [e1, e2] = [event(), event({ availableAt: T0 + 10_000 })];
+          const [f1, f2] = [event(), event()];
+          await accept(store, transfer({ outbox: [e1, e2] }));
+          await accept(store, transfer({ outbox: [f1, f2] }));
+          await claim(store, T0);
+          const leaseNext = { owner: 'w', leaseMs: LEASE_MS };
+          const retry = { at: T0 + 1, durationMs: 1, httpStatus: 503, error: null, delivered: false, nextAttemptAt: T0 + 5_000, leaseNext };
+          assert.equal(await store.recordDelivery({ outboxId: e1.id, ...retry }), undefined, 'a retry keeps the queue where it is');
+          assert.equal(await store.recordDelivery({ outboxId: e1.id, ...retry, at: T0 + 5_001, httpStatus: 200, delivered: true, nextAttemptAt: null }), undefined, 'the next one is due only at its availableAt');
+          assert.deepEqual(await claim(store, T0 + 10_000), [e2.id], 'and a claim takes it then');
+          const given = await store.recordDelivery({ outboxId: f1.id, at: T0 + 2, durationMs: 1, httpStatus: 500, error: null, delivered: false, nextAttemptAt: null, leaseNext });
+          assert.equal(given?.id, f2.id);
+        }));
 
       void it('only the head of a transaction\'s event queue is claimable, and the next becomes claimable once the head is delivered', () =>
         withStore(async (store) => {
@@ -1114,7 +1150,7 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
     });
 
     void describe('outbox for the dispatcher and operators', () => {
-      const giveUp = (store: Store, outboxId: string, at: number): Promise<void> =>
+      const giveUp = (store: Store, outboxId: string, at: number): Promise<unknown> =>
         store.recordDelivery({ outboxId, at, durationMs: 1, httpStatus: 500, error: null, delivered: false, nextAttemptAt: null });
 
       void it('leaves the messages of excluded endpoints unclaimed and unleased', () =>

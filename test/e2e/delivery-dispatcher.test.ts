@@ -189,6 +189,36 @@ void describe('delivering the outbox', () => {
     assert.equal((await row(txId, event.id)).nextAttemptAt, T0 + 600_000, '10 min asked for, not the scheduled 5 s');
   });
 
+  void it('sends the next event of a transaction as soon as the one before is acknowledged, with one claim for the whole queue', async () => {
+    const bank = await receiver();
+    const integrator = await integratorConfig('bank-a', bank.url);
+    let claims = 0;
+    const counting = new Proxy(store, {
+      get(target, property) {
+        if (property === 'claimOutbox') {
+          return (...args: Parameters<Store['claimOutbox']>) => {
+            claims += 1;
+            return target.claimOutbox(...args);
+          };
+        }
+        const value: unknown = Reflect.get(target, property);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    // No poll would come within the test: only the first wake and the hand-over can move the queue.
+    const dispatcher = start([integrator], { pollIntervalMs: 60_000, store: counting });
+    const events = Array.from({ length: 8 }, (_, n) => message(integrator, 'event', { n }));
+    const txId = await seedTransaction(store, integrator, events, T0);
+    dispatcher.wake();
+    await eventually(async () => (await store.outbox(txId)).every((record) => record.status === 'DELIVERED'), 'all eight events are delivered');
+    assert.deepEqual(
+      bank.to(EVENTS_PATH).map((request) => request.headers['webhook-id']),
+      events.map((event) => event.id),
+      'in order, each once',
+    );
+    assert.ok(claims <= 3, `the queue was walked by hand-over, not by claims (${claims} claims)`);
+  });
+
   void it('delivers the events of each transaction in order although the integrator fails now and then', async () => {
     // Every message fails its first attempt, and every third request fails besides.
     const seen = new Set<string>();

@@ -536,12 +536,14 @@ class PostgresStore extends QueuedWrites implements Store {
    * Attempts in one statement per round; then, in a statement of its own (so that it sees them),
    * the queues of the messages that left PENDING (delivered, or given up on) let their next
    * message through: their head is unblocked. A late acknowledgement of a message already given
-   * up on lets nothing more through: the head of its queue already has its time.
+   * up on lets nothing more through: the head of its queue already has its time. An attempt with
+   * leaseNext whose message has just left PENDING then gets that head, leased, if it is due and
+   * free (as SQLite's recordDelivery).
    */
   async #recordDeliveries(client: Client, entries: readonly Entry<'recordDelivery'>[], results: ItemResult[]): Promise<void> {
     for (const round of rounds(entries, (entry) => entry.op.attempt.outboxId)) {
       const attempts = round.map((entry) => entry.op.attempt).sort((a, b) => compareText(a.outboxId, b.outboxId));
-      const updated = await client.query<{ id: string; transaction_id: string; channel: string; status: string }>(SQL.recordDeliveries, [
+      const updated = await client.query<{ id: string; transaction_id: string; channel: string; status: string; left_pending: boolean }>(SQL.recordDeliveries, [
         attempts.map((attempt) => attempt.outboxId),
         attempts.map((attempt) => attempt.at),
         attempts.map((attempt) => Math.max(0, Math.round(attempt.durationMs))),
@@ -561,10 +563,13 @@ class PostgresStore extends QueuedWrites implements Store {
           .filter((row) => row.status !== 'PENDING')
           .map((row) => ({ transactionId: row.transaction_id, channel: row.channel, now: at.get(row.id) ?? 0, replay: false })),
       );
+      const leased = await leaseHeads(client, round, updated.rows);
       const known = new Set(updated.rows.map((row) => row.id));
       for (const entry of round) {
         const { outboxId } = entry.op.attempt;
-        results[entry.index] = known.has(outboxId) ? { ok: true, value: undefined } : { ok: false, error: new StoreWriteError(`no outbox message ${outboxId}`) };
+        results[entry.index] = known.has(outboxId)
+          ? { ok: true, value: leased.get(entry.index) }
+          : { ok: false, error: new StoreWriteError(`no outbox message ${outboxId}`) };
       }
     }
   }
@@ -668,6 +673,51 @@ async function unblockHeads(client: Client, queues: readonly QueueHead[]): Promi
     heads.map((head) => head.now),
     heads.map((head) => head.replay),
   ]);
+}
+
+/**
+ * recordDelivery's leaseNext: the head of each queue whose message this round took out of PENDING
+ * (not a late acknowledgement or failure of one that had left already: that handed its queue on
+ * then), leased to the entry's owner if it is due and free; by entry index. Two such entries of
+ * one queue ask once, for the first, so one head is never handed to two.
+ */
+async function leaseHeads(
+  client: Client,
+  round: readonly Entry<'recordDelivery'>[],
+  updated: readonly { id: string; transaction_id: string; channel: string; left_pending: boolean }[],
+): Promise<Map<number, OutboxRecord>> {
+  const leftPending = new Map(updated.filter((row) => row.left_pending).map((row) => [row.id, row]));
+  const askers = new Map<string, { index: number; transactionId: string; channel: string; at: number; owner: string; leaseUntil: number }>();
+  for (const entry of round) {
+    const { attempt } = entry.op;
+    const row = leftPending.get(attempt.outboxId);
+    if (attempt.leaseNext === undefined || row === undefined) continue;
+    const queue = key(row.transaction_id, row.channel);
+    if (askers.has(queue)) continue;
+    askers.set(queue, {
+      index: entry.index,
+      transactionId: row.transaction_id,
+      channel: row.channel,
+      at: attempt.at,
+      owner: attempt.leaseNext.owner,
+      leaseUntil: attempt.at + attempt.leaseNext.leaseMs,
+    });
+  }
+  const leased = new Map<number, OutboxRecord>();
+  if (askers.size === 0) return leased;
+  const heads = [...askers.values()].sort((a, b) => compareKeys(a.transactionId, a.channel, b.transactionId, b.channel));
+  const result = await client.query<OutboxRow>(SQL.leaseHeads, [
+    heads.map((head) => head.transactionId),
+    heads.map((head) => head.channel),
+    heads.map((head) => head.at),
+    heads.map((head) => head.owner),
+    heads.map((head) => head.leaseUntil),
+  ]);
+  for (const row of result.rows) {
+    const asker = askers.get(key(row.transaction_id, row.channel));
+    if (asker !== undefined) leased.set(asker.index, outboxFromRow(row));
+  }
+  return leased;
 }
 
 /** Classify intakes that were not inserted, against what is now stored (committed by others, or inserted earlier in this batch). */
@@ -1079,6 +1129,8 @@ const SQL = {
   ),
   // A late acknowledgement still counts, even for a message already given up on; a failure
   // reported after another instance delivered the message changes nothing but the count.
+  // left_pending: this attempt took the message out of PENDING; `p` is the row as the statement
+  // found it (its status cannot move meanwhile: the transaction is locked).
   recordDeliveries: named(
     'record_deliveries',
     `WITH a AS (
@@ -1095,13 +1147,13 @@ const SQL = {
          next_attempt_at = CASE WHEN NOT a.delivered AND o.status = 'PENDING' AND a.next_at IS NOT NULL THEN a.next_at
                                 ELSE o.next_attempt_at END,
          lease_owner = NULL, lease_until = NULL
-       FROM a WHERE o.id = a.id
-       RETURNING o.id, o.transaction_id, o.channel, o.status
+       FROM a JOIN outbox p ON p.id = a.id WHERE o.id = a.id
+       RETURNING o.id, o.transaction_id, o.channel, o.status, p.status = 'PENDING' AND o.status <> 'PENDING' AS left_pending
      ), attempts AS (
        INSERT INTO delivery_attempts (outbox_id, at, duration_ms, http_status, error, delivered)
        SELECT a.id, a.at, a.duration_ms, a.http_status, a.error, a.delivered FROM a JOIN updated ON updated.id = a.id
      )
-     SELECT id, transaction_id, channel, status FROM updated`,
+     SELECT id, transaction_id, channel, status, left_pending FROM updated`,
   ),
   // The head of each queue, if blocked, becomes due: at once, or at its available_at if later (a
   // replay: at once).
@@ -1114,6 +1166,22 @@ const SQL = {
          WHERE h.status = 'PENDING' AND h.transaction_id = q.transaction_id AND h.channel = q.channel
          ORDER BY h.seq LIMIT 1) head
      WHERE o.id = head.id AND o.next_attempt_at = ${OUTBOX_BLOCKED_AT}`,
+  ),
+  // recordDelivery's leaseNext: the head of each queue, leased if it is due and free. Its
+  // transaction is locked (lockTransactions), so no SKIP LOCKED: passing over a locked head would
+  // hand out a later message out of order.
+  leaseHeads: named(
+    'lease_heads',
+    `UPDATE outbox u SET lease_owner = q.owner, lease_until = q.lease_until
+     FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::bigint[]) AS q(transaction_id, channel, now, owner, lease_until)
+       CROSS JOIN LATERAL (
+         SELECT h.id FROM outbox h
+         WHERE h.status = 'PENDING' AND h.transaction_id = q.transaction_id AND h.channel = q.channel
+         ORDER BY h.seq LIMIT 1) head
+     WHERE u.id = head.id AND u.next_attempt_at <= q.now AND (u.lease_until IS NULL OR u.lease_until < q.now)
+     RETURNING ${OUTBOX_COLUMNS.split(', ')
+       .map((column) => `u.${column}`)
+       .join(', ')}, ${outboxPayloadSql('u')} AS payload`,
   ),
   // The transactions a replay would touch, to lock them before it runs.
   replayScope: named(

@@ -246,7 +246,7 @@ export class SqliteExecutor {
     return rows.map(outboxFromRow).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || compareText(a.transactionId, b.transactionId) || a.seq - b.seq);
   }
 
-  #recordDelivery(attempt: DeliveryAttempt): undefined {
+  #recordDelivery(attempt: DeliveryAttempt): OutboxRecord | undefined {
     const sql = this.#sql;
     const before = sql.outboxQueueOf.get(attempt.outboxId) as { status: string; transaction_id: string; channel: string } | undefined;
     if (before === undefined) throw new StoreWriteError(`no outbox message ${attempt.outboxId}`);
@@ -267,6 +267,16 @@ export class SqliteExecutor {
     // acknowledgement of a message given up on already did so when it was given up on.
     if (before.status === 'PENDING' && (attempt.delivered || attempt.nextAttemptAt === null)) {
       sql.unblockHead.run({ transactionId: before.transaction_id, channel: before.channel, now: attempt.at, replay: 0 });
+      if (attempt.leaseNext !== undefined) {
+        const next = sql.leaseHead.get({
+          transactionId: before.transaction_id,
+          channel: before.channel,
+          now: attempt.at,
+          owner: attempt.leaseNext.owner,
+          leaseUntil: attempt.at + attempt.leaseNext.leaseMs,
+        }) as OutboxRow | undefined;
+        return next && outboxFromRow(next);
+      }
     }
     return undefined;
   }
@@ -406,6 +416,17 @@ function prepareWriteStatements(db: Db) {
          WHERE h.status = 'PENDING' AND h.transaction_id = @transactionId AND h.channel = @channel
          ORDER BY h.seq LIMIT 1)
          AND next_attempt_at = ${OUTBOX_BLOCKED_AT}`,
+    ),
+    // recordDelivery with leaseNext: the head of the queue (its lowest-seq PENDING row), leased
+    // if it is due and nobody holds it; nothing otherwise.
+    leaseHead: db.prepare(
+      `UPDATE outbox SET lease_owner = @owner, lease_until = @leaseUntil
+       WHERE id = (
+         SELECT h.id FROM outbox h
+         WHERE h.status = 'PENDING' AND h.transaction_id = @transactionId AND h.channel = @channel
+         ORDER BY h.seq LIMIT 1)
+         AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until < @now)
+       RETURNING ${OUTBOX_COLUMNS}`,
     ),
     // claimOutbox (#claimOutbox): the endpoints (integrator, channel) with PENDING rows, one index
     // seek each (a skip scan along outbox_pending_endpoint), then each one's due rows. The next

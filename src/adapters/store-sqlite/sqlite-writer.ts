@@ -63,29 +63,38 @@ function start(): void {
 }
 
 /** A checkpointer thread for this database; the writer's own checkpoints become a backstop while it runs. */
-function startCheckpointer(db: Db): Worker | undefined {
+interface Checkpointer {
+  readonly thread: Worker;
+  /** Settles when the thread is gone, however it went. */
+  readonly exited: Promise<void>;
+}
+
+function startCheckpointer(db: Db): Checkpointer | undefined {
   try {
     const thread = new Worker(new URL('./sqlite-checkpointer.js', import.meta.url), {
       workerData: { filename: config.filename, busyTimeoutMs: config.busyTimeoutMs, intervalMs: CHECKPOINT_INTERVAL_MS } satisfies CheckpointerConfig,
     });
     db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_BACKSTOP_PAGES}`);
     thread.on('error', () => undefined);
-    // Gone (it could not open the database, or failed): the writer checkpoints for itself again.
-    thread.once('exit', () => {
-      if (db.open) db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
-    });
+    const exited = new Promise<void>((resolve) =>
+      thread.once('exit', () => {
+        // Gone (it could not open the database, or failed): the writer checkpoints for itself again.
+        if (db.open) db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
+        resolve();
+      }),
+    );
     thread.unref();
-    return thread;
+    return { thread, exited };
   } catch {
     return undefined;
   }
 }
 
-async function stopCheckpointer(thread: Worker | undefined): Promise<void> {
-  if (thread === undefined) return;
-  const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
-  thread.postMessage({ type: 'close' });
-  await exited;
+async function stopCheckpointer(checkpointer: Checkpointer | undefined): Promise<void> {
+  if (checkpointer === undefined) return;
+  // A thread already gone ignores the message; `exited` has settled then.
+  checkpointer.thread.postMessage({ type: 'close' });
+  await checkpointer.exited;
 }
 
 start();
