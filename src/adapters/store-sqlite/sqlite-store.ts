@@ -77,6 +77,9 @@ export function writerThreadOf(store: Store): Worker | undefined {
   return store instanceof SqliteStore ? store.writerThread : undefined;
 }
 
+/** Writes of a committed batch whose callers are resumed in one turn of the event loop. */
+const SETTLE_CHUNK = 64;
+
 class SqliteStore extends QueuedWrites implements Store {
   readonly kind = 'sqlite' as const;
   /** Reads only; writes go through the writer (which, for `:memory:`, runs on this same connection). */
@@ -198,12 +201,18 @@ class SqliteStore extends QueuedWrites implements Store {
    */
   async #flush(batch: PendingWrite[]): Promise<void> {
     const outcomes = await this.#writer.run(batch.map((item) => item.op));
-    batch.forEach((item, index) => {
-      const outcome = outcomes[index];
-      if (outcome === undefined) item.reject(new Error('batch outcome missing'));
-      else if (outcome.ok) item.resolve(outcome.value);
-      else item.reject(outcome.error);
-    });
+    for (let start = 0; start < batch.length; start += SETTLE_CHUNK) {
+      // Each settled write resumes its caller's work in the same microtask checkpoint; a whole
+      // batch at once held the event loop (and every HTTP request waiting on it) for tens of ms.
+      if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+      for (let index = start; index < Math.min(batch.length, start + SETTLE_CHUNK); index += 1) {
+        const item = batch[index]!;
+        const outcome = outcomes[index];
+        if (outcome === undefined) item.reject(new Error('batch outcome missing'));
+        else if (outcome.ok) item.resolve(outcome.value);
+        else item.reject(outcome.error);
+      }
+    }
   }
 }
 
