@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -49,7 +49,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
   const logger: FastifyBaseLogger = options.logger ?? pino({ level: 'silent' });
   const app = Fastify({
     loggerInstance: logger,
-    disableRequestLogging: !config.server.logRequests,
+    logController: new LogController({ disableRequestLogging: !config.server.logRequests }),
     bodyLimit: config.server.bodyBytesMax,
     // The address used for allowlisting is resolved by the allowlist plugin from the configured
     // trusted proxies; Fastify's own trustProxy stays off so nothing else second-guesses it.
