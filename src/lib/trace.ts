@@ -1,4 +1,4 @@
-import { randomFillSync } from 'node:crypto';
+import { randomHex } from './random.js';
 
 /**
  * W3C Trace Context (traceparent/tracestate). The service continues the integrator's trace:
@@ -24,23 +24,6 @@ export function traceFromHeaders(traceparent: unknown, tracestate: unknown): Tra
   }
   const state = typeof tracestate === 'string' && tracestate.length <= TRACESTATE_CHARS_MAX ? tracestate : null;
   return { traceparent: match[0], tracestate: state };
-}
-
-/**
- * Span and trace ids come from a pooled random buffer: one entropy call per 512 spans instead of
- * one per span (every callback and event attempt takes a new span id).
- */
-const pool = Buffer.alloc(4096);
-let poolOffset = pool.length;
-
-function randomHex(bytes: number): string {
-  if (poolOffset + bytes > pool.length) {
-    randomFillSync(pool);
-    poolOffset = 0;
-  }
-  const hex = pool.toString('hex', poolOffset, poolOffset + bytes);
-  poolOffset += bytes;
-  return hex;
 }
 
 export function newTraceparent(): string {

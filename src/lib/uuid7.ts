@@ -1,4 +1,4 @@
-import { randomFillSync } from 'node:crypto';
+import { randomInto } from './random.js';
 
 /**
  * UUID version 7 (RFC 9562 §5.7): 48 bits of Unix milliseconds, then random bits. Ids made later
@@ -7,18 +7,11 @@ import { randomFillSync } from 'node:crypto';
  * pages instead of one page per row and index. Within one millisecond the random part decides
  * the order, which costs nothing but a little locality.
  */
-const pool = Buffer.alloc(10 * 256);
-let poolOffset = pool.length;
 const bytes = Buffer.alloc(16);
 
 export function uuid7(now: number = Date.now()): string {
-  if (poolOffset + 10 > pool.length) {
-    randomFillSync(pool);
-    poolOffset = 0;
-  }
   bytes.writeUIntBE(now, 0, 6);
-  pool.copy(bytes, 6, poolOffset, poolOffset + 10);
-  poolOffset += 10;
+  randomInto(bytes, 6, 10);
   bytes[6] = (bytes[6]! & 0x0f) | 0x70; // version 7
   bytes[8] = (bytes[8]! & 0x3f) | 0x80; // variant 10
   const hex = bytes.toString('hex');
