@@ -123,6 +123,11 @@ export function parseJsonFast(text: string): ParseJsonResult | undefined {
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
+const COMMA = 0x2c;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
 const MINUS = 0x2d;
 const PLUS = 0x2b;
 const DOT = 0x2e;
@@ -150,13 +155,10 @@ function markNumbers(text: string): { marked: string; keys: number } | undefined
   while (index < text.length) {
     const code = text.charCodeAt(index);
     if (code === QUOTE) {
-      let end = text.indexOf('"', index + 1);
-      while (end !== -1 && isEscaped(text, end)) end = text.indexOf('"', end + 1);
+      const end = stringEnd(text, index);
       if (end === -1) return undefined;
       index = end + 1;
-      let next = index;
-      while (next < text.length && isJsonWhitespace(text.charCodeAt(next))) next++;
-      if (text.charCodeAt(next) === COLON) keys++;
+      if (isKey(text, end)) keys++;
     } else if (code === MINUS || (code >= DIGIT_0 && code <= DIGIT_9)) {
       let end = index + 1;
       while (end < text.length && isNumberPart(text.charCodeAt(end))) end++;
@@ -168,6 +170,20 @@ function markNumbers(text: string): { marked: string; keys: number } | undefined
     }
   }
   return { marked: copied === 0 ? text : marked + text.slice(copied), keys };
+}
+
+/** The closing quote of the string whose opening quote is at `start`; -1 when it is unterminated. */
+function stringEnd(text: string, start: number): number {
+  let end = text.indexOf('"', start + 1);
+  while (end !== -1 && isEscaped(text, end)) end = text.indexOf('"', end + 1);
+  return end;
+}
+
+/** Whether the string closed at `end` is an object key: a colon follows it. */
+function isKey(text: string, end: number): boolean {
+  let next = end + 1;
+  while (next < text.length && isJsonWhitespace(text.charCodeAt(next))) next++;
+  return text.charCodeAt(next) === COLON;
 }
 
 /** Whether the quote at `position` is escaped: preceded by an odd run of backslashes. */
@@ -254,18 +270,15 @@ function pathAt(text: string, position: number, current: boolean): (string | num
     const code = text.charCodeAt(index);
     const top = frames.at(-1);
     if (code === QUOTE) {
-      let end = text.indexOf('"', index + 1);
-      while (end !== -1 && isEscaped(text, end)) end = text.indexOf('"', end + 1);
+      const end = stringEnd(text, index);
       if (end === -1) break;
-      let next = end + 1;
-      while (next < text.length && isJsonWhitespace(text.charCodeAt(next))) next++;
-      if (top !== undefined && !top.array && text.charCodeAt(next) === COLON) top.key = parsedKey(text.slice(index, end + 1));
+      if (top !== undefined && !top.array && isKey(text, end)) top.key = parsedKey(text.slice(index, end + 1));
       index = end + 1;
       continue;
     }
-    if (code === 0x7b || code === 0x5b) frames.push({ key: code === 0x5b ? 0 : undefined, array: code === 0x5b });
-    else if (code === 0x7d || code === 0x5d) frames.pop();
-    else if (code === 0x2c && top !== undefined) top.key = top.array ? (top.key as number) + 1 : undefined;
+    if (code === OPEN_OBJECT || code === OPEN_ARRAY) frames.push({ key: code === OPEN_ARRAY ? 0 : undefined, array: code === OPEN_ARRAY });
+    else if (code === CLOSE_OBJECT || code === CLOSE_ARRAY) frames.pop();
+    else if (code === COMMA && top !== undefined) top.key = top.array ? (top.key as number) + 1 : undefined;
     index++;
   }
   const path: (string | number)[] = [];
