@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { StoreOverloadedError, WriteQueue } from '../../src/adapters/write-queue.js';
+import { pendingWrite } from '../../src/adapters/store-ops.js';
+import { settleInTurns, StoreOverloadedError, WriteQueue } from '../../src/adapters/write-queue.js';
 
 interface Item {
   readonly name: string;
@@ -75,5 +76,23 @@ void describe('group-commit write queue', () => {
     queue.push(item('u3', true, rejected));
     assert.equal(rejected.length, 1);
     assert.ok(rejected[0] instanceof StoreOverloadedError);
+  });
+
+  void it('marks the writes an API caller waits on as urgent, and the engine\'s and dispatcher\'s as not', () => {
+    const tx = {} as never;
+    assert.equal(pendingWrite({ kind: 'intake', tx }).item.urgent, true);
+    assert.equal(pendingWrite({ kind: 'useRefreshToken', tokenHash: 'h', now: 0 }).item.urgent, true);
+    assert.equal(pendingWrite({ kind: 'applyChange', change: tx }).item.urgent, false);
+    assert.equal(pendingWrite({ kind: 'claimOutbox', options: tx }).item.urgent, false);
+  });
+
+  void it('settles every item of a large batch in order, letting the event loop turn between chunks', async () => {
+    const settled: number[] = [];
+    let turns = 0;
+    const ticking = setInterval(() => (turns += 1), 0);
+    await settleInTurns(Array.from({ length: 1_000 }, (_, index) => index), (item) => settled.push(item));
+    clearInterval(ticking);
+    assert.deepEqual(settled, Array.from({ length: 1_000 }, (_, index) => index));
+    assert.ok(turns > 0, 'the event loop ran timers while the batch was being settled');
   });
 });

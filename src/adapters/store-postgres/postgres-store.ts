@@ -37,7 +37,7 @@ import {
   type WriteOp,
   type WriteResults,
 } from '../store-ops.js';
-import { WriteQueue } from '../write-queue.js';
+import { settleInTurns, WriteQueue } from '../write-queue.js';
 
 export interface PostgresStoreOptions {
   /** Most writes committed in one transaction. */
@@ -238,7 +238,7 @@ class PostgresStore extends QueuedWrites implements Store {
    */
   async #flush(batch: PendingWrite[]): Promise<void> {
     try {
-      this.#settle(batch, await this.#runWithRetry(batch));
+      await this.#settle(batch, await this.#runWithRetry(batch));
       return;
     } catch (error) {
       if (batch.length === 1 || !(error instanceof BatchError) || !error.isolatable) {
@@ -248,16 +248,16 @@ class PostgresStore extends QueuedWrites implements Store {
     }
     for (const item of batch) {
       try {
-        this.#settle([item], await this.#runWithRetry([item]));
+        await this.#settle([item], await this.#runWithRetry([item]));
       } catch (error) {
         item.reject(unwrap(error));
       }
     }
   }
 
-  #settle(batch: readonly PendingWrite[], results: readonly ItemResult[]): void {
+  async #settle(batch: readonly PendingWrite[], results: readonly ItemResult[]): Promise<void> {
     const again: PendingWrite[] = [];
-    batch.forEach((item, index) => {
+    await settleInTurns(batch, (item, index) => {
       const result = results[index];
       if (result === undefined) item.reject(new Error('batch result missing'));
       else if ('retry' in result) {

@@ -9,7 +9,7 @@ import type {
   TransactionRecord,
 } from '../../ports/store.js';
 import { pendingWrite, QueuedWrites, type OpOf, type PendingWrite, type WriteOp, type WriteResults } from '../store-ops.js';
-import { WriteQueue } from '../write-queue.js';
+import { settleInTurns, WriteQueue } from '../write-queue.js';
 import { InThreadWriter, WorkerThreadWriter, type BatchWriter } from './sqlite-batch-writer.js';
 import { migrate, openConnection, type Db } from './sqlite-connection.js';
 import { SqliteExecutor } from './sqlite-executor.js';
@@ -76,9 +76,6 @@ export async function openSqliteStore(filename: string, options: SqliteStoreOpti
 export function writerThreadOf(store: Store): Worker | undefined {
   return store instanceof SqliteStore ? store.writerThread : undefined;
 }
-
-/** Writes of a committed batch whose callers are resumed in one turn of the event loop. */
-const SETTLE_CHUNK = 64;
 
 class SqliteStore extends QueuedWrites implements Store {
   readonly kind = 'sqlite' as const;
@@ -201,18 +198,12 @@ class SqliteStore extends QueuedWrites implements Store {
    */
   async #flush(batch: PendingWrite[]): Promise<void> {
     const outcomes = await this.#writer.run(batch.map((item) => item.op));
-    for (let start = 0; start < batch.length; start += SETTLE_CHUNK) {
-      // Each settled write resumes its caller's work in the same microtask checkpoint; a whole
-      // batch at once held the event loop (and every HTTP request waiting on it) for tens of ms.
-      if (start > 0) await new Promise((resolve) => setImmediate(resolve));
-      for (let index = start; index < Math.min(batch.length, start + SETTLE_CHUNK); index += 1) {
-        const item = batch[index]!;
-        const outcome = outcomes[index];
-        if (outcome === undefined) item.reject(new Error('batch outcome missing'));
-        else if (outcome.ok) item.resolve(outcome.value);
-        else item.reject(outcome.error);
-      }
-    }
+    await settleInTurns(batch, (item, index) => {
+      const outcome = outcomes[index];
+      if (outcome === undefined) item.reject(new Error('batch outcome missing'));
+      else if (outcome.ok) item.resolve(outcome.value);
+      else item.reject(outcome.error);
+    });
   }
 }
 
