@@ -12,6 +12,7 @@ import type {
   NewOutboxMessage,
   NewRequest,
   NewTransaction,
+  OutboxChannel,
   OutboxClaimOptions,
   OutboxEndpoint,
   OutboxRecord,
@@ -230,7 +231,7 @@ export class SqliteExecutor {
     const due: DueRow[] = [];
     let endpoint = sql.firstPendingEndpoint.get() as EndpointRow | undefined;
     while (endpoint !== undefined) {
-      if (!excluded.has(`${endpoint.channel} ${endpoint.integrator_id}`)) {
+      if (!excluded.has(endpointKey({ channel: endpoint.channel, integratorId: endpoint.integrator_id }))) {
         due.push(...(sql.dueOfEndpoint.all({ integratorId: endpoint.integrator_id, channel: endpoint.channel, now: options.now, limit: options.limit }) as DueRow[]));
       }
       endpoint = (sql.nextPendingChannel.get({ integratorId: endpoint.integrator_id, channel: endpoint.channel }) ??
@@ -330,7 +331,7 @@ export class SqliteExecutor {
 
 interface EndpointRow {
   integrator_id: string;
-  channel: string;
+  channel: OutboxChannel;
 }
 
 interface DueRow {
@@ -343,6 +344,11 @@ interface DueRow {
 function endpointKey(endpoint: OutboxEndpoint): string {
   return `${endpoint.channel} ${endpoint.integratorId}`;
 }
+
+/** The head of the (@transactionId, @channel) queue: its lowest-seq PENDING row. */
+const QUEUE_HEAD = `SELECT h.id FROM outbox h
+         WHERE h.status = 'PENDING' AND h.transaction_id = @transactionId AND h.channel = @channel
+         ORDER BY h.seq LIMIT 1`;
 
 function prepareWriteStatements(db: Db) {
   const bigints = (statement: Database.Statement): Database.Statement => statement.safeIntegers(true);
@@ -411,20 +417,14 @@ function prepareWriteStatements(db: Db) {
     // its head; a head that already has a time (a retry scheduled) keeps it.
     unblockHead: db.prepare(
       `UPDATE outbox SET next_attempt_at = CASE WHEN @replay = 1 THEN @now ELSE MAX(@now, available_at) END
-       WHERE id = (
-         SELECT h.id FROM outbox h
-         WHERE h.status = 'PENDING' AND h.transaction_id = @transactionId AND h.channel = @channel
-         ORDER BY h.seq LIMIT 1)
+       WHERE id = (${QUEUE_HEAD})
          AND next_attempt_at = ${OUTBOX_BLOCKED_AT}`,
     ),
     // recordDelivery with leaseNext: the head of the queue (its lowest-seq PENDING row), leased
     // if it is due and nobody holds it; nothing otherwise.
     leaseHead: db.prepare(
       `UPDATE outbox SET lease_owner = @owner, lease_until = @leaseUntil
-       WHERE id = (
-         SELECT h.id FROM outbox h
-         WHERE h.status = 'PENDING' AND h.transaction_id = @transactionId AND h.channel = @channel
-         ORDER BY h.seq LIMIT 1)
+       WHERE id = (${QUEUE_HEAD})
          AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until < @now)
        RETURNING ${OUTBOX_COLUMNS}`,
     ),
