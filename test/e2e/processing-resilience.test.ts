@@ -55,6 +55,17 @@ async function post(server: RunningServer, transfer: unknown): Promise<number> {
   return response.status;
 }
 
+/** Sends `count` transfers one after the other, each answered 202; returns their uetrs. */
+async function acceptTransfers(server: RunningServer, count: number): Promise<string[]> {
+  const uetrs: string[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const transfer = creditTransfer('ZA_RPP');
+    assert.equal(await post(server, transfer), 202);
+    uetrs.push(transfer.transactionIdentifiers.uetr);
+  }
+  return uetrs;
+}
+
 /** Sends transfers from `workers` parallel loops until `stop()` says so; returns the uetrs answered 202. */
 async function load(server: () => RunningServer, workers: number, stop: () => boolean): Promise<Set<string>> {
   const accepted = new Set<string>();
@@ -120,12 +131,7 @@ describe('credit-transfer processing under failure', () => {
       });
     let server = await startServer({ configPath: config(false) });
     try {
-      const uetrs: string[] = [];
-      for (let i = 0; i < 10; i += 1) {
-        const transfer = creditTransfer('ZA_RPP');
-        assert.equal(await post(server, transfer), 202);
-        uetrs.push(transfer.transactionIdentifiers.uetr);
-      }
+      const uetrs = await acceptTransfers(server, 10);
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       assert.equal(receiver.received().length, 0, 'nothing is sent from an instance with processing off');
       assert.equal(await server.stop(), 0);
@@ -155,12 +161,7 @@ describe('credit-transfer processing under failure', () => {
     });
     const server = await startServer({ configPath });
     try {
-      const uetrs: string[] = [];
-      for (let i = 0; i < 20; i += 1) {
-        const transfer = creditTransfer('ZA_RPP');
-        assert.equal(await post(server, transfer), 202);
-        uetrs.push(transfer.transactionIdentifiers.uetr);
-      }
+      const uetrs = await acceptTransfers(server, 20);
       await new Promise((resolve) => setTimeout(resolve, 2_500));
       assert.equal(receiver.received().length, 0, 'nothing can arrive while the integrator is down');
       await receiver.up();
