@@ -21,6 +21,9 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 15);
 const WARMUP_S = 3;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const PATH = '/api/v1/transactions/outbound/credit-transfer';
+const ONLY = process.env.BENCH_ONLY?.split(',').map((part) => part.trim());
+const SERVER_NODE_ARGS = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter((arg) => arg !== '') ?? [];
+const runs = (part: string): boolean => ONLY === undefined || ONLY.includes(part);
 
 interface Figures {
   readonly name: string;
@@ -102,7 +105,7 @@ async function regpay(name: string, database: string, processing: boolean): Prom
     },
     extra: { server: { host: '127.0.0.1', port: 0, logLevel: 'warn' }, processing: { enabled: processing } },
   });
-  const server = await startServer({ configPath });
+  const server = await startServer({ configPath, nodeArgs: SERVER_NODE_ARGS });
   try {
     return await measure(name, server.url);
   } finally {
@@ -119,16 +122,19 @@ function row(figures: Figures, baseline: Figures): string {
 }
 
 const baseline = await bare();
-const sqlite = await regpay('intake alone, SQLite (durable)', sqliteUrl(), false);
-const sqliteFull = await regpay('intake + processing, SQLite', sqliteUrl(), true);
-const [postgres, postgresFull] = await withPostgres(async () => [
-  await regpay('intake alone, PostgreSQL', await freshPostgresUrl(), false),
-  await regpay('intake + processing, PostgreSQL', await freshPostgresUrl(), true),
-]);
+const sqlite = runs('sqlite') ? await regpay('intake alone, SQLite (durable)', sqliteUrl(), false) : undefined;
+const sqliteFull = runs('sqlite-full') ? await regpay('intake + processing, SQLite', sqliteUrl(), true) : undefined;
+const [postgres, postgresFull] =
+  runs('postgres') || runs('postgres-full')
+    ? await withPostgres(async () => [
+        runs('postgres') ? await regpay('intake alone, PostgreSQL', await freshPostgresUrl(), false) : undefined,
+        runs('postgres-full') ? await regpay('intake + processing, PostgreSQL', await freshPostgresUrl(), true) : undefined,
+      ])
+    : [undefined, undefined];
 
 const E2E_RATE = Number(process.env.E2E_RATE ?? 1000);
 const E2E_DURATION_S = Number(process.env.E2E_DURATION_S ?? 60);
-const e2e = await runE2e({ ratePerS: E2E_RATE, durationS: E2E_DURATION_S });
+const e2e = runs('e2e') ? await runE2e({ ratePerS: E2E_RATE, durationS: E2E_DURATION_S }) : undefined;
 
 function e2eRow(figures: E2eFigures): string {
   return (
@@ -142,11 +148,8 @@ function e2eRow(figures: E2eFigures): string {
 const lines = [
   `credit-transfer intake: ${CONNECTIONS} connections, ${DURATION_S} s each after ${WARMUP_S} s warm-up, new transfer per request`,
   row(baseline, baseline),
-  row(sqlite, baseline),
-  row(sqliteFull, baseline),
-  row(postgres, baseline),
-  row(postgresFull, baseline),
-  `end to end (SQLite, simulator at zero latency, receiver process): ${e2eRow(e2e)}`,
+  ...[sqlite, sqliteFull, postgres, postgresFull].flatMap((figures) => (figures === undefined ? [] : [row(figures, baseline)])),
+  ...(e2e === undefined ? [] : [`end to end (SQLite, simulator at zero latency, receiver process): ${e2eRow(e2e)}`]),
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
 const resultsDir = fileURLToPath(new URL('../../bench/results/', import.meta.url));

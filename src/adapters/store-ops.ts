@@ -11,6 +11,7 @@ import type {
   RefreshTokenUse,
   RequestOutcome,
   StateChange,
+  StoredMessageOutcome,
   TransactionRecord,
 } from '../ports/store.js';
 import { withEventPayload } from '../domain/events.js';
@@ -38,6 +39,16 @@ export function outboxPayloadSql(alias: string): string {
      JOIN transactions t ON t.id = h.transaction_id
      JOIN messages m ON m.integrator_id = t.integrator_id AND m.message_id = t.message_id
      WHERE h.transaction_id = ${alias}.transaction_id AND h.version = ${alias}.payload_version)`;
+}
+
+/** What the stored message under a new message's (integrator, messageId) means for it, judged by their body hashes. */
+export function storedMessageOutcome(
+  stored: { readonly transaction_id: string; readonly payload_hash: string; readonly raw_body: string; readonly response: string | null },
+  payloadHash: string,
+): StoredMessageOutcome {
+  return stored.payload_hash === payloadHash
+    ? { kind: 'duplicate', transactionId: stored.transaction_id, response: stored.response }
+    : { kind: 'message_differs', transactionId: stored.transaction_id, response: stored.response, storedRawBody: stored.raw_body };
 }
 
 /** An outbox row's body as it is POSTed: complete as stored, or an event envelope with its payload spliced in. */

@@ -4,11 +4,12 @@ import { eventMessage } from '../domain/events.js';
 import { CREDIT_TRANSFER_INITIAL_STATE } from '../domain/machines/credit-transfer.js';
 import type { ValidCreditTransfer } from '../domain/messages/validate.js';
 import { supports } from '../domain/schemes.js';
-import { payloadHash } from '../lib/canonical-json.js';
+import { bodyHash } from '../lib/canonical-json.js';
 import type { TraceContext } from '../lib/trace.js';
 import type { Clock, Ids } from '../ports/clock.js';
 import type { NewOutboxMessage, Store } from '../ports/store.js';
 import { checkOwnInstitution } from './institution.js';
+import { retryOfStoredMessage } from './stored-message.js';
 
 export interface AcceptCreditTransferDeps {
   readonly store: Store;
@@ -71,7 +72,7 @@ export async function acceptCreditTransfer(deps: AcceptCreditTransferDeps, input
     uetr: transfer.uetr,
     scheme: transfer.scheme,
     messageId: transfer.messageId,
-    payloadHash: payloadHash(transfer.message),
+    payloadHash: bodyHash(input.rawBody),
     rawBody: input.rawBody,
     amountMinor: transfer.settlementAmount.minor,
     currency: transfer.settlementAmount.currency,
@@ -89,11 +90,9 @@ export async function acceptCreditTransfer(deps: AcceptCreditTransferDeps, input
       if (outbox.length > 0) deps.outboxWritten?.();
       return;
     case 'duplicate':
+    case 'message_differs':
+      retryOfStoredMessage(outcome, transfer.message, transfer.messageId);
       return;
-    case 'message_conflict':
-      throw new ApiError('MESSAGE_ID_CONFLICT', `messageIdentification ${transfer.messageId} was already used with a different payload`, [
-        { field: '/messageIdentifiers/messageIdentification', message: 'already used with a different payload' },
-      ]);
     case 'uetr_conflict':
       throw new ApiError('UETR_CONFLICT', `uetr ${transfer.uetr} already identifies another transaction`, [
         { field: '/transactionIdentifiers/uetr', message: 'already identifies another transaction' },

@@ -5,10 +5,11 @@ import type { CreditTransfer } from '../domain/messages/credit-transfer.js';
 import { paymentStatusReportJson } from '../domain/messages/payment-status-report.js';
 import type { ValidPaymentStatusRequest } from '../domain/messages/payment-status-request.js';
 import { assert } from '../lib/assert.js';
-import { payloadHash } from '../lib/canonical-json.js';
+import { bodyHash } from '../lib/canonical-json.js';
 import { childTraceparent, type TraceContext } from '../lib/trace.js';
 import type { Clock, Ids } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
+import { retryOfStoredMessage } from './stored-message.js';
 
 export interface StatusRequestDeps {
   readonly store: Store;
@@ -45,7 +46,7 @@ export async function requestCreditTransferStatus(
     integratorId: integrator.id,
     messageId: request.messageId,
     transactionId: transaction.id,
-    payloadHash: payloadHash(request.message),
+    payloadHash: bodyHash(input.rawBody),
     rawBody: input.rawBody,
     receivedAt: now,
     outbox: [
@@ -69,10 +70,8 @@ export async function requestCreditTransferStatus(
       deps.outboxWritten?.();
       return;
     case 'duplicate':
+    case 'message_differs':
+      retryOfStoredMessage(outcome, request.message, request.messageId);
       return;
-    case 'message_conflict':
-      throw new ApiError('MESSAGE_ID_CONFLICT', `messageIdentification ${request.messageId} was already used with a different payload`, [
-        { field: '/messageIdentifiers/messageIdentification', message: 'already used with a different payload' },
-      ]);
   }
 }

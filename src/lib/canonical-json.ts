@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { parseJson } from './json.js';
 
 /**
  * Canonical JSON in the manner of RFC 8785 (JCS): object keys sorted by UTF-16 code units, no
@@ -20,7 +21,17 @@ export function canonicalJson(value: unknown): string {
   return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(',')}}`;
 }
 
-/** SHA-256 of the canonical form, hex encoded: the stored fingerprint of a request payload. */
-export function payloadHash(value: unknown): string {
-  return createHash('sha256').update(canonicalJson(value)).digest('hex');
+/**
+ * SHA-256 of a body exactly as received, hex encoded: the stored fingerprint of a message. Equal
+ * fingerprints settle a retry as a duplicate at the cost of one hash; only a retry whose bytes
+ * differ pays for the canonical comparison (samePayload).
+ */
+export function bodyHash(rawBody: string): string {
+  return createHash('sha256').update(rawBody).digest('hex');
+}
+
+/** Whether `payload` (a parsed request) is the payload of a stored body: equal canonical forms. */
+export function samePayload(storedRawBody: string, payload: unknown): boolean {
+  const stored = parseJson(storedRawBody);
+  return stored.ok && canonicalJson(stored.value) === canonicalJson(payload);
 }

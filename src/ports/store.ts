@@ -67,7 +67,7 @@ export interface NewTransaction {
   readonly scheme: SchemeName;
   /** messageIdentifiers.messageIdentification of the request that started the transaction. */
   readonly messageId: string;
-  /** SHA-256 of the canonical JSON of the request (duplicate detection, CONTRACT §6). */
+  /** SHA-256 of the body exactly as received (bodyHash): a byte-identical retry is a duplicate without parsing anything. */
   readonly payloadHash: string;
   /** The request body exactly as received. */
   readonly rawBody: string;
@@ -85,13 +85,21 @@ export interface NewTransaction {
   readonly outbox: readonly NewOutboxMessage[];
 }
 
+/**
+ * The (integrator, messageId) of a new message is already stored. Byte-identical bodies (equal
+ * payloadHash) are a duplicate; otherwise the store cannot tell a reformatted retry from a
+ * conflict, so it hands back the stored body for the caller to compare payloads (CONTRACT §6).
+ */
+export type StoredMessageOutcome =
+  /** Same body: answer as before, process nothing. */
+  | { readonly kind: 'duplicate'; readonly transactionId: string; readonly response: string | null }
+  /** Another body under the same message id: the same payload reformatted, or a conflict. */
+  | { readonly kind: 'message_differs'; readonly transactionId: string; readonly response: string | null; readonly storedRawBody: string };
+
 export type IntakeOutcome =
   /** Newly stored: the transaction, its raw message, its first state and outbox rows are committed. */
   | { readonly kind: 'accepted'; readonly transactionId: string }
-  /** Same (integrator, messageId) with an identical payload: answer as before, process nothing. */
-  | { readonly kind: 'duplicate'; readonly transactionId: string; readonly response: string | null }
-  /** Same (integrator, messageId), different payload. */
-  | { readonly kind: 'message_conflict' }
+  | StoredMessageOutcome
   /** New messageId, but (integrator, uetr) already identifies a transaction. */
   | { readonly kind: 'uetr_conflict' };
 
@@ -170,10 +178,7 @@ export interface NewRequest {
   readonly outbox: readonly NewOutboxMessage[];
 }
 
-export type RequestOutcome =
-  | { readonly kind: 'accepted' }
-  | { readonly kind: 'duplicate'; readonly response: string | null }
-  | { readonly kind: 'message_conflict' };
+export type RequestOutcome = { readonly kind: 'accepted' } | StoredMessageOutcome;
 
 export type ChangeOutcome = { readonly ok: true; readonly version: number } | { readonly ok: false; readonly reason: 'stale' | 'not_found' };
 

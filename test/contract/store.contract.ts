@@ -187,11 +187,14 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
           assert.equal((await store.outbox(tx.id)).length, 1, 'a duplicate emits no extra events');
         }));
 
-      void it('answers message_conflict when a message id is reused with another payload', () =>
+      void it('hands back the stored body when a message id is reused with another body, storing nothing', () =>
         withStore(async (store) => {
           const tx = await accept(store);
-          assert.deepEqual(await store.intake({ ...tx, id: randomUUID(), payloadHash: 'another', amountMinor: 1n }), { kind: 'message_conflict' });
-          assert.deepEqual(await store.intake({ ...tx, id: randomUUID(), uetr: randomUUID(), payloadHash: 'another' }), { kind: 'message_conflict' });
+          const differs = { kind: 'message_differs', transactionId: tx.id, response: null, storedRawBody: tx.rawBody };
+          assert.deepEqual(await store.intake({ ...tx, id: randomUUID(), payloadHash: 'another', rawBody: '{}', amountMinor: 1n }), differs);
+          assert.deepEqual(await store.intake({ ...tx, id: randomUUID(), uetr: randomUUID(), payloadHash: 'another' }), differs);
+          assert.equal((await store.history(tx.id)).length, 1);
+          assert.equal((await store.findMessage('bank-a', tx.messageId))?.rawBody, tx.rawBody);
         }));
 
       void it('answers uetr_conflict when a new message id names a uetr already in use', () =>
@@ -251,7 +254,7 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
           assert.deepEqual(outcomes, [
             { kind: 'accepted', transactionId: fresh.id },
             { kind: 'duplicate', transactionId: original.id, response: null },
-            { kind: 'message_conflict' },
+            { kind: 'message_differs', transactionId: original.id, response: null, storedRawBody: original.rawBody },
             { kind: 'uetr_conflict' },
             { kind: 'uetr_conflict' },
           ]);
@@ -607,19 +610,28 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
           const tx = await accept(store);
           const request = statusRequest(tx);
           assert.deepEqual(await store.recordRequest(request), { kind: 'accepted' });
-          assert.deepEqual(await store.recordRequest({ ...request, outbox: [callback()] }), { kind: 'duplicate', response: null });
+          assert.deepEqual(await store.recordRequest({ ...request, outbox: [callback()] }), { kind: 'duplicate', transactionId: tx.id, response: null });
           await store.setMessageResponse('bank-a', request.messageId, '{"status":"ACSC"}');
-          assert.deepEqual(await store.recordRequest({ ...request, outbox: [callback()] }), { kind: 'duplicate', response: '{"status":"ACSC"}' });
+          assert.deepEqual(await store.recordRequest({ ...request, outbox: [callback()] }), { kind: 'duplicate', transactionId: tx.id, response: '{"status":"ACSC"}' });
           assert.equal((await store.outbox(tx.id)).length, 2, 'only the first request queued its callback');
         }));
 
-      void it('answers message_conflict when a request reuses a message id with another payload', () =>
+      void it('hands back the stored body when a request reuses a message id with another body, queueing nothing', () =>
         withStore(async (store) => {
           const tx = await accept(store);
           const request = statusRequest(tx);
           await store.recordRequest(request);
-          assert.deepEqual(await store.recordRequest({ ...request, payloadHash: 'another', outbox: [callback()] }), { kind: 'message_conflict' });
-          assert.deepEqual(await store.recordRequest(statusRequest(tx, { messageId: tx.messageId })), { kind: 'message_conflict' }, 'the id of the transfer itself');
+          assert.deepEqual(await store.recordRequest({ ...request, payloadHash: 'another', outbox: [callback()] }), {
+            kind: 'message_differs',
+            transactionId: tx.id,
+            response: null,
+            storedRawBody: request.rawBody,
+          });
+          assert.deepEqual(
+            await store.recordRequest(statusRequest(tx, { messageId: tx.messageId })),
+            { kind: 'message_differs', transactionId: tx.id, response: null, storedRawBody: tx.rawBody },
+            'the id of the transfer itself',
+          );
           assert.equal((await store.outbox(tx.id)).length, 2);
         }));
 

@@ -31,6 +31,7 @@ import {
   outboxPayloadSql,
   pendingWrite,
   StoreWriteError,
+  storedMessageOutcome,
   type OpOf,
   type PendingWrite,
   type ReplayFilter,
@@ -720,13 +721,20 @@ async function leaseHeads(
   return leased;
 }
 
+/** A stored message found under the key of a new one. */
+interface StoredMessageRow {
+  readonly integrator_id: string;
+  readonly message_id: string;
+  readonly transaction_id: string;
+  readonly payload_hash: string;
+  readonly raw_body: string;
+  readonly response: string | null;
+}
+
 /** Classify intakes that were not inserted, against what is now stored (committed by others, or inserted earlier in this batch). */
 async function classifyIntakes(client: Client, entries: readonly Entry<'intake'>[], results: ItemResult[]): Promise<void> {
   const txs = entries.map((entry) => entry.op.tx);
-  const messages = await client.query<{ integrator_id: string; message_id: string; transaction_id: string; payload_hash: string; response: string | null }>(
-    SQL.messagesByKeys,
-    [txs.map((tx) => tx.integratorId), txs.map((tx) => tx.messageId)],
-  );
+  const messages = await client.query<StoredMessageRow>(SQL.messagesByKeys, [txs.map((tx) => tx.integratorId), txs.map((tx) => tx.messageId)]);
   const uetrs = await client.query<{ integrator_id: string; uetr: string }>(SQL.transactionsByUetrs, [txs.map((tx) => tx.integratorId), txs.map((tx) => tx.uetr)]);
   const messageByKey = new Map(messages.rows.map((row) => [key(row.integrator_id, row.message_id), row]));
   const takenUetrs = new Set(uetrs.rows.map((row) => key(row.integrator_id, row.uetr)));
@@ -734,14 +742,8 @@ async function classifyIntakes(client: Client, entries: readonly Entry<'intake'>
     const { tx } = entry.op;
     const message = messageByKey.get(key(tx.integratorId, tx.messageId));
     let outcome: IntakeOutcome | undefined;
-    if (message) {
-      outcome =
-        message.payload_hash === tx.payloadHash
-          ? { kind: 'duplicate', transactionId: message.transaction_id, response: message.response }
-          : { kind: 'message_conflict' };
-    } else if (takenUetrs.has(key(tx.integratorId, tx.uetr))) {
-      outcome = { kind: 'uetr_conflict' };
-    }
+    if (message) outcome = storedMessageOutcome(message, tx.payloadHash);
+    else if (takenUetrs.has(key(tx.integratorId, tx.uetr))) outcome = { kind: 'uetr_conflict' };
     // Neither key is taken any more (the row it collided with was rolled back): insert it in the next batch.
     results[entry.index] = outcome === undefined ? { retry: true } : { ok: true, value: outcome };
   }
@@ -750,7 +752,7 @@ async function classifyIntakes(client: Client, entries: readonly Entry<'intake'>
 /** Classify requests that were not inserted against the stored message (committed by others, or inserted earlier in this batch). */
 async function classifyRequests(client: Client, entries: readonly Entry<'recordRequest'>[], results: ItemResult[]): Promise<void> {
   const requests = entries.map((entry) => entry.op.request);
-  const messages = await client.query<{ integrator_id: string; message_id: string; payload_hash: string; response: string | null }>(SQL.messagesByKeys, [
+  const messages = await client.query<StoredMessageRow>(SQL.messagesByKeys, [
     requests.map((request) => request.integratorId),
     requests.map((request) => request.messageId),
   ]);
@@ -760,10 +762,7 @@ async function classifyRequests(client: Client, entries: readonly Entry<'recordR
     const message = messageByKey.get(key(request.integratorId, request.messageId));
     // No message under that key any more (the row it collided with was rolled back): insert it in the next batch.
     if (message === undefined) results[entry.index] = { retry: true };
-    else {
-      const outcome: RequestOutcome = message.payload_hash === request.payloadHash ? { kind: 'duplicate', response: message.response } : { kind: 'message_conflict' };
-      results[entry.index] = { ok: true, value: outcome };
-    }
+    else results[entry.index] = { ok: true, value: storedMessageOutcome(message, request.payloadHash) };
   }
 }
 
@@ -997,7 +996,7 @@ const SQL = {
   deleteTransactions: named('delete_transactions', 'DELETE FROM transactions WHERE id = ANY($1::text[])'),
   messagesByKeys: named(
     'messages_by_keys',
-    `SELECT m.integrator_id, m.message_id, m.transaction_id, m.payload_hash, m.response
+    `SELECT m.integrator_id, m.message_id, m.transaction_id, m.payload_hash, m.raw_body, m.response
      FROM messages m JOIN unnest($1::text[], $2::text[]) AS k(integrator_id, message_id)
        ON m.integrator_id = k.integrator_id AND m.message_id = k.message_id`,
   ),

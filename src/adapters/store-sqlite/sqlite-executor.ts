@@ -23,7 +23,7 @@ import type {
   TransactionRecord,
 } from '../../ports/store.js';
 import { unreachable } from '../../lib/assert.js';
-import { attemptErrorText, changeSteps, OUTBOX_BLOCKED_AT, StoreWriteError, type OpOf, type ReplayFilter, type WriteOp } from '../store-ops.js';
+import { attemptErrorText, changeSteps, OUTBOX_BLOCKED_AT, StoreWriteError, storedMessageOutcome, type OpOf, type ReplayFilter, type WriteOp } from '../store-ops.js';
 import type { Db } from './sqlite-connection.js';
 import {
   compareText,
@@ -119,11 +119,7 @@ export class SqliteExecutor {
   #intake(tx: NewTransaction): IntakeOutcome {
     const sql = this.#sql;
     const message = sql.messageByKey.get(tx.integratorId, tx.messageId) as MessageRow | undefined;
-    if (message) {
-      return message.payload_hash === tx.payloadHash
-        ? { kind: 'duplicate', transactionId: message.transaction_id, response: message.response }
-        : { kind: 'message_conflict' };
-    }
+    if (message) return storedMessageOutcome(message, tx.payloadHash);
     if (sql.transactionIdByUetr.get(tx.integratorId, tx.uetr) !== undefined) return { kind: 'uetr_conflict' };
     sql.insertTransaction.run({
       id: tx.id,
@@ -150,7 +146,7 @@ export class SqliteExecutor {
   #recordRequest(request: NewRequest): RequestOutcome {
     const sql = this.#sql;
     const message = sql.messageByKey.get(request.integratorId, request.messageId) as MessageRow | undefined;
-    if (message) return message.payload_hash === request.payloadHash ? { kind: 'duplicate', response: message.response } : { kind: 'message_conflict' };
+    if (message) return storedMessageOutcome(message, request.payloadHash);
     const current = sql.versionOf.get(request.transactionId) as { integrator_id: string } | undefined;
     // The caller found the transaction under this integrator before asking: anything else is a bug upstream.
     if (current === undefined) throw new StoreWriteError(`no transaction ${request.transactionId}`);
