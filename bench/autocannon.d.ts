@@ -13,6 +13,8 @@ declare module 'autocannon' {
     duration?: number;
     amount?: number;
     pipelining?: number;
+    /** Requests per second over all connections (open loop). */
+    overallRate?: number;
     requests?: RequestSpec[];
   }
   interface Histogram {

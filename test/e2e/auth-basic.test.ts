@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { Client } from 'undici';
 import { BANK_A, BANK_B, basic, startTestApp, testConfig, type TestApp } from '../support/auth-app.js';
 
 void describe('Basic authentication (RFC 7617)', () => {
@@ -27,6 +28,26 @@ void describe('Basic authentication (RFC 7617)', () => {
     assert.deepEqual(await response.json(), { integrator: 'bank-a', address: '127.0.0.1' });
     const again = await call(basic(BANK_A));
     assert.equal(again.status, 200, 'a remembered success still answers');
+  });
+
+  void it('judges every request of one kept-alive connection by its own header', async () => {
+    const connection = new Client(server.url, { pipelining: 1 });
+    try {
+      const whoami = async (authorization?: string): Promise<number> => {
+        const response = await connection.request({ method: 'GET', path: '/api/v1/whoami', headers: authorization === undefined ? {} : { authorization } });
+        await response.body.dump();
+        return response.statusCode;
+      };
+      assert.equal(await whoami(basic(BANK_A)), 200);
+      assert.equal(await whoami(basic({ ...BANK_A, password: 'wrong' })), 401, 'a wrong password after an admitted one');
+      assert.equal(await whoami(), 401, 'no header after an admitted one');
+      assert.equal(await whoami(basic(BANK_A)), 200);
+      assert.equal(await whoami(basic({ username: BANK_A.username, password: BANK_B.password })), 401);
+      // bank-b's own allowlist is ::1 only: its credentials from here are held unanswered, also on a connection admitted for bank-a.
+      await assert.rejects(whoami(basic(BANK_B)), { name: 'SocketError' });
+    } finally {
+      await connection.close();
+    }
   });
 
   void it('answers 401 with a Basic challenge for a wrong password', async () => {

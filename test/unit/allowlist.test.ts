@@ -34,6 +34,18 @@ void describe('address sets', () => {
     assert.equal(new AddressSet(['fe80::/10']).contains('fe80::1%eth0'), true);
     assert.equal(parseAddress('fe80::1%eth0')?.toString(), 'fe80::1');
   });
+
+  void it('judges an address the same way every time, also after a flood of other addresses', () => {
+    const judged = ['10.200.3.4', '11.0.0.1', 'unknown', '::ffff:10.1.2.3', '2001:db9::5'].map((address) => set.contains(address));
+    for (let i = 0; i < 10_000; i += 1) set.contains(`172.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
+    for (let round = 0; round < 3; round += 1) {
+      assert.deepEqual(
+        ['10.200.3.4', '11.0.0.1', 'unknown', '::ffff:10.1.2.3', '2001:db9::5'].map((address) => set.contains(address)),
+        judged,
+      );
+    }
+    assert.deepEqual(judged, [true, false, false, true, false]);
+  });
 });
 
 void describe('client address resolution', () => {

@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import ipaddr from 'ipaddr.js';
 import type { Config, IntegratorConfig } from '../../config/types.js';
+import { BoundedMap } from '../../lib/bounded-map.js';
 
 /**
  * Layer 1 of authentication (CONTRACT §7, spec "Source IP allowlisting"): a request from an
@@ -36,13 +37,39 @@ export interface AllowlistOptions {
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 type Block = readonly [Address, number];
 
-/** Parse an address, turning IPv4-mapped IPv6 (`::ffff:10.1.2.3`) into plain IPv4; undefined when unparseable. */
-export function parseAddress(text: string): Address | undefined {
+/** A parsed address with its normalized text (what the allowlist judged, as logged). */
+interface KnownAddress {
+  readonly address: Address;
+  readonly text: string;
+}
+
+/**
+ * Addresses parsed lately. Every request is judged several times (trusted proxy, any integrator,
+ * its own integrator) and comes from one of few addresses, so each is parsed once, not per check.
+ * Bounded: a flood from many addresses only evicts.
+ */
+const knownAddresses = new BoundedMap<string, KnownAddress | null>(4_096);
+
+function knownAddress(text: string): KnownAddress | undefined {
+  const known = knownAddresses.get(text);
+  if (known !== undefined) return known ?? undefined;
   const trimmed = text.trim();
-  if (!ipaddr.isValid(trimmed)) return undefined;
-  const address = ipaddr.process(trimmed);
-  if (address.kind() === 'ipv6') (address as ipaddr.IPv6).zoneId = undefined;
-  return address;
+  let parsed: KnownAddress | null = null;
+  if (ipaddr.isValid(trimmed)) {
+    const address = ipaddr.process(trimmed);
+    if (address.kind() === 'ipv6') (address as ipaddr.IPv6).zoneId = undefined;
+    parsed = { address, text: address.toString() };
+  }
+  knownAddresses.set(text, parsed);
+  return parsed ?? undefined;
+}
+
+/**
+ * Parse an address, turning IPv4-mapped IPv6 (`::ffff:10.1.2.3`) into plain IPv4; undefined when
+ * unparseable. The result is shared by every caller with the same text: never change it.
+ */
+export function parseAddress(text: string): Address | undefined {
+  return knownAddress(text)?.address;
 }
 
 function parseBlock(cidr: string): Block {
@@ -91,7 +118,7 @@ export function resolveClientAddress(socketAddress: string | undefined, forwarde
 }
 
 function normalize(text: string): string {
-  return parseAddress(text)?.toString() ?? text;
+  return knownAddress(text)?.text ?? text;
 }
 
 /** Route patterns of the operations endpoints, which are never allowlisted. */

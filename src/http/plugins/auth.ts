@@ -69,6 +69,12 @@ export function decodeBasic(value: string): { username: string; password: string
   return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
+/** A Basic check that succeeded, and until when it is trusted without checking again. */
+interface BasicSuccess {
+  readonly integrator: IntegratorConfig;
+  readonly expiresAt: number;
+}
+
 /**
  * Basic verification with a bounded cache of recent successes. The cache key is an HMAC of the
  * whole header under a key that lives only in this process, so the cache holds nothing an
@@ -77,8 +83,8 @@ export function decodeBasic(value: string): { username: string; password: string
 class BasicVerifier {
   readonly #byUsername: ReadonlyMap<string, IntegratorConfig>;
   readonly #cacheKey = randomBytes(32);
-  readonly #cache = new Map<string, { integrator: IntegratorConfig; expiresAt: number }>();
-  readonly #inFlight = new Map<string, Promise<IntegratorConfig | undefined>>();
+  readonly #cache = new Map<string, BasicSuccess>();
+  readonly #inFlight = new Map<string, Promise<BasicSuccess | undefined>>();
 
   constructor(
     integrators: readonly IntegratorConfig[],
@@ -88,10 +94,10 @@ class BasicVerifier {
     this.#byUsername = new Map(integrators.map((integrator) => [integrator.credentials.username, integrator]));
   }
 
-  verify(headerValue: string, credentials: { username: string; password: string }): Promise<IntegratorConfig | undefined> {
+  verify(headerValue: string, credentials: { username: string; password: string }): Promise<BasicSuccess | undefined> {
     const key = createHmac('sha256', this.#cacheKey).update(headerValue).digest('base64url');
     const cached = this.#cache.get(key);
-    if (cached !== undefined && cached.expiresAt > this.clock.now()) return Promise.resolve(cached.integrator);
+    if (cached !== undefined && cached.expiresAt > this.clock.now()) return Promise.resolve(cached);
     if (cached !== undefined) this.#cache.delete(key);
     // Requests arriving together with the same header (a client opening many connections at
     // once) share one scrypt check instead of queueing one each on the thread pool.
@@ -103,7 +109,7 @@ class BasicVerifier {
     return pending;
   }
 
-  async #check(key: string, credentials: { username: string; password: string }): Promise<IntegratorConfig | undefined> {
+  async #check(key: string, credentials: { username: string; password: string }): Promise<BasicSuccess | undefined> {
     const integrator = this.#byUsername.get(credentials.username);
     const hash = integrator?.credentials.passwordHash?.reveal();
     const ok = await verifySecretAsync(credentials.password, hash ?? this.dummyHash);
@@ -112,8 +118,9 @@ class BasicVerifier {
       const oldest = this.#cache.keys().next();
       if (oldest.done !== true) this.#cache.delete(oldest.value);
     }
-    this.#cache.set(key, { integrator, expiresAt: this.clock.now() + BASIC_CACHE_TTL_MS });
-    return integrator;
+    const success = { integrator, expiresAt: this.clock.now() + BASIC_CACHE_TTL_MS };
+    this.#cache.set(key, success);
+    return success;
   }
 }
 
@@ -122,16 +129,24 @@ async function basicAuthenticator(config: Config, clock: Clock): Promise<(reques
   // A hash of a random secret nobody knows: checking an unknown username against it costs the
   // same scrypt work as a real check and can never succeed.
   const verifier = new BasicVerifier(config.integrators, await hashSecretAsync(randomBytes(32).toString('base64url')), clock);
+  // The header a connection was last admitted with: a keep-alive client sends the same one on
+  // every request, which is then admitted without decoding or hashing it again. It is compared
+  // only with what later arrives on that same connection, from the same peer.
+  const admittedBySocket = new WeakMap<object, { readonly header: string; readonly success: BasicSuccess }>();
   return async (request) => {
-    const authorization = parseAuthorization(request.headers.authorization);
+    const header = request.headers.authorization;
+    const admitted = admittedBySocket.get(request.raw.socket);
+    if (admitted !== undefined && admitted.header === header && admitted.success.expiresAt > clock.now()) return admitted.success.integrator;
+    const authorization = parseAuthorization(header);
     if (authorization === undefined || authorization.scheme !== 'basic') {
       throw unauthenticated('Send Authorization: Basic with the issued username and password', challenge);
     }
     const credentials = decodeBasic(authorization.value);
     if (credentials === undefined) throw unauthenticated('The Basic credentials are not base64 of username:password', challenge);
-    const integrator = await verifier.verify(authorization.value, credentials);
-    if (integrator === undefined) throw unauthenticated('Unknown username or wrong password', challenge);
-    return integrator;
+    const success = await verifier.verify(authorization.value, credentials);
+    if (success === undefined) throw unauthenticated('Unknown username or wrong password', challenge);
+    if (header !== undefined) admittedBySocket.set(request.raw.socket, { header, success });
+    return success.integrator;
   };
 }
 
