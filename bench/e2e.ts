@@ -13,6 +13,7 @@ import { Pool } from 'undici';
 import { creditTransfer } from '../test/fixtures/credit-transfer.js';
 import { basicAuth, startServer, writeTestConfig } from '../test/support/server.js';
 import { startBenchReceiver } from './receiver-process.js';
+import { cpuPerUnit, threadCpuUs } from './thread-cpu.js';
 
 export interface E2eFigures {
   readonly offeredPerS: number;
@@ -33,6 +34,11 @@ export interface E2eFigures {
   readonly backlogSamples: readonly number[];
   readonly drainMs: number;
   readonly duplicateCallbacks: number;
+  /** CPU the service used from the first request until everything was delivered, per transfer: in all, and on its main thread. */
+  readonly serviceCpuUsPerTransfer: number;
+  readonly mainThreadCpuUsPerTransfer: number;
+  /** The same by thread, largest first (`main`, then worker and helper threads by id). */
+  readonly cpuUsPerTransferByThread: readonly string[];
 }
 
 const PATH = '/api/v1/transactions/outbound/credit-transfer';
@@ -72,7 +78,10 @@ export async function runE2e(options: { ratePerS: number; durationS: number; dat
   const intake: number[] = [];
   let failures = 0;
   const backlogSamples: number[] = [];
+  const pid = server.child.pid;
+  if (pid === undefined) throw new Error('the server has no pid');
   try {
+    const cpuBefore = threadCpuUs(pid);
     const started = Date.now();
     const total = options.ratePerS * options.durationS;
     let sent = 0;
@@ -116,6 +125,7 @@ export async function runE2e(options: { ratePerS: number; durationS: number; dat
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     const drainMs = Date.now() - offeredEnd;
+    const cpu = cpuPerUnit(cpuBefore, threadCpuUs(pid), Math.max(1, sentAt.size));
     const latencies = [...sentAt].flatMap(([uetr, t0]) => (last.callbacks[uetr] === undefined ? [] : [last.callbacks[uetr] - t0])).sort((a, b) => a - b);
     intake.sort((a, b) => a - b);
     const lastCallbackAt = Object.values(last.callbacks).reduce((latest, at) => Math.max(latest, at), started + 1);
@@ -136,6 +146,9 @@ export async function runE2e(options: { ratePerS: number; durationS: number; dat
       backlogSamples,
       drainMs,
       duplicateCallbacks: last.duplicateCallbacks,
+      serviceCpuUsPerTransfer: Math.round(cpu.totalUs),
+      mainThreadCpuUsPerTransfer: Math.round(cpu.byThread.find(([thread]) => thread === 'main')?.[1] ?? 0),
+      cpuUsPerTransferByThread: cpu.byThread.map(([thread, us]) => `${thread}: ${Math.round(us)}`),
     };
   } finally {
     await pool.close();

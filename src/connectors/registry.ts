@@ -5,7 +5,8 @@ import type { Clock } from '../ports/clock.js';
 import type { SchemeConnector } from '../ports/scheme.js';
 import { CBPR_PLUS } from './cbpr-plus/family.js';
 import { createIsoConnector, type ConnectorLog, type SchemeFamily } from './iso20022/connector.js';
-import { simulatorTransport, type SimulatorOptions } from './simulator/simulator.js';
+import type { SimulatorOverrides } from './simulator/simulator.js';
+import { threadedSimulatorTransport } from './simulator/threaded-simulator.js';
 import { TCIB } from './tcib/family.js';
 import type { TransportFactory } from './transport.js';
 import { ZA_EFT } from './za-eft/family.js';
@@ -28,7 +29,7 @@ export function familyOf(scheme: SchemeName): SchemeFamily | undefined {
 
 export interface CreateConnectorsOptions {
   /** Simulator settings for every simulated scheme (latency, late answer, memory bound). */
-  readonly simulator?: Partial<Omit<SimulatorOptions, 'scheme' | 'clock'>>;
+  readonly simulator?: SimulatorOverrides;
   /** Transports by the name used in `schemes.<SCHEME>.connector`, beside the built-in `simulator`. */
   readonly transports?: Readonly<Record<string, TransportFactory>>;
   readonly log?: ConnectorLog;
@@ -47,7 +48,7 @@ export function createConnectors(
   clock: Clock = systemClock,
   options: CreateConnectorsOptions = {},
 ): Map<SchemeName, SchemeConnector> {
-  const transports: Readonly<Record<string, TransportFactory>> = { simulator: simulatorTransport(options.simulator), ...options.transports };
+  const transports: Readonly<Record<string, TransportFactory>> = { simulator: threadedSimulatorTransport(options.simulator), ...options.transports };
   const connectors = new Map<SchemeName, SchemeConnector>();
   for (const scheme of SCHEMES) {
     if (!supports(scheme, 'creditTransfer')) continue;

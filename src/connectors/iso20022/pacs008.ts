@@ -4,7 +4,7 @@ import { numberText } from '../../lib/json.js';
 import { formatAmount, parseAmount, type Money } from '../../lib/money.js';
 import type { OutboundTransfer } from '../../ports/scheme.js';
 import { MAX35, schemeMessageId } from './ids.js';
-import { child, readDocument, text, writeDocument, type XmlElement, type XmlValue } from './xml.js';
+import { child, readDocument, text, writeDocument, type IsoDocument, type XmlElement, type XmlValue } from './xml.js';
 
 /**
  * Our CreditTransfer as an ISO 20022 FIToFICustomerCreditTransfer (pacs.008). Versions .08 and
@@ -453,7 +453,11 @@ export type ReadPacs008Result = { readonly ok: true; readonly value: Pacs008Summ
 
 export function readPacs008(xml: string): ReadPacs008Result {
   const document = readDocument(xml);
-  if (!document.ok) return document;
+  return document.ok ? pacs008From(document) : document;
+}
+
+/** readPacs008 of a document already parsed (a reader that parsed it to learn which message it is). */
+export function pacs008From(document: IsoDocument): ReadPacs008Result {
   if (!document.messageName.startsWith('pacs.008.') || document.root !== 'FIToFICstmrCdtTrf') return { ok: false, error: `not a pacs.008: ${document.messageName}` };
   const body = document.body;
   const transaction = child(body, 'CdtTrfTxInf');

@@ -1,5 +1,5 @@
 import type { OriginalTransfer } from './pacs002.js';
-import { child, readDocument, text, writeDocument } from './xml.js';
+import { child, readDocument, text, writeDocument, type IsoDocument } from './xml.js';
 
 /** FIToFIPaymentStatusRequest (pacs.028): asks the scheme for the status of a transfer sent earlier. Versions .03 and .05 share every element used here. */
 
@@ -35,7 +35,11 @@ export type ReadPacs028Result = { readonly ok: true; readonly value: Pacs028Requ
 
 export function readPacs028(xml: string): ReadPacs028Result {
   const document = readDocument(xml);
-  if (!document.ok) return document;
+  return document.ok ? pacs028From(document) : document;
+}
+
+/** readPacs028 of a document already parsed (a reader that parsed it to learn which message it is). */
+export function pacs028From(document: IsoDocument): ReadPacs028Result {
   if (!document.messageName.startsWith('pacs.028.') || document.root !== 'FIToFIPmtStsReq') return { ok: false, error: `not a pacs.028: ${document.messageName}` };
   const body = document.body;
   const transaction = child(body, 'TxInf');

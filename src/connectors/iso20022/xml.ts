@@ -43,9 +43,15 @@ export function writeDocument(messageName: string, root: string, body: XmlElemen
   return `<?xml version="1.0" encoding="UTF-8"?>\n${String(builder.build(document))}`;
 }
 
-export type ReadDocumentResult =
-  | { readonly ok: true; readonly messageName: string; readonly root: string; readonly body: XmlElement }
-  | { readonly ok: false; readonly error: string };
+/** A parsed ISO 20022 document: its message name, root element name and root element. */
+export interface IsoDocument {
+  readonly ok: true;
+  readonly messageName: string;
+  readonly root: string;
+  readonly body: XmlElement;
+}
+
+export type ReadDocumentResult = IsoDocument | { readonly ok: false; readonly error: string };
 
 /**
  * Parses an ISO 20022 document and names its message from the namespace (e.g. `pacs.002.001.10`).

@@ -3,11 +3,11 @@ import type { SchemeName } from '../../domain/schemes.js';
 import type { Clock } from '../../ports/clock.js';
 import type { SubmitOutcome } from '../../ports/scheme.js';
 import { BoundedMap } from '../../lib/bounded-map.js';
-import { isoDateTime, readPacs008 } from '../iso20022/pacs008.js';
+import { isoDateTime, pacs008From } from '../iso20022/pacs008.js';
 import { pacs002Document, type OriginalTransfer } from '../iso20022/pacs002.js';
-import { readPacs028 } from '../iso20022/pacs028.js';
+import { pacs028From } from '../iso20022/pacs028.js';
 import { reasonText } from '../iso20022/reason-codes.js';
-import { readDocument } from '../iso20022/xml.js';
+import { readDocument, type IsoDocument } from '../iso20022/xml.js';
 import type { InboundHandler, SchemeMessage, SchemeTransport, TransportContext } from '../transport.js';
 import { behaviourFor, UNKNOWN_STATUS_CODE, type SimulatedBehaviour } from './test-values.js';
 
@@ -75,21 +75,27 @@ interface Transfer {
   lastReport: string | undefined;
 }
 
+/** Simulator settings a caller may set for every simulated scheme. */
+export type SimulatorOverrides = Partial<Omit<SimulatorOptions, 'scheme' | 'clock'>>;
+
 /**
- * Builds a simulator transport from a scheme's configuration. Latency: the scheme's
+ * A simulated scheme's settings from its configuration. Latency: the scheme's
  * `simulatorLatencyMs`, else `overrides.latencyMs`, else the default; the other settings from
  * `overrides` or the defaults.
  */
-export function simulatorTransport(overrides: Partial<Omit<SimulatorOptions, 'scheme' | 'clock'>> = {}): (context: TransportContext) => SchemeSimulator {
-  return (context) =>
-    new SchemeSimulator({
-      scheme: context.scheme,
-      clock: context.clock,
-      latencyMs: context.config?.simulatorLatencyMs ?? overrides.latencyMs ?? SIMULATOR_DEFAULTS.latencyMs,
-      lateAnswerMs: overrides.lateAnswerMs ?? context.timeBudgetMs + LATE_MARGIN_MS,
-      entriesMax: overrides.entriesMax ?? SIMULATOR_DEFAULTS.entriesMax,
-      deliveryAttemptsMax: overrides.deliveryAttemptsMax ?? SIMULATOR_DEFAULTS.deliveryAttemptsMax,
-    });
+export function simulatorSettings(context: TransportContext, overrides: SimulatorOverrides = {}): Omit<SimulatorOptions, 'clock'> {
+  return {
+    scheme: context.scheme,
+    latencyMs: context.config?.simulatorLatencyMs ?? overrides.latencyMs ?? SIMULATOR_DEFAULTS.latencyMs,
+    lateAnswerMs: overrides.lateAnswerMs ?? context.timeBudgetMs + LATE_MARGIN_MS,
+    entriesMax: overrides.entriesMax ?? SIMULATOR_DEFAULTS.entriesMax,
+    deliveryAttemptsMax: overrides.deliveryAttemptsMax ?? SIMULATOR_DEFAULTS.deliveryAttemptsMax,
+  };
+}
+
+/** A simulator transport on the caller's thread and clock (tests; the service runs threaded-simulator.ts). */
+export function simulatorTransport(overrides: SimulatorOverrides = {}): (context: TransportContext) => SchemeSimulator {
+  return (context) => new SchemeSimulator({ ...simulatorSettings(context, overrides), clock: context.clock });
 }
 
 export class SchemeSimulator implements SchemeTransport {
@@ -127,8 +133,8 @@ export class SchemeSimulator implements SchemeTransport {
   send(message: SchemeMessage): Promise<SubmitOutcome> {
     const document = readDocument(message.document);
     if (!document.ok) return Promise.resolve(refused(document.error));
-    if (document.messageName.startsWith('pacs.008.')) return Promise.resolve(this.#creditTransfer(message.document));
-    if (document.messageName.startsWith('pacs.028.')) return Promise.resolve(this.#enquiry(message.document));
+    if (document.messageName.startsWith('pacs.008.')) return Promise.resolve(this.#creditTransfer(document));
+    if (document.messageName.startsWith('pacs.028.')) return Promise.resolve(this.#enquiry(document));
     return Promise.resolve(refused(`the simulator takes pacs.008 and pacs.028, not ${document.messageName}`));
   }
 
@@ -144,8 +150,8 @@ export class SchemeSimulator implements SchemeTransport {
     return Promise.resolve();
   }
 
-  #creditTransfer(document: string): SubmitOutcome {
-    const read = readPacs008(document);
+  #creditTransfer(document: IsoDocument): SubmitOutcome {
+    const read = pacs008From(document);
     if (!read.ok) return refused(read.error);
     const summary = read.value;
     const known = this.#transfers.get(summary.messageId);
@@ -220,8 +226,8 @@ export class SchemeSimulator implements SchemeTransport {
     }
   }
 
-  #enquiry(document: string): SubmitOutcome {
-    const read = readPacs028(document);
+  #enquiry(document: IsoDocument): SubmitOutcome {
+    const read = pacs028From(document);
     if (!read.ok) return refused(read.error);
     const { original } = read.value;
     const messageId = original.messageId ?? (original.uetr === undefined ? undefined : this.#byUetr.get(original.uetr.toLowerCase()));

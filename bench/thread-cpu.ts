@@ -1,0 +1,33 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+const CLOCK_TICKS_PER_S = 100;
+
+/**
+ * CPU time (user + system) each thread of a process has used so far, in microseconds, by thread:
+ * `main`, or `thread <id>` (worker threads, libuv's pool, V8's helpers). Linux only (/proc). On a
+ * shared, noisy machine CPU per unit of work moves far less than throughput does, so the
+ * benchmarks report it to compare a change before and after.
+ */
+export function threadCpuUs(pid: number): Map<string, number> {
+  const used = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    } catch {
+      continue; // the thread ended meanwhile
+    }
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    used.set(tid === String(pid) ? 'main' : `thread ${tid}`, ((Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_S) * 1e6);
+  }
+  return used;
+}
+
+/** CPU per unit of work between two readings, by thread (largest first, threads under 1 µs left out), and in total. */
+export function cpuPerUnit(before: Map<string, number>, after: Map<string, number>, units: number): { readonly totalUs: number; readonly byThread: readonly (readonly [string, number])[] } {
+  const byThread = [...after]
+    .map(([thread, us]) => [thread, (us - (before.get(thread) ?? 0)) / units] as const)
+    .filter(([, us]) => us >= 1)
+    .sort((a, b) => b[1] - a[1]);
+  return { totalUs: byThread.reduce((sum, [, us]) => sum + us, 0), byThread };
+}

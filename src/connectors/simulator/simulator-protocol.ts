@@ -1,0 +1,28 @@
+/**
+ * Messages between the scheme simulator thread (simulator-thread.ts) and the service
+ * (threaded-simulator.ts). Plain data only: they cross a thread boundary by structured clone.
+ */
+import type { SchemeName } from '../../domain/schemes.js';
+import type { SubmitOutcome } from '../../ports/scheme.js';
+import type { SchemeMessage } from '../transport.js';
+import type { SimulatorOptions } from './simulator.js';
+
+/** A simulator's settings as sent to the thread: the thread keeps its own (system) clock. */
+export type SimulatorSettings = Omit<SimulatorOptions, 'clock'>;
+
+export type ToSimulator =
+  /** Simulate this scheme (again, after stop) with these settings. */
+  | { readonly type: 'open'; readonly settings: SimulatorSettings }
+  /** Pass the scheme's answers on (as `inbound` messages) from now on. */
+  | { readonly type: 'start'; readonly scheme: SchemeName }
+  /** Hand one message to the simulated operator; answered by `sent` with the same `call`. */
+  | { readonly type: 'send'; readonly call: number; readonly message: SchemeMessage }
+  /** How the service took `inbound` message `delivery`: a refusal makes the simulator deliver it again. */
+  | { readonly type: 'handled'; readonly delivery: number; readonly ok: boolean }
+  /** Forget the scheme: its timers stop and nothing more of it comes back. */
+  | { readonly type: 'stop'; readonly scheme: SchemeName };
+
+export type FromSimulator =
+  | { readonly type: 'sent'; readonly call: number; readonly outcome: SubmitOutcome }
+  /** An answer of the simulated operator, for the scheme's inbound handler. */
+  | { readonly type: 'inbound'; readonly delivery: number; readonly scheme: SchemeName; readonly document: string };

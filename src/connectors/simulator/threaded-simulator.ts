@@ -1,0 +1,135 @@
+/**
+ * The built-in `simulator` transport as the service runs it: the simulated scheme operators live
+ * in a thread of their own (simulator-thread.ts), as a real operator runs on machines of its own.
+ * Reading the service's pacs.008 and pacs.028 documents, keeping transfers and timers and writing
+ * pacs.002 answers is the operator's work; in the thread it no longer takes turns with the
+ * service's HTTP requests, engine and deliveries on one event loop.
+ *
+ * One thread serves every simulated scheme of the process. It starts with the first scheme that
+ * sends or starts, and ends when the last one stops. Should it die, every send waiting on it fails
+ * as retryable (the engine sends again under the same idempotency key) and the next send starts a
+ * new thread that, like a restarted operator, remembers nothing.
+ */
+import { Worker } from 'node:worker_threads';
+import type { SchemeName } from '../../domain/schemes.js';
+import type { SubmitOutcome } from '../../ports/scheme.js';
+import type { InboundHandler, SchemeMessage, SchemeTransport, TransportContext } from '../transport.js';
+import type { FromSimulator, SimulatorSettings, ToSimulator } from './simulator-protocol.js';
+import { simulatorSettings, type SimulatorOverrides } from './simulator.js';
+
+class SimulatorThread {
+  #worker: Worker | undefined;
+  readonly #settings = new Map<SchemeName, SimulatorSettings>();
+  readonly #handlers = new Map<SchemeName, InboundHandler>();
+  readonly #calls = new Map<number, (outcome: SubmitOutcome) => void>();
+  #nextCall = 1;
+
+  open(settings: SimulatorSettings): void {
+    this.#settings.set(settings.scheme, settings);
+    this.#post({ type: 'open', settings }, false);
+  }
+
+  send(message: SchemeMessage): Promise<SubmitOutcome> {
+    const call = this.#nextCall;
+    this.#nextCall += 1;
+    const outcome = new Promise<SubmitOutcome>((resolve) => this.#calls.set(call, resolve));
+    this.#post({ type: 'send', call, message }, true);
+    return outcome;
+  }
+
+  start(scheme: SchemeName, handler: InboundHandler): void {
+    this.#handlers.set(scheme, handler);
+    this.#post({ type: 'start', scheme }, true);
+  }
+
+  stop(scheme: SchemeName): Promise<void> {
+    this.#handlers.delete(scheme);
+    this.#settings.delete(scheme);
+    this.#post({ type: 'stop', scheme }, false);
+    if (this.#settings.size > 0 || this.#worker === undefined) return Promise.resolve();
+    const worker = this.#worker;
+    this.#lost('the scheme simulator stopped');
+    return worker.terminate().then(() => undefined);
+  }
+
+  /** Post to the thread; `start` says whether to start one for it when none runs. */
+  #post(message: ToSimulator, start: boolean): void {
+    const worker = this.#worker ?? (start ? this.#begin() : undefined);
+    worker?.postMessage(message);
+    this.#keepAlive();
+  }
+
+  /** A new thread, told every scheme simulated and started so far. */
+  #begin(): Worker {
+    const worker = new Worker(new URL('./simulator-thread.js', import.meta.url));
+    this.#worker = worker;
+    worker.on('message', (message: FromSimulator) => this.#receive(message));
+    worker.on('error', (error) => this.#lostThread(worker, `the scheme simulator thread failed: ${error.message}`));
+    worker.on('exit', (code) => this.#lostThread(worker, `the scheme simulator thread exited with code ${code}`));
+    for (const settings of this.#settings.values()) worker.postMessage({ type: 'open', settings } satisfies ToSimulator);
+    for (const scheme of this.#handlers.keys()) worker.postMessage({ type: 'start', scheme } satisfies ToSimulator);
+    return worker;
+  }
+
+  #receive(message: FromSimulator): void {
+    if (message.type === 'sent') {
+      const resolve = this.#calls.get(message.call);
+      this.#calls.delete(message.call);
+      resolve?.(message.outcome);
+      this.#keepAlive();
+      return;
+    }
+    const handler = this.#handlers.get(message.scheme);
+    const handled = handler === undefined ? Promise.reject(new Error('scheme stopped')) : handler({ document: message.document });
+    handled.then(
+      () => this.#worker?.postMessage({ type: 'handled', delivery: message.delivery, ok: true } satisfies ToSimulator),
+      () => this.#worker?.postMessage({ type: 'handled', delivery: message.delivery, ok: false } satisfies ToSimulator),
+    );
+  }
+
+  #lostThread(worker: Worker, reason: string): void {
+    if (this.#worker === worker) this.#lost(reason);
+  }
+
+  /** The thread is gone: what waited on it fails as retryable. */
+  #lost(reason: string): void {
+    this.#worker = undefined;
+    const calls = [...this.#calls.values()];
+    this.#calls.clear();
+    for (const resolve of calls) resolve({ kind: 'failed', retryable: true, error: reason });
+  }
+
+  /** The thread keeps the process alive only while a send waits on it or a scheme expects answers. */
+  #keepAlive(): void {
+    if (this.#calls.size > 0 || this.#handlers.size > 0) this.#worker?.ref();
+    else this.#worker?.unref();
+  }
+}
+
+/** The process's simulator thread. */
+const thread = new SimulatorThread();
+
+/** One simulated scheme, served by the process's simulator thread. */
+export class ThreadedSimulator implements SchemeTransport {
+  constructor(readonly settings: SimulatorSettings) {
+    thread.open(settings);
+  }
+
+  send(message: SchemeMessage): Promise<SubmitOutcome> {
+    return thread.send(message);
+  }
+
+  start(handler: InboundHandler): Promise<void> {
+    thread.start(this.settings.scheme, handler);
+    return Promise.resolve();
+  }
+
+  stop(): Promise<void> {
+    return thread.stop(this.settings.scheme);
+  }
+}
+
+/** The `simulator` transport factory of the registry: settings as simulatorTransport takes them, simulated in the simulator thread. */
+export function threadedSimulatorTransport(overrides: SimulatorOverrides = {}): (context: TransportContext) => ThreadedSimulator {
+  return (context) => new ThreadedSimulator(simulatorSettings(context, overrides));
+}
