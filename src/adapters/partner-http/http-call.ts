@@ -12,6 +12,8 @@ export interface HttpCall {
   readonly body: string;
   readonly timeoutMs: number;
   readonly responseBytesMax: number;
+  /** Read the answer's body (at most responseBytesMax) only to discard it: the caller needs the status and headers alone. */
+  readonly discardBody?: boolean;
   /** The caller's own abort (shutdown). */
   readonly signal?: AbortSignal;
 }
@@ -19,7 +21,7 @@ export interface HttpCall {
 export interface HttpAnswer {
   readonly status: number;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
-  /** The answer's body, cut at responseBytesMax. */
+  /** The answer's body, cut at responseBytesMax (empty when discarded). */
   readonly body: Buffer;
   /** True when the body was longer than responseBytesMax (the rest was discarded with the connection). */
   readonly truncated: boolean;
@@ -37,6 +39,8 @@ export class HttpCallError extends Error {
   }
 }
 
+const EMPTY = Buffer.alloc(0);
+
 export async function httpCall(dispatcher: Dispatcher, call: HttpCall): Promise<HttpAnswer> {
   // One controller per call, linked to the caller's signal by a listener removed afterwards:
   // AbortSignal.any() on a long-lived signal (the dispatcher's, alive for the whole process)
@@ -52,6 +56,11 @@ export async function httpCall(dispatcher: Dispatcher, call: HttpCall): Promise<
   if (call.signal?.aborted === true) controller.abort();
   try {
     const response = await request(call.url, { dispatcher, method: call.method, headers: call.headers, body: call.body, signal: controller.signal });
+    if (call.discardBody === true) {
+      // Beyond the limit the stream (and its connection) is destroyed: an endless answer costs nothing more.
+      await response.body.dump({ limit: call.responseBytesMax });
+      return { status: response.statusCode, headers: response.headers, body: EMPTY, truncated: false };
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     let truncated = false;

@@ -110,6 +110,8 @@ export class HttpPartnerSender implements PartnerSender {
       body: message.body,
       timeoutMs: this.#options.timeoutMs,
       responseBytesMax: this.#options.responseBytesMax,
+      // A delivery is judged by its status (and Retry-After) alone.
+      discardBody: true,
       ...(signal === undefined ? {} : { signal }),
     });
   }
