@@ -99,6 +99,13 @@ export class Engine implements SchemeInbound {
   readonly #inFlight = new Set<Promise<unknown>>();
   /** The original message of recent transfers: it never changes, and each transfer needs it at several steps. */
   readonly #messages = new BoundedMap<string, { readonly rawBody: string; readonly message: CreditTransfer }>(10_000);
+  /**
+   * Recent transactions as this engine last claimed or changed them, so a decision need not read
+   * the row it just wrote. A record here may be stale (another instance changed the row since):
+   * a change decided on it is refused as stale by its expected version and decided again on the
+   * row read afresh, and a decision to do nothing is only trusted on a row read afresh.
+   */
+  readonly #transactions = new BoundedMap<string, TransactionRecord>(10_000);
 
   constructor(deps: EngineDeps) {
     this.#deps = deps;
@@ -127,8 +134,7 @@ export class Engine implements SchemeInbound {
 
   /** Inbound side of the scheme port: an answer from a scheme. */
   async receive(report: SchemeReport): Promise<void> {
-    const { store } = this.#deps;
-    const transaction = await store.getTransaction(report.idempotencyKey);
+    const transaction = this.#transactions.get(report.idempotencyKey) ?? (await this.#deps.store.getTransaction(report.idempotencyKey));
     if (transaction === undefined || transaction.uetr !== report.uetr) {
       this.#deps.log.warn({ uetr: report.uetr, scheme: report.scheme }, 'scheme answer for an unknown transfer ignored');
       return;
@@ -164,6 +170,7 @@ export class Engine implements SchemeInbound {
         log.error({ err: error }, 'engine: claiming due work failed; retrying');
       }
       for (const transaction of claimed) {
+        this.#transactions.set(transaction.id, transaction);
         void this.#track(
           this.#handle(transaction.id, { type: 'tick' }).then(
             // Done: give the claim back so the next timer is taken at its due time.
@@ -199,23 +206,40 @@ export class Engine implements SchemeInbound {
   async #decideAndApply(transactionId: string, input: CtInput, callbackId?: string): Promise<void> {
     const { store } = this.#deps;
     for (let attempt = 0; attempt <= this.#options.staleRetriesMax; attempt += 1) {
-      const transaction = await store.getTransaction(transactionId);
+      const remembered = this.#transactions.get(transactionId);
+      this.#transactions.delete(transactionId);
+      const transaction = remembered ?? (await store.getTransaction(transactionId));
       if (transaction === undefined) throw new AssertionError(`transaction ${transactionId} vanished`);
       if (transaction.kind !== 'CREDIT_TRANSFER') return; // other operations have their own machines
       const state = transaction.state;
       if (!isCtState(state)) throw new AssertionError(`unknown credit-transfer state ${state}`);
       const data = transaction.data as CtData;
       // A status request's re-sent status is a callback too, but only the verdict's own one moves the transfer.
-      if (input.type === 'callback' && callbackId !== data.callbackId) return;
+      const moves = input.type !== 'callback' || callbackId === data.callbackId;
       const context = await this.#context(transaction);
-      const effective = await this.#refine(context, state, data, input);
-      const decision = decide({ state, data, dueAt: transaction.dueAt }, effective, this.#env(transaction.scheme));
-      if (decision.steps.length === 0 && decision.commands.length === 0 && sameTimer(transaction, decision)) return;
-      const outcome = await store.applyChange(this.#change(context, decision));
+      const decision = moves ? decide({ state, data, dueAt: transaction.dueAt }, await this.#refine(context, state, data, input), this.#env(transaction.scheme)) : undefined;
+      if (decision === undefined || (decision.steps.length === 0 && decision.commands.length === 0 && sameTimer(transaction, decision))) {
+        // Nothing to do, unless the remembered row was stale: then judge again on the row as stored.
+        if (remembered !== undefined) {
+          attempt -= 1;
+          continue;
+        }
+        return;
+      }
+      const change = this.#change(context, decision);
+      const outcome = await store.applyChange(change);
       if (!outcome.ok) {
         if (outcome.reason === 'stale') continue; // moved on elsewhere: decide again on the fresh state
         throw new AssertionError(`transaction ${transactionId} not found while changing it`);
       }
+      this.#transactions.set(transactionId, {
+        ...transaction,
+        state: change.toState,
+        version: outcome.version,
+        updatedAt: change.at,
+        dueAt: change.dueAt,
+        data: change.data ?? transaction.data,
+      });
       if (decision.callback !== undefined || (decision.steps.length > 0 && context.integrator.events)) this.#deps.outboxWritten?.();
       for (const step of decision.steps) this.#deps.stateEntered?.(step.state);
       await this.#execute(context, decision);

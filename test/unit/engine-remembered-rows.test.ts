@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { pino } from 'pino';
+import { systemClock, systemIds } from '../../src/adapters/system/system.js';
+import { acceptCreditTransfer } from '../../src/app/accept-credit-transfer.js';
+import { createIsoConnector } from '../../src/connectors/iso20022/connector.js';
+import { SchemeSimulator } from '../../src/connectors/simulator/simulator.js';
+import { ZA_RPP } from '../../src/connectors/za-rpp/family.js';
+import { CT } from '../../src/domain/machines/credit-transfer.js';
+import { validateCreditTransfer } from '../../src/domain/messages/validate.js';
+import { Engine } from '../../src/engine/engine.js';
+import { newTraceparent } from '../../src/lib/trace.js';
+import type { SchemeConnector } from '../../src/ports/scheme.js';
+import type { Store } from '../../src/ports/store.js';
+import { creditTransfer } from '../fixtures/credit-transfer.js';
+import { eventually, integratorConfig, memoryStore } from '../support/delivery.js';
+
+/** The institution of the fixtures' debtor agent. */
+const DEMO_INSTITUTION = { institution: { bicfi: 'DEMOZAJJ', memberId: '210001' } };
+
+/** An engine on `store` as instance `instanceId`, its ZA_RPP scheme an in-process simulator answering at once. */
+async function engineOn(store: Store, instanceId: string): Promise<{ engine: Engine; connector: SchemeConnector }> {
+  const integrator = await integratorConfig('bank-a', 'http://127.0.0.1:9', DEMO_INSTITUTION);
+  const simulator = new SchemeSimulator({ scheme: 'ZA_RPP', clock: systemClock, latencyMs: 0, lateAnswerMs: 60_000, entriesMax: 100, deliveryAttemptsMax: 3 });
+  const connector = createIsoConnector(ZA_RPP, { scheme: 'ZA_RPP', transport: simulator, clock: systemClock });
+  const engine = new Engine({
+    store,
+    clock: systemClock,
+    ids: systemIds,
+    connectors: new Map([['ZA_RPP', connector]]),
+    integrators: new Map([[integrator.id, integrator]]),
+    schemes: {},
+    instanceId,
+    log: pino({ level: 'silent' }),
+    options: { pollIntervalMs: 10 },
+  });
+  await connector.start(engine);
+  return { engine, connector };
+}
+
+/** A new credit transfer accepted into `store` as the intake route would; returns its uetr. */
+async function accepted(store: Store, change: (body: ReturnType<typeof creditTransfer>) => void = () => undefined): Promise<string> {
+  const integrator = await integratorConfig('bank-a', 'http://127.0.0.1:9', DEMO_INSTITUTION);
+  const body = creditTransfer('ZA_RPP');
+  change(body);
+  const valid = validateCreditTransfer(JSON.parse(JSON.stringify(body)));
+  assert.ok(valid.ok);
+  await acceptCreditTransfer(
+    { store, clock: systemClock, ids: systemIds },
+    { integrator, transfer: valid.value, rawBody: JSON.stringify(body), trace: { traceparent: newTraceparent(), tracestate: null } },
+  );
+  return body.transactionIdentifiers.uetr;
+}
+
+/** Waits until the transfer is in `state`; returns its transaction id. */
+async function reaches(store: Store, uetr: string, state: string): Promise<string> {
+  let transactionId = '';
+  await eventually(async () => {
+    const transaction = await store.findTransaction('bank-a', uetr);
+    transactionId = transaction?.id ?? '';
+    return transaction?.state === state;
+  }, `the transfer reaches ${state}`);
+  return transactionId;
+}
+
+void describe('engine: rows it remembers from its own commits', () => {
+  void it('decides again on the stored row when another instance moved the transaction on meanwhile', async () => {
+    const store = await memoryStore();
+    const first = await engineOn(store, 'instance-a');
+    const second = await engineOn(store, 'instance-b');
+    try {
+      const uetr = await accepted(store);
+
+      // Instance a carries the transfer until its outcome callback waits for delivery, remembering the row it wrote.
+      first.engine.start();
+      const transactionId = await reaches(store, uetr, CT.RESPONSE_PENDING);
+      await first.engine.stop();
+      const callback = (await store.outbox(transactionId)).find((row) => row.channel === 'callback');
+      assert.ok(callback);
+
+      // Instance b learns first that the callback was delivered, and moves the transfer on.
+      await second.engine.callbackOutcome(callback, true);
+      assert.equal((await store.getTransaction(transactionId))?.state, CT.RESPONSE_DELIVERED);
+
+      // Instance a hears the same, deciding on the row it remembers (now stale): nothing is entered twice.
+      await first.engine.callbackOutcome(callback, true);
+      const history = await store.history(transactionId);
+      assert.equal(history.filter((row) => row.toState === CT.RESPONSE_DELIVERED).length, 1, 'RESPONSE_DELIVERED entered once');
+      assert.deepEqual(
+        history.map((row) => row.version),
+        history.map((_, index) => index + 1),
+        'one version per state entered, none skipped or repeated',
+      );
+      const events = (await store.outbox(transactionId)).filter((row) => row.channel === 'event').map((row) => (JSON.parse(row.body) as { type: string }).type);
+      assert.equal(events.filter((type) => type === CT.RESPONSE_DELIVERED).length, 1, 'one RESPONSE_DELIVERED event');
+    } finally {
+      await first.engine.stop();
+      await second.engine.stop();
+      await first.connector.stop();
+      await second.connector.stop();
+      await store.close();
+    }
+  });
+
+  void it('takes the outcome callback another instance queued, though the row it remembers predates that callback', async () => {
+    const store = await memoryStore();
+    const first = await engineOn(store, 'instance-a');
+    const second = await engineOn(store, 'instance-b');
+    try {
+      // The simulated scheme never answers this account: instance a submits and remembers the row waiting for the answer.
+      const uetr = await accepted(store, (body) => {
+        body.creditorAccount = { identification: { schema: 'GENERIC', value: '9990000202' }, name: 'Silent Scheme' };
+      });
+      first.engine.start();
+      const transactionId = await reaches(store, uetr, CT.REQUEST_DELIVERED);
+      await first.engine.stop();
+
+      // Instance b gets the scheme's approval and queues the outcome callback.
+      await second.engine.receive({ scheme: 'ZA_RPP', uetr, idempotencyKey: transactionId, kind: 'status', status: 'ACCEPTED', message: { schema: 'pacs.002.001.10' }, receivedAt: Date.now() });
+      await reaches(store, uetr, CT.RESPONSE_PENDING);
+      const callback = (await store.outbox(transactionId)).find((row) => row.channel === 'callback');
+      assert.ok(callback);
+
+      // Instance a's dispatcher delivered it: its engine must judge the notice on the stored row, which names this callback.
+      await first.engine.callbackOutcome(callback, true);
+      assert.equal((await store.getTransaction(transactionId))?.state, CT.RESPONSE_DELIVERED);
+    } finally {
+      await first.engine.stop();
+      await second.engine.stop();
+      await first.connector.stop();
+      await second.connector.stop();
+      await store.close();
+    }
+  });
+});
