@@ -38,6 +38,23 @@ async function engineOn(store: Store, instanceId: string): Promise<{ engine: Eng
   return { engine, connector };
 }
 
+type Instance = Awaited<ReturnType<typeof engineOn>>;
+
+/** Two engines (instances a and b) on one memory store, everything stopped and closed afterwards. */
+async function withTwoInstances(test: (store: Store, first: Instance, second: Instance) => Promise<void>): Promise<void> {
+  const store = await memoryStore();
+  const instances = [await engineOn(store, 'instance-a'), await engineOn(store, 'instance-b')] as const;
+  try {
+    await test(store, ...instances);
+  } finally {
+    for (const { engine, connector } of instances) {
+      await engine.stop();
+      await connector.stop();
+    }
+    await store.close();
+  }
+}
+
 /** A new credit transfer accepted into `store` as the intake route would; returns its uetr. */
 async function accepted(store: Store, change: (body: ReturnType<typeof creditTransfer>) => void = () => undefined): Promise<string> {
   const integrator = await integratorConfig('bank-a', 'http://127.0.0.1:9', DEMO_INSTITUTION);
@@ -65,10 +82,7 @@ async function reaches(store: Store, uetr: string, state: string): Promise<strin
 
 void describe('engine: rows it remembers from its own commits', () => {
   void it('decides again on the stored row when another instance moved the transaction on meanwhile', async () => {
-    const store = await memoryStore();
-    const first = await engineOn(store, 'instance-a');
-    const second = await engineOn(store, 'instance-b');
-    try {
+    await withTwoInstances(async (store, first, second) => {
       const uetr = await accepted(store);
 
       // Instance a carries the transfer until its outcome callback waits for delivery, remembering the row it wrote.
@@ -93,20 +107,11 @@ void describe('engine: rows it remembers from its own commits', () => {
       );
       const events = (await store.outbox(transactionId)).filter((row) => row.channel === 'event').map((row) => (JSON.parse(row.body) as { type: string }).type);
       assert.equal(events.filter((type) => type === CT.RESPONSE_DELIVERED).length, 1, 'one RESPONSE_DELIVERED event');
-    } finally {
-      await first.engine.stop();
-      await second.engine.stop();
-      await first.connector.stop();
-      await second.connector.stop();
-      await store.close();
-    }
+    });
   });
 
   void it('takes the outcome callback another instance queued, though the row it remembers predates that callback', async () => {
-    const store = await memoryStore();
-    const first = await engineOn(store, 'instance-a');
-    const second = await engineOn(store, 'instance-b');
-    try {
+    await withTwoInstances(async (store, first, second) => {
       // The simulated scheme never answers this account: instance a submits and remembers the row waiting for the answer.
       const uetr = await accepted(store, (body) => {
         body.creditorAccount = { identification: { schema: 'GENERIC', value: '9990000202' }, name: 'Silent Scheme' };
@@ -124,12 +129,6 @@ void describe('engine: rows it remembers from its own commits', () => {
       // Instance a's dispatcher delivered it: its engine must judge the notice on the stored row, which names this callback.
       await first.engine.callbackOutcome(callback, true);
       assert.equal((await store.getTransaction(transactionId))?.state, CT.RESPONSE_DELIVERED);
-    } finally {
-      await first.engine.stop();
-      await second.engine.stop();
-      await first.connector.stop();
-      await second.connector.stop();
-      await store.close();
-    }
+    });
   });
 });
