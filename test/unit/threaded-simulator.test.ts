@@ -41,6 +41,20 @@ void describe('scheme simulator in its own thread (the service’s `simulator` t
     }
   });
 
+  void it('keeps answering a started scheme whose simulator is set up again (connectors built once more)', async () => {
+    const rtc = connectorFor('ZA_RTC');
+    const inbound = new RecordingInbound();
+    await rtc.start(inbound);
+    try {
+      transport({ scheme: 'ZA_RTC', timeBudgetMs: 1_000, config: undefined, clock });
+      const transfer = outboundTransfer('ZA_RTC');
+      assert.deepEqual(await rtc.submit(transfer), { kind: 'delivered' });
+      assert.equal((await inbound.waitForTransfer(transfer))[0]?.status, 'ACCEPTED');
+    } finally {
+      await rtc.stop();
+    }
+  });
+
   void it('delivers an answer again that the service could not take', async () => {
     const rtc = connectorFor('ZA_RTC');
     const inbound = new RecordingInbound();

@@ -12,6 +12,8 @@ if (parentPort === null) throw new Error('simulator-thread.js runs as a worker t
 const port = parentPort;
 const clock = { now: () => Date.now() };
 const simulators = new Map<SchemeName, SchemeSimulator>();
+/** Schemes whose answers the service takes (`start`). */
+const started = new Set<SchemeName>();
 /** Answers handed to the service, waiting for it to say how it took them. */
 const handling = new Map<number, { resolve(): void; reject(error: Error): void }>();
 let nextDelivery = 1;
@@ -20,24 +22,31 @@ function send(message: FromSimulator): void {
   port.postMessage(message);
 }
 
+/** Pass the scheme's answers to the service from now on (again after its simulator was replaced). */
+function startScheme(scheme: SchemeName): void {
+  void simulators.get(scheme)?.start(
+    ({ document }) =>
+      new Promise<void>((resolve, reject) => {
+        const delivery = nextDelivery;
+        nextDelivery += 1;
+        handling.set(delivery, { resolve, reject });
+        send({ type: 'inbound', delivery, scheme, document });
+      }),
+  );
+}
+
 port.on('message', (message: ToSimulator) => {
   switch (message.type) {
     case 'open': {
-      void simulators.get(message.settings.scheme)?.stop();
-      simulators.set(message.settings.scheme, new SchemeSimulator({ ...message.settings, clock }));
+      const { scheme } = message.settings;
+      void simulators.get(scheme)?.stop();
+      simulators.set(scheme, new SchemeSimulator({ ...message.settings, clock }));
+      if (started.has(scheme)) startScheme(scheme);
       return;
     }
     case 'start': {
-      const { scheme } = message;
-      void simulators.get(scheme)?.start(
-        ({ document }) =>
-          new Promise<void>((resolve, reject) => {
-            const delivery = nextDelivery;
-            nextDelivery += 1;
-            handling.set(delivery, { resolve, reject });
-            send({ type: 'inbound', delivery, scheme, document });
-          }),
-      );
+      started.add(message.scheme);
+      startScheme(message.scheme);
       return;
     }
     case 'send': {
@@ -60,6 +69,7 @@ port.on('message', (message: ToSimulator) => {
     case 'stop': {
       void simulators.get(message.scheme)?.stop();
       simulators.delete(message.scheme);
+      started.delete(message.scheme);
       return;
     }
   }

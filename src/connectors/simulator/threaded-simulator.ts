@@ -26,37 +26,38 @@ class SimulatorThread {
 
   open(settings: SimulatorSettings): void {
     this.#settings.set(settings.scheme, settings);
-    this.#post({ type: 'open', settings }, false);
+    this.#worker?.postMessage({ type: 'open', settings } satisfies ToSimulator);
   }
 
   send(message: SchemeMessage): Promise<SubmitOutcome> {
     const call = this.#nextCall;
     this.#nextCall += 1;
     const outcome = new Promise<SubmitOutcome>((resolve) => this.#calls.set(call, resolve));
-    this.#post({ type: 'send', call, message }, true);
+    (this.#worker ?? this.#begin()).postMessage({ type: 'send', call, message } satisfies ToSimulator);
+    this.#keepAlive();
     return outcome;
   }
 
   start(scheme: SchemeName, handler: InboundHandler): void {
     this.#handlers.set(scheme, handler);
-    this.#post({ type: 'start', scheme }, true);
+    // A new thread is told every started scheme, this one included.
+    if (this.#worker === undefined) this.#begin();
+    else this.#worker.postMessage({ type: 'start', scheme } satisfies ToSimulator);
+    this.#keepAlive();
   }
 
   stop(scheme: SchemeName): Promise<void> {
     this.#handlers.delete(scheme);
     this.#settings.delete(scheme);
-    this.#post({ type: 'stop', scheme }, false);
-    if (this.#settings.size > 0 || this.#worker === undefined) return Promise.resolve();
     const worker = this.#worker;
+    if (worker === undefined) return Promise.resolve();
+    if (this.#settings.size > 0) {
+      worker.postMessage({ type: 'stop', scheme } satisfies ToSimulator);
+      this.#keepAlive();
+      return Promise.resolve();
+    }
     this.#lost('the scheme simulator stopped');
     return worker.terminate().then(() => undefined);
-  }
-
-  /** Post to the thread; `start` says whether to start one for it when none runs. */
-  #post(message: ToSimulator, start: boolean): void {
-    const worker = this.#worker ?? (start ? this.#begin() : undefined);
-    worker?.postMessage(message);
-    this.#keepAlive();
   }
 
   /** A new thread, told every scheme simulated and started so far. */
