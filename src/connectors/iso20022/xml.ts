@@ -29,10 +29,17 @@ const DOCUMENT_NAMESPACE = /<(?:[A-Za-z_][\w.-]*:)?Document\b[^>]*?\sxmlns(?::[A
 /** Nesting deeper than this is refused; ISO 20022 payment messages stay well under it. */
 const XML_DEPTH_MAX = 48;
 
-/** `urn:iso:std:iso:20022:tech:xsd:<messageName>` document with `root` as its only child, indented by two spaces. */
+/**
+ * `urn:iso:std:iso:20022:tech:xsd:<messageName>` document with `root` as its only child, indented
+ * by two spaces. Absent values, empty texts and elements left with nothing in them are left out
+ * (ISO 20022 text types have a minimum length of 1: an empty element is never valid), so optional
+ * elements are simply not set.
+ */
 export function writeDocument(messageName: string, root: string, body: XmlElement): string {
-  const document = { '@_xmlns': ISO20022_NAMESPACE_PREFIX + messageName, [root]: compact(body) ?? {} };
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${writeElement('Document', document, '')}\n`;
+  const out = ['<?xml version="1.0" encoding="UTF-8"?>\n<Document xmlns="', escapeAttribute(ISO20022_NAMESPACE_PREFIX + messageName), '">'];
+  if (!writeElement(out, root, body, '\n  ')) out.push('\n  <', root, '></', root, '>');
+  out.push('\n</Document>\n');
+  return out.join('');
 }
 
 /**
@@ -52,39 +59,54 @@ function escapeAttribute(value: string): string {
 }
 
 /**
- * One element (or, for a list, one element per item) as XML: a string is the element's text; an
- * object holds its attributes (`@_name`), its text (`#text`) and its child elements in key order.
- * An element with children has them on lines of their own, one level deeper than `indent`.
+ * Appends one element (or, for a list, one element per item) to `out`, each on a line of its own
+ * (`lineStart`: a line feed and the indent). A string is the element's text; an object holds its
+ * attributes (`@_name`), its text (`#text`) and its child elements in key order. Returns false,
+ * having appended nothing, when the element has neither text nor any child element to write.
+ * The pieces are joined once, at the end: no part of the document is copied twice.
  */
-function writeElement(name: string, value: XmlValue, indent: string): string {
-  if (value === undefined) return '';
-  if (typeof value === 'string') return `${indent}<${name}>${escapeText(value)}</${name}>`;
+function writeElement(out: string[], name: string, value: XmlValue, lineStart: string): boolean {
+  if (value === undefined || value === '') return false;
+  if (typeof value === 'string') {
+    out.push(lineStart, '<', name, '>', escapeText(value), '</', name, '>');
+    return true;
+  }
   if (Array.isArray(value)) {
-    return (value as readonly XmlValue[])
-      .map((item) => writeElement(name, item, indent))
-      .filter((line) => line !== '')
-      .join('\n');
+    let written = false;
+    for (const item of value as readonly XmlValue[]) written = writeElement(out, name, item, lineStart) || written;
+    return written;
   }
-  let attributes = '';
-  let text = '';
-  const childLines: string[] = [];
-  const childIndent = `${indent}  `;
   const element = value as XmlElement;
+  const start = out.length;
+  out.push(lineStart, '<', name);
+  let text = '';
   for (const key of Object.keys(element)) {
+    if (!key.startsWith('@_') && key !== '#text') continue;
     const item = element[key];
-    if (item === undefined) continue;
-    if (key.startsWith('@_') || key === '#text') {
-      assert(typeof item === 'string', `${name}: ${key} must be text`);
-      if (key === '#text') text = escapeText(item);
-      else attributes += ` ${key.slice(2)}="${escapeAttribute(item)}"`;
-    } else {
-      const written = writeElement(key, item, childIndent);
-      if (written !== '') childLines.push(written);
-    }
+    if (item === undefined || item === '') continue;
+    assert(typeof item === 'string', `${name}: ${key} must be text`);
+    if (key === '#text') text = item;
+    else out.push(' ', key.slice(2), '="', escapeAttribute(item), '"');
   }
-  if (childLines.length === 0) return `${indent}<${name}${attributes}>${text}</${name}>`;
-  const textLine = text === '' ? '' : `${childIndent}${text}\n`;
-  return `${indent}<${name}${attributes}>\n${textLine}${childLines.join('\n')}\n${indent}</${name}>`;
+  out.push('>');
+  const childLineStart = `${lineStart}  `;
+  let children = false;
+  for (const key of Object.keys(element)) {
+    if (key.startsWith('@_') || key === '#text') continue;
+    children = writeElement(out, key, element[key], childLineStart) || children;
+  }
+  if (!children) {
+    if (text === '') {
+      out.length = start;
+      return false;
+    }
+    out.push(escapeText(text), '</', name, '>');
+    return true;
+  }
+  // Mixed content (text beside child elements) does not occur in ISO 20022; written after them.
+  if (text !== '') out.push(childLineStart, escapeText(text));
+  out.push(lineStart, '</', name, '>');
+  return true;
 }
 
 /** A parsed ISO 20022 document: its message name, root element name and root element. */
@@ -228,25 +250,6 @@ export function* textLeaves(node: XmlValue, path = ''): Generator<{ readonly pat
   } else if (isElement(node)) {
     for (const [key, value] of Object.entries(node)) yield* textLeaves(value, key === '#text' ? path : `${path}/${key}`);
   }
-}
-
-/**
- * Drops absent values, empty texts, empty objects and empty lists, so optional elements are
- * simply left out (ISO 20022 text types have a minimum length of 1: an empty element is never valid).
- */
-export function compact(value: XmlValue): XmlValue {
-  if (value === undefined || value === '') return undefined;
-  if (typeof value === 'string') return value;
-  if (Array.isArray(value)) {
-    const items = (value as readonly XmlValue[]).map(compact).filter((item) => item !== undefined);
-    return items.length === 0 ? undefined : items;
-  }
-  const out: Record<string, XmlValue> = {};
-  for (const [key, item] of Object.entries(value as XmlElement)) {
-    const kept = compact(item);
-    if (kept !== undefined) out[key] = kept;
-  }
-  return Object.keys(out).some((key) => !key.startsWith('@_')) ? out : undefined;
 }
 
 function firstOf(value: unknown): unknown {
