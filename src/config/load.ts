@@ -467,6 +467,7 @@ async function buildConfig(input: unknown, source: string, env: NodeJS.ProcessEn
       accessTokenTtlS: auth.accessTokenTtlS,
       refreshTokenTtlS: auth.refreshTokenTtlS,
       clockToleranceS: auth.clockToleranceS,
+      failedAuthentications: { ...auth.failedAuthentications },
     },
     integrators,
     schemes: schemeConfigs(file),

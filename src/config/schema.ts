@@ -32,6 +32,8 @@ export const DEFAULTS = {
   accessTokenTtlS: 300,
   refreshTokenTtlS: 1_800,
   clockToleranceS: 30,
+  failedAuthBurst: 20,
+  failedAuthPerMinute: 10,
   requestsPerSecond: 50,
   burst: 100,
   amountMaxZaRpp: '50000.00',
@@ -94,6 +96,13 @@ const AuthSchema = Type.Object(
     accessTokenTtlS: Type.Integer({ minimum: 1, maximum: 86_400, default: DEFAULTS.accessTokenTtlS }),
     refreshTokenTtlS: Type.Integer({ minimum: 1, maximum: 2_592_000, default: DEFAULTS.refreshTokenTtlS }),
     clockToleranceS: Type.Integer({ minimum: 0, maximum: 300, default: DEFAULTS.clockToleranceS }),
+    failedAuthentications: Type.Object(
+      {
+        burst: Type.Integer({ minimum: 1, maximum: 10_000, default: DEFAULTS.failedAuthBurst }),
+        perMinute: Type.Integer({ minimum: 1, maximum: 60_000, default: DEFAULTS.failedAuthPerMinute }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
   },
   { additionalProperties: false, default: {} },
 );

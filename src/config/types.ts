@@ -79,6 +79,8 @@ export interface AuthConfig {
   readonly refreshTokenTtlS: number;
   /** Allowed clock difference when checking exp/nbf of access tokens. */
   readonly clockToleranceS: number;
+  /** Failed credential checks allowed per client address: `burst` at once, then `perMinute` (http/plugins/failed-auth.ts). */
+  readonly failedAuthentications: { readonly burst: number; readonly perMinute: number };
 }
 
 export interface ServerConfig {

@@ -24,6 +24,7 @@ export const ERROR_CATALOGUE = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Content-Type must be application/json' },
   OPERATION_NOT_SUPPORTED: { status: 422, message: 'The scheme does not support this operation' },
   RATE_LIMITED: { status: 429, message: 'Rate limit exceeded for this integrator' },
+  TOO_MANY_FAILED_AUTHENTICATIONS: { status: 429, message: 'Too many failed authentications from this address' },
   INTERNAL: { status: 500, message: 'Internal error' },
   NOT_READY: { status: 503, message: 'Service not ready; retry the identical request later' },
   OVERLOADED: { status: 503, message: 'Service overloaded; retry the identical request later' },

@@ -11,6 +11,7 @@ import { errorsPlugin } from './plugins/errors.js';
 import { jsonBodyPlugin } from './plugins/json-body.js';
 import { metricsPlugin } from './plugins/metrics.js';
 import type { Metrics } from '../adapters/metrics/prometheus.js';
+import { failedAuthPlugin } from './plugins/failed-auth.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { adminRoutes } from './routes/admin.js';
 import { oauthRoutes } from './routes/oauth.js';
@@ -84,6 +85,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
 
   if (deps.metrics !== undefined) await app.register(metricsPlugin, { metrics: deps.metrics });
   await app.register(allowlistPlugin, { config });
+  await app.register(failedAuthPlugin, { auth: config.auth, clock: deps.clock });
   operationsRoutes(app, deps);
   await app.register(async (scope) => oauthRoutes(scope, deps));
   await app.register((scope, _options, done) => {

@@ -36,11 +36,11 @@ function integrator(id: string, baseUrl: string, allowlist = ['127.0.0.1/32']): 
   };
 }
 
-async function adminConfig(baseUrl: string, extra: { admin?: unknown; allowlist?: string[]; server?: Record<string, unknown> } = {}): Promise<Config> {
+async function adminConfig(baseUrl: string, extra: { admin?: unknown; allowlist?: string[]; server?: Record<string, unknown>; auth?: Record<string, unknown> } = {}): Promise<Config> {
   return configFromObject({
     server: { heldConnectionMs: 300, heldConnectionsMax: 10, logLevel: 'silent', ...extra.server },
     database: 'sqlite::memory:',
-    auth: { mode: 'basic' },
+    auth: { mode: 'basic', ...extra.auth },
     integrators: [integrator('bank-a', baseUrl, extra.allowlist), integrator('bank-b', baseUrl, extra.allowlist)],
     delivery: { retryScheduleMs: { callback: [0], event: [0] } },
     ...(extra.admin === null ? {} : { admin: extra.admin ?? OPERATOR }),
@@ -123,6 +123,19 @@ void describe('admin API for deliveries', () => {
     }
     const replayed = await replay({ integratorId: 'bank-a' }, basic(INTEGRATOR));
     assert.equal(replayed?.statusCode, 401, 'an integrator cannot replay');
+  });
+
+  void it('answers 429 with Retry-After once an address has spent its failed operator logins, and lets the operator in once one is back', async () => {
+    await start(await adminConfig(receiver.url, { auth: { failedAuthentications: { burst: 2, perMinute: 6 } } }));
+    const wrong = basic({ ...OPERATOR, password: 'wrong' });
+    assert.equal((await get('/admin/v1/deliveries', wrong))?.statusCode, 401);
+    assert.equal((await get('/admin/v1/deliveries', wrong))?.statusCode, 401);
+    const held = await get('/admin/v1/deliveries');
+    assert.equal(held?.statusCode, 429, 'right credentials are not checked while the address is held back');
+    assert.equal(held?.headers['retry-after'], '10');
+    assert.equal(held?.json<{ message: string }>().message, 'Too many failed authentications from this address');
+    clock.advance(10_000);
+    assert.equal((await get('/admin/v1/deliveries'))?.statusCode, 200);
   });
 
   void it('lists the undelivered messages of an integrator, oldest first, page by page', async () => {

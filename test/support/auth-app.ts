@@ -6,14 +6,15 @@ import type { Config } from '../../src/config/types.js';
 import { allowlistPlugin } from '../../src/http/plugins/allowlist.js';
 import { authPlugin } from '../../src/http/plugins/auth.js';
 import { errorsPlugin } from '../../src/http/plugins/errors.js';
+import { failedAuthPlugin } from '../../src/http/plugins/failed-auth.js';
 import { rateLimitPlugin } from '../../src/http/plugins/rate-limit.js';
 import { oauthRoutes } from '../../src/http/routes/oauth.js';
 import type { Clock, Ids } from '../../src/ports/clock.js';
 import type { Store } from '../../src/ports/store.js';
 
 /**
- * A small app with exactly the pieces the auth layer is made of (allowlist, token routes, auth,
- * rate limit, error rendering) around one API route that says who the caller is, listening on a
+ * A small app with exactly the pieces the auth layer is made of (allowlist, failed-authentication
+ * limit, token routes, auth, rate limit, error rendering) around one API route that says who the caller is, listening on a
  * real socket.
  */
 export class ManualClock implements Clock {
@@ -70,6 +71,7 @@ export async function startTestApp(config: Config, options: { host?: string; clo
   const app = Fastify({ logger: false, forceCloseConnections: 'idle', return503OnClosing: true });
   await app.register(errorsPlugin);
   await app.register(allowlistPlugin, { config });
+  await app.register(failedAuthPlugin, { auth: config.auth, clock });
   app.get('/health/live', () => ({ status: 'ok' }));
   await app.register(async (scope) => oauthRoutes(scope, { config, store, clock, ids: sequentialIds }));
   await app.register(

@@ -5,13 +5,14 @@ import { ApiError } from '../../domain/errors.js';
 import { verifySecretAsync } from '../../lib/password-hash.js';
 import { AddressSet, holdRequest } from './allowlist.js';
 import { decodeBasic } from './auth.js';
+import { tooManyFailures, type FailedAuthentications } from './failed-auth.js';
 
 /**
  * The admin API's guard: the operator's address must be in `admin.allowlist` (otherwise the
  * connection is held unanswered, as for integrators), then Basic credentials are checked against
  * the configured scrypt hash. The username is compared through digests of equal length and the
  * password is always hashed, whether or not the username matched, so neither part can be found
- * by timing.
+ * by timing. Failed checks count against the address (failed-auth.ts).
  */
 export const ADMIN_REALM = 'regpay-admin';
 const CHALLENGE = `Basic realm="${ADMIN_REALM}", charset="UTF-8"`;
@@ -25,7 +26,7 @@ function unauthenticated(detail: string): ApiError {
 }
 
 /** An onRequest hook for the admin scope. */
-export function adminGuard(admin: AdminConfig): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
+export function adminGuard(admin: AdminConfig, failures: FailedAuthentications): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
   const allowed = new AddressSet(admin.allowlist);
   const username = digest(admin.username);
   return async (request, reply) => {
@@ -37,8 +38,13 @@ export function adminGuard(admin: AdminConfig): (request: FastifyRequest, reply:
     if (match === null) throw unauthenticated('Send Authorization: Basic with the operator credentials');
     const credentials = decodeBasic(match[1] ?? '');
     if (credentials === undefined) throw unauthenticated('The Basic credentials are not base64 of username:password');
+    const admitted = failures.admit(request.clientAddress);
+    if (!admitted.ok) throw tooManyFailures(admitted.retryAfterS);
     const passwordOk = await verifySecretAsync(credentials.password, admin.passwordHash.reveal());
     const usernameOk = timingSafeEqual(digest(credentials.username), username);
-    if (!passwordOk || !usernameOk) throw unauthenticated('Unknown username or wrong password');
+    if (!passwordOk || !usernameOk) {
+      failures.failed(request.clientAddress);
+      throw unauthenticated('Unknown username or wrong password');
+    }
   };
 }

@@ -9,6 +9,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { Store } from '../../ports/store.js';
 import type { AccessTokenVerifier } from '../../ports/tokens.js';
 import { holdRequest, integratorAllows } from './allowlist.js';
+import { tooManyFailures, type FailedAuthentications } from './failed-auth.js';
 
 /**
  * Layer 2 of authentication (CONTRACT §7) for the routes of the scope it is registered in
@@ -94,11 +95,21 @@ class BasicVerifier {
     this.#byUsername = new Map(integrators.map((integrator) => [integrator.credentials.username, integrator]));
   }
 
-  verify(headerValue: string, credentials: { username: string; password: string }): Promise<BasicSuccess | undefined> {
-    const key = createHmac('sha256', this.#cacheKey).update(headerValue).digest('base64url');
+  /** The key a header is remembered by. */
+  keyOf(headerValue: string): string {
+    return createHmac('sha256', this.#cacheKey).update(headerValue).digest('base64url');
+  }
+
+  /** The success remembered for this header, if it has not expired. */
+  remembered(key: string): BasicSuccess | undefined {
     const cached = this.#cache.get(key);
-    if (cached !== undefined && cached.expiresAt > this.clock.now()) return Promise.resolve(cached);
+    if (cached !== undefined && cached.expiresAt > this.clock.now()) return cached;
     if (cached !== undefined) this.#cache.delete(key);
+    return undefined;
+  }
+
+  /** Checks the credentials against the stored hash (scrypt); a success is remembered. */
+  check(key: string, credentials: { username: string; password: string }): Promise<BasicSuccess | undefined> {
     // Requests arriving together with the same header (a client opening many connections at
     // once) share one scrypt check instead of queueing one each on the thread pool.
     let pending = this.#inFlight.get(key);
@@ -124,7 +135,7 @@ class BasicVerifier {
   }
 }
 
-async function basicAuthenticator(config: Config, clock: Clock): Promise<(request: FastifyRequest) => Promise<IntegratorConfig>> {
+async function basicAuthenticator(config: Config, clock: Clock, failures: FailedAuthentications): Promise<(request: FastifyRequest) => Promise<IntegratorConfig>> {
   const challenge = `Basic realm=${quoted(REALM)}, charset="UTF-8"`;
   // A hash of a random secret nobody knows: checking an unknown username against it costs the
   // same scrypt work as a real check and can never succeed.
@@ -143,8 +154,17 @@ async function basicAuthenticator(config: Config, clock: Clock): Promise<(reques
     }
     const credentials = decodeBasic(authorization.value);
     if (credentials === undefined) throw unauthenticated('The Basic credentials are not base64 of username:password', challenge);
-    const success = await verifier.verify(authorization.value, credentials);
-    if (success === undefined) throw unauthenticated('Unknown username or wrong password', challenge);
+    const key = verifier.keyOf(authorization.value);
+    let success = verifier.remembered(key);
+    if (success === undefined) {
+      const admitted = failures.admit(request.clientAddress);
+      if (!admitted.ok) throw tooManyFailures(admitted.retryAfterS);
+      success = await verifier.check(key, credentials);
+      if (success === undefined) {
+        failures.failed(request.clientAddress);
+        throw unauthenticated('Unknown username or wrong password', challenge);
+      }
+    }
     if (header !== undefined) admittedBySocket.set(request.raw.socket, { header, success });
     return success.integrator;
   };
@@ -178,7 +198,7 @@ export const authPlugin = fp(
     const { config, clock } = options;
     const authenticate =
       config.auth.mode === 'basic'
-        ? await basicAuthenticator(config, clock)
+        ? await basicAuthenticator(config, clock, app.failedAuthentications)
         : bearerAuthenticator(config, options.verifier ?? (await accessTokenVerifier(config.auth, options.store)), clock);
 
     if (!app.hasRequestDecorator('integrator')) app.decorateRequest('integrator', null as unknown as IntegratorConfig);
@@ -192,5 +212,5 @@ export const authPlugin = fp(
       request.integrator = integrator;
     });
   },
-  { name: 'regpay-auth', fastify: '5.x', dependencies: ['regpay-allowlist'] },
+  { name: 'regpay-auth', fastify: '5.x', dependencies: ['regpay-allowlist', 'regpay-failed-auth'] },
 );

@@ -49,7 +49,7 @@ export function adminRoutes(scope: FastifyInstance, deps: AdminDeps): void {
   const { admin } = deps.config;
   if (admin === undefined) return;
   const integratorIds = new Set(deps.config.integrators.map((integrator) => integrator.id));
-  scope.addHook('onRequest', adminGuard(admin));
+  scope.addHook('onRequest', adminGuard(admin, scope.failedAuthentications));
 
   scope.get<{ Querystring: ListQuery }>(
     `${ADMIN_PREFIX}/deliveries`,

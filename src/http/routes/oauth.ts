@@ -18,7 +18,8 @@ import { holdRequest, integratorAllows } from '../plugins/allowlist.js';
  * to these routes only.
  *
  * Like the API, the routes sit behind the global allowlist; the token endpoint additionally holds
- * a request whose client_id belongs to an integrator that does not allowlist the caller.
+ * a request whose client_id belongs to an integrator that does not allowlist the caller, and
+ * counts wrong secrets against the caller's address like the API does (failed-auth.ts).
  */
 export interface OAuthRoutesDeps {
   readonly config: Config;
@@ -98,6 +99,16 @@ export async function oauthRoutes(scope: FastifyInstance, deps: OAuthRoutesDeps)
     }
     const client = basicClient(request.headers.authorization);
     if (client === 'malformed') return sendError(reply, 'invalid_request', 'the Authorization header is not Basic client credentials');
+    const admitted = scope.failedAuthentications.admit(request.clientAddress);
+    if (!admitted.ok) {
+      request.log.info('token request refused: too many failed authentications from this address');
+      // 429 and Retry-After as on the API; the body in the RFC 6749 §5.2 form token clients parse.
+      void noStore(reply).header('Retry-After', String(admitted.retryAfterS));
+      return reply
+        .code(429)
+        .type('application/json')
+        .send({ error: 'temporarily_unavailable', error_description: `too many failed authentications from this address; retry after ${admitted.retryAfterS} s` });
+    }
     const outcome = await issueToken(
       { ...deps, signer: provider, randomToken, dummyHash },
       {
@@ -112,6 +123,8 @@ export async function oauthRoutes(scope: FastifyInstance, deps: OAuthRoutesDeps)
         return reply;
       case 'error':
         request.log.info({ error: outcome.error }, 'token request refused');
+        // A wrong client secret, password or refresh token; malformed requests are not counted.
+        if (outcome.error === 'invalid_client' || outcome.error === 'invalid_grant') scope.failedAuthentications.failed(request.clientAddress);
         return sendError(reply, outcome.error, outcome.description);
       case 'issued':
         request.log.info({ integrator: outcome.integrator.id }, 'token issued');

@@ -1,0 +1,72 @@
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+import type { AuthConfig } from '../../config/types.js';
+import { ApiError } from '../../domain/errors.js';
+import { BoundedMap } from '../../lib/bounded-map.js';
+import type { Clock } from '../../ports/clock.js';
+import { TokenBucket, type TakeOutcome } from './rate-limit.js';
+
+/**
+ * Failed credential checks allowed per client address, shared by every place that checks a
+ * password or secret: Basic authentication of the API, the token endpoint and the admin API.
+ * Each address may fail `burst` checks at once, then `perMinute`; beyond that a request that
+ * needs a check gets 429 with Retry-After and no check is made. Guessing is slowed to the
+ * refill rate, and a flood of wrong passwords cannot keep the thread pool busy with scrypt.
+ *
+ * Only failures are counted: an integrator whose credentials are right is never held back by its
+ * own traffic, and one whose success is remembered (the Basic cache, or a kept-alive connection)
+ * is admitted without a check while its address is held back. Only addresses the allowlist let
+ * through get this far, so the addresses tracked are few; the map is bounded all the same.
+ */
+export class FailedAuthentications {
+  readonly #buckets = new BoundedMap<string, TokenBucket>(CLIENT_ADDRESSES_MAX);
+  readonly #limits: { readonly requestsPerSecond: number; readonly burst: number };
+
+  constructor(
+    limits: AuthConfig['failedAuthentications'],
+    readonly clock: Clock,
+  ) {
+    this.#limits = { requestsPerSecond: limits.perMinute / 60, burst: limits.burst };
+  }
+
+  /** Whether `address` may have its credentials checked now. */
+  admit(address: string): TakeOutcome {
+    return this.#buckets.get(address)?.peek(this.clock.now()) ?? { ok: true, remaining: this.#limits.burst };
+  }
+
+  /** A check from `address` failed (wrong username, password, client secret or refresh token). */
+  failed(address: string): void {
+    let bucket = this.#buckets.get(address);
+    if (bucket === undefined) {
+      bucket = new TokenBucket(this.#limits, this.clock.now());
+      this.#buckets.set(address, bucket);
+    }
+    bucket.take(this.clock.now());
+  }
+}
+
+/** The API's and the admin API's answer to an address that has used up its failures. */
+export function tooManyFailures(retryAfterS: number): ApiError {
+  return new ApiError('TOO_MANY_FAILED_AUTHENTICATIONS', `Too many failed authentications from this address; retry after ${retryAfterS} s`, [], {
+    'Retry-After': String(retryAfterS),
+  });
+}
+
+/** Addresses whose failures are tracked at once; beyond this the oldest are forgotten. */
+const CLIENT_ADDRESSES_MAX = 4_096;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Failed credential checks per client address; see FailedAuthentications. */
+    failedAuthentications: FailedAuthentications;
+  }
+}
+
+/** Decorates the app with one FailedAuthentications for all its scopes; register it before the auth plugin, the token routes and the admin routes. */
+export const failedAuthPlugin = fp(
+  (app: FastifyInstance, options: { readonly auth: AuthConfig; readonly clock: Clock }, done: (error?: Error) => void) => {
+    app.decorate('failedAuthentications', new FailedAuthentications(options.auth.failedAuthentications, options.clock));
+    done();
+  },
+  { name: 'regpay-failed-auth', fastify: '5.x' },
+);

@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { BANK_A, BANK_B, ManualClock, basic, integrator, startTestApp, testConfig } from '../support/auth-app.js';
+
+/**
+ * Failed credential checks are limited per client address (auth.failedAuthentications): here
+ * three at once, then one a second. Client addresses come from X-Forwarded-For behind the
+ * loopback address, configured as a trusted proxy, so one test can speak from several.
+ */
+const LIMIT = { burst: 3, perMinute: 60 };
+const FROM_ONE = { 'x-forwarded-for': '10.0.0.1' };
+const FROM_TWO = { 'x-forwarded-for': '10.0.0.2' };
+const WRONG_A = { ...BANK_A, password: 'not-alice-password' };
+
+async function limitedConfig(mode: 'basic' | 'oauth2') {
+  return testConfig({
+    auth: { mode, failedAuthentications: LIMIT },
+    server: { trustedProxies: ['127.0.0.1/32'] },
+    integrators: [integrator('bank-a', ['10.0.0.0/8'], BANK_A), integrator('bank-b', ['10.0.0.0/8'], BANK_B)],
+  });
+}
+
+async function assertHeldBack(response: Response, retryAfterS: string): Promise<void> {
+  assert.equal(response.status, 429);
+  assert.equal(response.headers.get('retry-after'), retryAfterS);
+  const body = (await response.json()) as Record<string, unknown>;
+  assert.equal(body['schema'], 'ErrorDetail');
+  assert.equal(body['message'], 'Too many failed authentications from this address');
+}
+
+void describe('failed authentications per client address', () => {
+  void it('answers 429 with Retry-After once an address has spent its failures, even to right credentials it would have to check, and only for that address', async () => {
+    const clock = new ManualClock();
+    const server = await startTestApp(await limitedConfig('basic'), { clock });
+    const whoami = (user: { username: string; password: string }, from: Record<string, string>): Promise<Response> =>
+      fetch(`${server.url}/api/v1/whoami`, { headers: { authorization: basic(user), ...from } });
+    try {
+      assert.equal((await whoami(BANK_A, FROM_ONE)).status, 200, 'bank-a is admitted, and its success remembered');
+      for (let i = 0; i < LIMIT.burst; i += 1) assert.equal((await whoami(WRONG_A, FROM_ONE)).status, 401, `failure ${i + 1} is checked`);
+
+      await assertHeldBack(await whoami(BANK_B, FROM_ONE), '1');
+      await assertHeldBack(await whoami(WRONG_A, FROM_ONE), '1');
+      assert.equal((await whoami(BANK_A, FROM_ONE)).status, 200, 'a remembered success needs no check and is still admitted');
+      assert.equal((await whoami(BANK_B, FROM_TWO)).status, 200, 'another address has failures of its own');
+
+      clock.advance(1_000);
+      assert.equal((await whoami(WRONG_A, FROM_ONE)).status, 401, 'a second later one more check is allowed');
+      await assertHeldBack(await whoami(WRONG_A, FROM_ONE), '1');
+    } finally {
+      await server.close();
+    }
+  });
+
+  void it('does not count successes or requests without credentials', async () => {
+    const server = await startTestApp(await limitedConfig('basic'));
+    try {
+      for (let i = 0; i < LIMIT.burst * 2; i += 1) {
+        assert.equal((await fetch(`${server.url}/api/v1/whoami`, { headers: FROM_ONE })).status, 401, 'no credentials');
+        assert.equal((await fetch(`${server.url}/api/v1/whoami`, { headers: { authorization: 'Basic !!', ...FROM_ONE } })).status, 401, 'not base64');
+      }
+      for (const user of [BANK_A, BANK_B]) assert.equal((await fetch(`${server.url}/api/v1/whoami`, { headers: { authorization: basic(user), ...FROM_ONE } })).status, 200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  void it('counts wrong client secrets and passwords at the token endpoint, where a held-back address gets 429 in the RFC 6749 error form', async () => {
+    const clock = new ManualClock();
+    const server = await startTestApp(await limitedConfig('oauth2'), { clock });
+    const token = (fields: Record<string, string>): Promise<Response> =>
+      fetch(`${server.url}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...FROM_ONE },
+        body: new URLSearchParams(fields).toString(),
+      });
+    const grant = { grant_type: 'password', username: BANK_A.username, password: BANK_A.password, client_id: BANK_A.clientId, client_secret: BANK_A.clientSecret };
+    try {
+      assert.equal((await token({ grant_type: 'password' })).status, 400, 'a malformed request costs no check and is not counted');
+      assert.equal((await token({ ...grant, client_secret: 'wrong' })).status, 401);
+      assert.equal((await token({ ...grant, password: 'wrong' })).status, 400);
+      assert.equal((await token({ grant_type: 'refresh_token', refresh_token: 'made-up', client_id: BANK_A.clientId, client_secret: BANK_A.clientSecret })).status, 400);
+
+      const held = await token(grant);
+      assert.equal(held.status, 429);
+      assert.equal(held.headers.get('retry-after'), '1');
+      assert.equal(held.headers.get('cache-control'), 'no-store');
+      const body = (await held.json()) as Record<string, unknown>;
+      assert.equal(body['error'], 'temporarily_unavailable');
+      assert.match(String(body['error_description']), /too many failed authentications/);
+
+      clock.advance(1_000);
+      assert.equal((await token(grant)).status, 200, 'right credentials a second later');
+    } finally {
+      await server.close();
+    }
+  });
+});
