@@ -163,12 +163,17 @@ async function issue(deps: IssueTokenDeps, integrator: IntegratorConfig, familyI
   const { accessTokenTtlS, refreshTokenTtlS } = deps.config.auth;
   const now = deps.clock.now();
   const refreshToken = deps.randomToken();
-  await deps.store.saveRefreshToken({
-    tokenHash: refreshTokenHash(refreshToken),
-    familyId,
-    integratorId: integrator.id,
-    expiresAt: now + refreshTokenTtlS * 1000,
-  });
+  await deps.store.saveRefreshToken(
+    {
+      tokenHash: refreshTokenHash(refreshToken),
+      familyId,
+      integratorId: integrator.id,
+      expiresAt: now + refreshTokenTtlS * 1000,
+    },
+    // A token is kept one more lifetime after it expired: a used one presented again meanwhile
+    // still revokes its family (theft detection); after that it is forgotten.
+    now - refreshTokenTtlS * 1000,
+  );
   const accessToken = await deps.signer.sign(
     {
       integratorId: integrator.id,

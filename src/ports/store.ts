@@ -294,7 +294,12 @@ export interface Store {
   /** Make UNDELIVERED messages pending again (all of an integrator's since a time, or by id); returns how many. */
   replayUndelivered(filter: { integratorId?: string; since?: number; outboxId?: string }, now: number): Promise<number>;
 
-  saveRefreshToken(record: RefreshTokenRecord): Promise<void>;
+  /**
+   * Store a new refresh token; with `forgetExpiredBefore`, in the same write forget every token
+   * that expired before then (used, revoked or not), so the table holds live tokens and recently
+   * expired ones only.
+   */
+  saveRefreshToken(record: RefreshTokenRecord, forgetExpiredBefore?: number): Promise<void>;
   /** Atomically consume a refresh token (rotation): ok once, `reused` afterwards. */
   useRefreshToken(tokenHash: string, now: number): Promise<RefreshTokenUse>;
 

@@ -1260,6 +1260,22 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
           assert.equal((await store.useRefreshToken(otherFamily.tokenHash, T0 + 2)).kind, 'ok', 'other families are untouched');
         }));
 
+      void it('saving a refresh token forgets the tokens that expired before the time given, and only those', () =>
+        withStore(async (store) => {
+          // Used tokens: while a row is kept, presenting it again is detected as reuse.
+          const expiresEarly = token({ familyId: 'family-early', expiresAt: T0 + 10 });
+          const expiresLate = token({ familyId: 'family-late', expiresAt: T0 + 30 });
+          for (const record of [expiresEarly, expiresLate]) {
+            await store.saveRefreshToken(record);
+            assert.equal((await store.useRefreshToken(record.tokenHash, T0)).kind, 'ok');
+          }
+          await store.saveRefreshToken(token({ familyId: 'family-new', expiresAt: T0 + 100 }), T0 + 10);
+          assert.equal((await store.useRefreshToken(expiresEarly.tokenHash, T0 + 40)).kind, 'reused', 'expired exactly at the time given: kept');
+          await store.saveRefreshToken(token({ familyId: 'family-newer', expiresAt: T0 + 100 }), T0 + 11);
+          assert.deepEqual(await store.useRefreshToken(expiresEarly.tokenHash, T0 + 40), { kind: 'unknown' }, 'forgotten');
+          assert.equal((await store.useRefreshToken(expiresLate.tokenHash, T0 + 40)).kind, 'reused', 'expired later: kept');
+        }));
+
       void it('an expired or unknown refresh token is refused', () =>
         withStore(async (store) => {
           const record = token({ expiresAt: T0 });

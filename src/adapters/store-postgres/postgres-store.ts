@@ -17,7 +17,6 @@ import type {
   TransactionKind,
   TransactionRecord,
   NewTransaction,
-  RefreshTokenRecord,
 } from '../../ports/store.js';
 import type { SchemeName } from '../../domain/schemes.js';
 import { unreachable } from '../../lib/assert.js';
@@ -355,7 +354,7 @@ class PostgresStore extends QueuedWrites implements Store {
     for (const [position, entry] of groups.replayUndelivered.entries()) {
       results[entry.index] = await this.#replay(client, entry.op, replayScopes[position] ?? []);
     }
-    for (const entry of groups.saveRefreshToken) results[entry.index] = await this.#saveRefreshToken(client, entry.op.record);
+    for (const entry of groups.saveRefreshToken) results[entry.index] = await this.#saveRefreshToken(client, entry.op);
     for (const entry of groups.useRefreshToken) results[entry.index] = await this.#useRefreshToken(client, entry.op);
     for (const entry of groups.createSetting) results[entry.index] = await this.#createSetting(client, entry.op);
     for (const entry of groups.releaseTransaction) {
@@ -598,9 +597,11 @@ class PostgresStore extends QueuedWrites implements Store {
     return { ok: true, value: replayed.rowCount ?? 0 };
   }
 
-  async #saveRefreshToken(client: Client, record: RefreshTokenRecord): Promise<ItemResult> {
+  async #saveRefreshToken(client: Client, op: OpOf<'saveRefreshToken'>): Promise<ItemResult> {
+    const { record } = op;
     const result = await client.query(SQL.insertRefreshToken, [record.tokenHash, record.familyId, record.integratorId, record.expiresAt]);
     if (result.rowCount === 0) return { ok: false, error: new StoreWriteError('refresh token hash already stored') };
+    if (op.forgetExpiredBefore !== null) await client.query(SQL.forgetExpiredRefreshTokens, [op.forgetExpiredBefore]);
     return { ok: true, value: undefined };
   }
 
@@ -1217,6 +1218,7 @@ const SQL = {
      RETURNING *`,
   ),
   refreshTokenByHash: named('refresh_token_by_hash', 'SELECT * FROM refresh_tokens WHERE token_hash = $1'),
+  forgetExpiredRefreshTokens: named('forget_expired_refresh_tokens', 'DELETE FROM refresh_tokens WHERE expires_at < $1'),
   revokeFamily: named('revoke_family', 'UPDATE refresh_tokens SET revoked = TRUE WHERE family_id = $1'),
   insertSetting: named('insert_setting', 'INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING'),
 } as const;

@@ -105,7 +105,7 @@ export class SqliteExecutor {
       case 'replayUndelivered':
         return this.#replay(op.filter, op.now);
       case 'saveRefreshToken':
-        return this.#saveRefreshToken(op.record);
+        return this.#saveRefreshToken(op.record, op.forgetExpiredBefore);
       case 'useRefreshToken':
         return this.#useRefreshToken(op.tokenHash, op.now);
       case 'createSetting':
@@ -302,9 +302,10 @@ export class SqliteExecutor {
     return replayed.length;
   }
 
-  #saveRefreshToken(record: RefreshTokenRecord): undefined {
+  #saveRefreshToken(record: RefreshTokenRecord, forgetExpiredBefore: number | null): undefined {
     const result = this.#sql.insertRefreshToken.run(record.tokenHash, record.familyId, record.integratorId, record.expiresAt);
     if (result.changes === 0) throw new StoreWriteError('refresh token hash already stored');
+    if (forgetExpiredBefore !== null) this.#sql.forgetExpiredRefreshTokens.run(forgetExpiredBefore);
     return undefined;
   }
 
@@ -495,6 +496,7 @@ function prepareWriteStatements(db: Db) {
        VALUES (?, ?, ?, ?, NULL, 0) ON CONFLICT (token_hash) DO NOTHING`,
     ),
     refreshTokenByHash: db.prepare('SELECT * FROM refresh_tokens WHERE token_hash = ?'),
+    forgetExpiredRefreshTokens: db.prepare('DELETE FROM refresh_tokens WHERE expires_at < ?'),
     markRefreshTokenUsed: db.prepare('UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL'),
     revokeFamily: db.prepare('UPDATE refresh_tokens SET revoked = 1 WHERE family_id = ?'),
 
