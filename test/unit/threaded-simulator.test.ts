@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createIsoConnector } from '../../src/connectors/iso20022/connector.js';
-import { threadedSimulatorTransport } from '../../src/connectors/simulator/threaded-simulator.js';
+import { simulatorWorker, threadedSimulatorTransport } from '../../src/connectors/simulator/threaded-simulator.js';
 import { testValue } from '../../src/connectors/simulator/test-values.js';
 import { ZA_RPP } from '../../src/connectors/za-rpp/family.js';
 import { ZA_RTC } from '../../src/connectors/za-rtc/family.js';
@@ -93,6 +93,28 @@ void describe('scheme simulator in its own thread (the service’s `simulator` t
       assert.equal((await secondInbound.waitForTransfer(fresh))[0]?.status, 'ACCEPTED');
     } finally {
       await second.stop();
+    }
+  });
+
+  void it('fails a send to a thread that is dying as retryable, and the next send starts a new thread that answers every started scheme', async () => {
+    const rtc = connectorFor('ZA_RTC');
+    const inbound = new RecordingInbound();
+    await rtc.start(inbound);
+    try {
+      const dead = simulatorWorker();
+      assert.ok(dead, 'a started scheme has a thread');
+      const dying = dead.terminate();
+      const outcome = await rtc.submit(outboundTransfer('ZA_RTC'));
+      assert.equal(outcome.kind, 'failed');
+      assert.equal(outcome.kind === 'failed' && outcome.retryable, true, 'the engine sends again under the same idempotency key');
+      await dying;
+
+      const transfer = outboundTransfer('ZA_RTC');
+      assert.deepEqual(await rtc.submit(transfer), { kind: 'delivered' });
+      assert.notEqual(simulatorWorker(), dead, 'a new thread');
+      assert.equal((await inbound.waitForTransfer(transfer))[0]?.status, 'ACCEPTED', 'the new thread knows the scheme was started');
+    } finally {
+      await rtc.stop();
     }
   });
 

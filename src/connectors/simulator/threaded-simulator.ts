@@ -24,6 +24,10 @@ class SimulatorThread {
   readonly #calls = new Map<number, (outcome: SubmitOutcome) => void>();
   #nextCall = 1;
 
+  get worker(): Worker | undefined {
+    return this.#worker;
+  }
+
   open(settings: SimulatorSettings): void {
     this.#settings.set(settings.scheme, settings);
     this.#worker?.postMessage({ type: 'open', settings } satisfies ToSimulator);
@@ -109,6 +113,11 @@ class SimulatorThread {
 
 /** The process's simulator thread. */
 const thread = new SimulatorThread();
+
+/** The simulator thread while one runs: for tests and diagnostics (its resource use, or to make it fail). */
+export function simulatorWorker(): Worker | undefined {
+  return thread.worker;
+}
 
 /** One simulated scheme, served by the process's simulator thread. */
 export class ThreadedSimulator implements SchemeTransport {
