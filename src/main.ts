@@ -15,6 +15,7 @@ import { createConnectors } from './connectors/registry.js';
 import { CREDIT_TRANSFER_INITIAL_STATE } from './domain/machines/credit-transfer.js';
 import { Dispatcher } from './engine/dispatcher.js';
 import { Engine } from './engine/engine.js';
+import { instanceIdOf, releaseLeasesOfGoneProcesses } from './engine/lease-recovery.js';
 import { buildApp, createLogger } from './http/app.js';
 
 async function main(): Promise<void> {
@@ -23,8 +24,8 @@ async function main(): Promise<void> {
   const store = await openStore(config.database);
   const clock = systemClock;
   const ids = systemIds;
-  // Leases name their holder, so an operator can tell which instance holds what.
-  const instanceId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  // Leases name their holder, so an operator can tell which instance holds what (lease-recovery.ts).
+  const instanceId = instanceIdOf(hostname(), process.pid, randomUUID().slice(0, 8));
   const integrators = new Map(config.integrators.map((integrator) => [integrator.id, integrator]));
 
   const connectors = createConnectors(config, clock, { log: log.child({ component: 'connector' }) });
@@ -91,6 +92,10 @@ async function main(): Promise<void> {
 
   for (const connector of new Set(connectors.values())) await connector.start(engine);
   if (config.processing.enabled) {
+    const recovered = await releaseLeasesOfGoneProcesses(store, { hostname: hostname(), pid: process.pid, instanceId }, clock.now());
+    if (recovered.released > 0) {
+      log.info({ owners: recovered.owners, leases: recovered.released }, 'resuming the work of earlier processes of this host that are gone: their leases are released');
+    }
     engine.start();
     dispatcher.start();
   } else {

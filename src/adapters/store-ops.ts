@@ -66,6 +66,7 @@ export type WriteOp =
   | { readonly kind: 'applyChange'; readonly change: StateChange }
   | { readonly kind: 'claimDue'; readonly options: ClaimOptions }
   | { readonly kind: 'releaseTransaction'; readonly id: string; readonly owner: string }
+  | { readonly kind: 'releaseLeases'; readonly owners: readonly string[]; readonly now: number }
   | { readonly kind: 'claimOutbox'; readonly options: OutboxClaimOptions }
   | { readonly kind: 'recordDelivery'; readonly attempt: DeliveryAttempt }
   | { readonly kind: 'replayUndelivered'; readonly filter: ReplayFilter; readonly now: number }
@@ -86,6 +87,7 @@ export interface WriteResults {
   applyChange: ChangeOutcome;
   claimDue: TransactionRecord[];
   releaseTransaction: undefined;
+  releaseLeases: number;
   claimOutbox: OutboxRecord[];
   recordDelivery: OutboxRecord | undefined;
   replayUndelivered: number;
@@ -212,6 +214,10 @@ export abstract class QueuedWrites {
 
   releaseTransaction(id: string, owner: string): Promise<void> {
     return this.enqueue({ kind: 'releaseTransaction', id, owner });
+  }
+
+  releaseLeases(owners: readonly string[], now: number): Promise<number> {
+    return this.enqueue({ kind: 'releaseLeases', owners, now });
   }
 
   claimOutbox(options: OutboxClaimOptions): Promise<OutboxRecord[]> {

@@ -279,6 +279,13 @@ export interface Store {
   claimDue(options: ClaimOptions): Promise<TransactionRecord[]>;
   /** Release a lease early (work done). */
   releaseTransaction(id: string, owner: string): Promise<void>;
+  /** Who holds leases still live at `now`, on transactions with a timer or on pending outbox messages. */
+  leaseOwners(now: number): Promise<string[]>;
+  /**
+   * End every such lease of the given owners (instances known to be dead), so their work is
+   * claimable at once instead of when the leases lapse; returns how many leases ended.
+   */
+  releaseLeases(owners: readonly string[], now: number): Promise<number>;
 
   /** Lease deliverable outbox messages: per (transaction, channel) only the oldest pending one, so delivery is in order. */
   claimOutbox(options: OutboxClaimOptions): Promise<OutboxRecord[]>;

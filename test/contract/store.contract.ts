@@ -716,6 +716,25 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
           assert.deepEqual(ids(await store.claimDue({ now: T0 + 2, limit: 10, owner: 'b', leaseMs: LEASE_MS })), [tx.id]);
         }));
 
+      void it('names the holders of live leases, and releasing an owner\'s leases makes its transactions and messages claimable at once', () =>
+        withStore(async (store) => {
+          const byGone = await accept(store, transfer({ outbox: [event()] }));
+          const byLive = await accept(store, transfer({ outbox: [] }));
+          await accept(store, transfer({ dueAt: T0 + 60_000, outbox: [] }));
+          assert.deepEqual(ids(await store.claimDue({ now: T0, limit: 1, owner: 'gone', leaseMs: LEASE_MS })), [byGone.id]);
+          assert.deepEqual(ids(await store.claimDue({ now: T0, limit: 1, owner: 'live', leaseMs: LEASE_MS })), [byLive.id]);
+          const [message] = await store.claimOutbox({ now: T0, limit: 10, owner: 'gone-too', leaseMs: LEASE_MS });
+          assert.ok(message);
+          assert.deepEqual(await store.leaseOwners(T0 + 1), ['gone', 'gone-too', 'live']);
+          assert.deepEqual(await store.leaseOwners(T0 + LEASE_MS + 1), [], 'lapsed leases hold nothing');
+
+          assert.equal(await store.releaseLeases(['gone', 'gone-too'], T0 + 1), 2);
+          assert.deepEqual(await store.leaseOwners(T0 + 1), ['live']);
+          assert.deepEqual(ids(await store.claimDue({ now: T0 + 2, limit: 10, owner: 'next', leaseMs: LEASE_MS })), [byGone.id], 'claimable at once; the live lease holds');
+          assert.deepEqual(ids(await store.claimOutbox({ now: T0 + 2, limit: 10, owner: 'next', leaseMs: LEASE_MS })), [message.id]);
+          assert.equal(await store.releaseLeases(['nobody'], T0 + 3), 0);
+        }));
+
       void it('two instances never claim the same due transaction', () =>
         withStore(async (first, database) => {
           const second = await database.open();

@@ -204,6 +204,11 @@ class PostgresStore extends QueuedWrites implements Store {
     return result.rows.map(attemptFromRow);
   }
 
+  async leaseOwners(now: number): Promise<string[]> {
+    const result = await this.#pool.query<{ lease_owner: string }>(SQL.leaseOwners, [now]);
+    return result.rows.map((row) => row.lease_owner);
+  }
+
   async getOrCreateSetting(name: string, create: () => string): Promise<string> {
     const existing = await this.#pool.query<{ value: string }>(SQL.settingByName, [name]);
     const row = existing.rows[0];
@@ -360,6 +365,11 @@ class PostgresStore extends QueuedWrites implements Store {
     for (const entry of groups.releaseTransaction) {
       await client.query(SQL.release, [entry.op.id, entry.op.owner]);
       results[entry.index] = { ok: true, value: undefined };
+    }
+    for (const entry of groups.releaseLeases) {
+      const transactions = await client.query(SQL.releaseTransactionLeases, [entry.op.owners, entry.op.now]);
+      const outbox = await client.query(SQL.releaseOutboxLeases, [entry.op.owners]);
+      results[entry.index] = { ok: true, value: (transactions.rowCount ?? 0) + (outbox.rowCount ?? 0) };
     }
     for (const entry of groups.claimDue) results[entry.index] = await this.#claimDue(client, entry.op.options);
     for (const entry of groups.claimOutbox) results[entry.index] = await this.#claimOutbox(client, entry.op.options);
@@ -856,6 +866,7 @@ function groupByKind(batch: readonly PendingWrite[]): Groups {
     applyChange: [],
     claimDue: [],
     releaseTransaction: [],
+    releaseLeases: [],
     claimOutbox: [],
     recordDelivery: [],
     replayUndelivered: [],
@@ -878,6 +889,8 @@ function groupByKind(batch: readonly PendingWrite[]): Groups {
         return groups.claimDue.push({ index, op });
       case 'releaseTransaction':
         return groups.releaseTransaction.push({ index, op });
+      case 'releaseLeases':
+        return groups.releaseLeases.push({ index, op });
       case 'claimOutbox':
         return groups.claimOutbox.push({ index, op });
       case 'recordDelivery':
@@ -1220,6 +1233,21 @@ const SQL = {
   refreshTokenByHash: named('refresh_token_by_hash', 'SELECT * FROM refresh_tokens WHERE token_hash = $1'),
   forgetExpiredRefreshTokens: named('forget_expired_refresh_tokens', 'DELETE FROM refresh_tokens WHERE expires_at < $1'),
   revokeFamily: named('revoke_family', 'UPDATE refresh_tokens SET revoked = TRUE WHERE family_id = $1'),
+  // Along transactions_claimable and the pending outbox rows, as on SQLite.
+  leaseOwners: named(
+    'lease_owners',
+    `SELECT lease_owner FROM transactions
+     WHERE due_at IS NOT NULL AND GREATEST(due_at, COALESCE(lease_until + 1, 0)) > $1 AND lease_until >= $1
+     UNION
+     SELECT lease_owner FROM outbox WHERE status = 'PENDING' AND lease_until >= $1
+     ORDER BY 1`,
+  ),
+  releaseTransactionLeases: named(
+    'release_transaction_leases',
+    `UPDATE transactions SET lease_owner = NULL, lease_until = NULL
+     WHERE lease_owner = ANY($1) AND due_at IS NOT NULL AND GREATEST(due_at, COALESCE(lease_until + 1, 0)) > $2`,
+  ),
+  releaseOutboxLeases: named('release_outbox_leases', `UPDATE outbox SET lease_owner = NULL, lease_until = NULL WHERE status = 'PENDING' AND lease_owner = ANY($1)`),
   insertSetting: named('insert_setting', 'INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING'),
 } as const;
 

@@ -98,6 +98,10 @@ export class SqliteExecutor {
       case 'releaseTransaction':
         this.#sql.release.run(op.id, op.owner);
         return undefined;
+      case 'releaseLeases': {
+        const owners = JSON.stringify(op.owners);
+        return this.#sql.releaseTransactionLeases.run({ owners, now: op.now }).changes + this.#sql.releaseOutboxLeases.run({ owners }).changes;
+      }
       case 'claimOutbox':
         return this.#claimOutbox(op.options);
       case 'recordDelivery':
@@ -385,6 +389,17 @@ function prepareWriteStatements(db: Db) {
       ),
     ),
     release: db.prepare('UPDATE transactions SET lease_owner = NULL, lease_until = NULL WHERE id = ? AND lease_owner = ?'),
+    // releaseLeases: along transactions_claimable (rows with a timer whose lease is live lie past
+    // now), and along the pending outbox rows; never a scan of the whole history.
+    releaseTransactionLeases: db.prepare(
+      `UPDATE transactions SET lease_owner = NULL, lease_until = NULL
+       WHERE lease_owner IN (SELECT value FROM json_each(@owners))
+         AND due_at IS NOT NULL AND MAX(due_at, COALESCE(lease_until + 1, 0)) > @now`,
+    ),
+    releaseOutboxLeases: db.prepare(
+      `UPDATE outbox SET lease_owner = NULL, lease_until = NULL
+       WHERE status = 'PENDING' AND lease_owner IN (SELECT value FROM json_each(@owners))`,
+    ),
 
     messageByKey: db.prepare('SELECT * FROM messages WHERE integrator_id = ? AND message_id = ?'),
     insertMessage: db.prepare(

@@ -161,6 +161,10 @@ class SqliteStore extends QueuedWrites implements Store {
     return read(() => (this.#sql.attemptsOf.all(outboxId) as AttemptRow[]).map(attemptFromRow));
   }
 
+  leaseOwners(now: number): Promise<string[]> {
+    return read(() => this.#sql.leaseOwners.pluck().all({ now }) as string[]);
+  }
+
   async getOrCreateSetting(name: string, create: () => string): Promise<string> {
     const existing = await read(() => this.#sql.settingByName.get(name) as { value: string } | undefined);
     if (existing) return existing.value;
@@ -232,6 +236,13 @@ function prepareReadStatements(db: Db) {
     ),
     attemptsOf: db.prepare('SELECT outbox_id, at, duration_ms, http_status, error, delivered FROM delivery_attempts WHERE outbox_id = ? ORDER BY at, id'),
     settingByName: db.prepare('SELECT value FROM settings WHERE name = ?'),
+    leaseOwners: db.prepare(
+      `SELECT lease_owner FROM transactions
+       WHERE due_at IS NOT NULL AND MAX(due_at, COALESCE(lease_until + 1, 0)) > @now AND lease_until >= @now
+       UNION
+       SELECT lease_owner FROM outbox WHERE status = 'PENDING' AND lease_until >= @now
+       ORDER BY 1`,
+    ),
   };
 }
 
