@@ -51,6 +51,24 @@ void describe('failed authentications per client address', () => {
     }
   });
 
+  void it('lets at most the burst of checks run when wrong passwords arrive all at once', async () => {
+    const server = await startTestApp(await limitedConfig('basic'));
+    try {
+      const statuses = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          fetch(`${server.url}/api/v1/whoami`, { headers: { authorization: basic({ ...BANK_A, password: `guess-${i}` }), ...FROM_ONE } }).then((response) => response.status),
+        ),
+      );
+      assert.deepEqual(
+        statuses.sort((a, b) => a - b),
+        [401, 401, 401, 429, 429, 429, 429, 429, 429, 429],
+        'a check counts as failed from the moment it starts',
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
   void it('does not count successes or requests without credentials', async () => {
     const server = await startTestApp(await limitedConfig('basic'));
     try {

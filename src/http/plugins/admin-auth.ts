@@ -38,13 +38,11 @@ export function adminGuard(admin: AdminConfig, failures: FailedAuthentications):
     if (match === null) throw unauthenticated('Send Authorization: Basic with the operator credentials');
     const credentials = decodeBasic(match[1] ?? '');
     if (credentials === undefined) throw unauthenticated('The Basic credentials are not base64 of username:password');
-    const admitted = failures.admit(request.clientAddress);
+    const admitted = failures.attempt(request.clientAddress);
     if (!admitted.ok) throw tooManyFailures(admitted.retryAfterS);
     const passwordOk = await verifySecretAsync(credentials.password, admin.passwordHash.reveal());
     const usernameOk = timingSafeEqual(digest(credentials.username), username);
-    if (!passwordOk || !usernameOk) {
-      failures.failed(request.clientAddress);
-      throw unauthenticated('Unknown username or wrong password');
-    }
+    if (!passwordOk || !usernameOk) throw unauthenticated('Unknown username or wrong password');
+    failures.succeeded(request.clientAddress);
   };
 }

@@ -157,13 +157,11 @@ async function basicAuthenticator(config: Config, clock: Clock, failures: Failed
     const key = verifier.keyOf(authorization.value);
     let success = verifier.remembered(key);
     if (success === undefined) {
-      const admitted = failures.admit(request.clientAddress);
+      const admitted = failures.attempt(request.clientAddress);
       if (!admitted.ok) throw tooManyFailures(admitted.retryAfterS);
       success = await verifier.check(key, credentials);
-      if (success === undefined) {
-        failures.failed(request.clientAddress);
-        throw unauthenticated('Unknown username or wrong password', challenge);
-      }
+      if (success === undefined) throw unauthenticated('Unknown username or wrong password', challenge);
+      failures.succeeded(request.clientAddress);
     }
     if (header !== undefined) admittedBySocket.set(request.raw.socket, { header, success });
     return success.integrator;

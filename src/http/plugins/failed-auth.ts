@@ -11,7 +11,9 @@ import { TokenBucket, type TakeOutcome } from './rate-limit.js';
  * password or secret: Basic authentication of the API, the token endpoint and the admin API.
  * Each address may fail `burst` checks at once, then `perMinute`; beyond that a request that
  * needs a check gets 429 with Retry-After and no check is made. Guessing is slowed to the
- * refill rate, and a flood of wrong passwords cannot keep the thread pool busy with scrypt.
+ * refill rate, and a flood of wrong passwords cannot keep the thread pool busy with scrypt: a
+ * check counts as failed from the moment it starts until it succeeds, so however many arrive at
+ * once, at most `burst` of them run.
  *
  * Only failures are counted: an integrator whose credentials are right is never held back by its
  * own traffic, and one whose success is remembered (the Basic cache, or a kept-alive connection)
@@ -29,19 +31,22 @@ export class FailedAuthentications {
     this.#limits = { requestsPerSecond: limits.perMinute / 60, burst: limits.burst };
   }
 
-  /** Whether `address` may have its credentials checked now. */
-  admit(address: string): TakeOutcome {
-    return this.#buckets.get(address)?.peek(this.clock.now()) ?? { ok: true, remaining: this.#limits.burst };
-  }
-
-  /** A check from `address` failed (wrong username, password, client secret or refresh token). */
-  failed(address: string): void {
+  /**
+   * A credential check from `address` is about to run: refused when the address has no failures
+   * left; otherwise counted as failed until `succeeded` says otherwise.
+   */
+  attempt(address: string): TakeOutcome {
     let bucket = this.#buckets.get(address);
     if (bucket === undefined) {
       bucket = new TokenBucket(this.#limits, this.clock.now());
       this.#buckets.set(address, bucket);
     }
-    bucket.take(this.clock.now());
+    return bucket.take(this.clock.now());
+  }
+
+  /** The check begun by `attempt` did not fail (it succeeded, or the request was refused for another reason): it no longer counts. */
+  succeeded(address: string): void {
+    this.#buckets.get(address)?.giveBack();
   }
 }
 

@@ -41,6 +41,11 @@ export class TokenBucket {
     return { ok: true, remaining: Math.floor(this.#tokens) };
   }
 
+  /** Puts back a token taken before (up to the burst). */
+  giveBack(): void {
+    this.#tokens = Math.min(this.limits.burst, this.#tokens + 1);
+  }
+
   /** Whether a token is there, without taking it. */
   peek(now: number): TakeOutcome {
     const elapsedS = Math.max(0, now - this.#updatedAt) / 1000;

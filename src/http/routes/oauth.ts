@@ -99,7 +99,8 @@ export async function oauthRoutes(scope: FastifyInstance, deps: OAuthRoutesDeps)
     }
     const client = basicClient(request.headers.authorization);
     if (client === 'malformed') return sendError(reply, 'invalid_request', 'the Authorization header is not Basic client credentials');
-    const admitted = scope.failedAuthentications.admit(request.clientAddress);
+    const failures = scope.failedAuthentications;
+    const admitted = failures.attempt(request.clientAddress);
     if (!admitted.ok) {
       request.log.info('token request refused: too many failed authentications from this address');
       // 429 and Retry-After as on the API; the body in the RFC 6749 §5.2 form token clients parse.
@@ -109,22 +110,28 @@ export async function oauthRoutes(scope: FastifyInstance, deps: OAuthRoutesDeps)
         .type('application/json')
         .send({ error: 'temporarily_unavailable', error_description: `too many failed authentications from this address; retry after ${admitted.retryAfterS} s` });
     }
-    const outcome = await issueToken(
-      { ...deps, signer: provider, randomToken, dummyHash },
-      {
-        form: (request.body ?? {}) as Record<string, string | string[] | undefined>,
-        ...(client === undefined ? {} : { basicClient: client }),
-        addressAllowed: (integrator) => integratorAllows(integrator, request.clientAddress),
-      },
-    );
+    let outcome: Awaited<ReturnType<typeof issueToken>>;
+    try {
+      outcome = await issueToken(
+        { ...deps, signer: provider, randomToken, dummyHash },
+        {
+          form: (request.body ?? {}) as Record<string, string | string[] | undefined>,
+          ...(client === undefined ? {} : { basicClient: client }),
+          addressAllowed: (integrator) => integratorAllows(integrator, request.clientAddress),
+        },
+      );
+    } catch (error) {
+      failures.succeeded(request.clientAddress); // our failure, not the caller's
+      throw error;
+    }
+    // Only a wrong client secret, password or refresh token counts as a failed check.
+    if (outcome.kind !== 'error' || (outcome.error !== 'invalid_client' && outcome.error !== 'invalid_grant')) failures.succeeded(request.clientAddress);
     switch (outcome.kind) {
       case 'hold':
         holdRequest(request, reply);
         return reply;
       case 'error':
         request.log.info({ error: outcome.error }, 'token request refused');
-        // A wrong client secret, password or refresh token; malformed requests are not counted.
-        if (outcome.error === 'invalid_client' || outcome.error === 'invalid_grant') scope.failedAuthentications.failed(request.clientAddress);
         return sendError(reply, outcome.error, outcome.description);
       case 'issued':
         request.log.info({ integrator: outcome.integrator.id }, 'token issued');
