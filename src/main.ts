@@ -96,6 +96,10 @@ async function main(): Promise<void> {
     if (recovered.released > 0) {
       log.info({ owners: recovered.owners, leases: recovered.released }, 'resuming the work of earlier processes of this host that are gone: their leases are released');
     }
+    // A process that died between recording a delivered callback and telling its engine leaves
+    // the transaction waiting for the engine's callback check (a minute): look now instead.
+    const woken = await store.wakeDeliveredCallbacks(clock.now());
+    if (woken > 0) log.info({ transactions: woken }, 'transactions whose delivered callback their engine was never told of are looked at now');
     engine.start();
     dispatcher.start();
   } else {

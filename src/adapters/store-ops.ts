@@ -67,6 +67,7 @@ export type WriteOp =
   | { readonly kind: 'claimDue'; readonly options: ClaimOptions }
   | { readonly kind: 'releaseTransaction'; readonly id: string; readonly owner: string }
   | { readonly kind: 'releaseLeases'; readonly owners: readonly string[]; readonly now: number }
+  | { readonly kind: 'wakeDeliveredCallbacks'; readonly now: number }
   | { readonly kind: 'claimOutbox'; readonly options: OutboxClaimOptions }
   | { readonly kind: 'recordDelivery'; readonly attempt: DeliveryAttempt }
   | { readonly kind: 'replayUndelivered'; readonly filter: ReplayFilter; readonly now: number }
@@ -88,6 +89,7 @@ export interface WriteResults {
   claimDue: TransactionRecord[];
   releaseTransaction: undefined;
   releaseLeases: number;
+  wakeDeliveredCallbacks: number;
   claimOutbox: OutboxRecord[];
   recordDelivery: OutboxRecord | undefined;
   replayUndelivered: number;
@@ -218,6 +220,10 @@ export abstract class QueuedWrites {
 
   releaseLeases(owners: readonly string[], now: number): Promise<number> {
     return this.enqueue({ kind: 'releaseLeases', owners, now });
+  }
+
+  wakeDeliveredCallbacks(now: number): Promise<number> {
+    return this.enqueue({ kind: 'wakeDeliveredCallbacks', now });
   }
 
   claimOutbox(options: OutboxClaimOptions): Promise<OutboxRecord[]> {

@@ -286,6 +286,12 @@ export interface Store {
    * claimable at once instead of when the leases lapse; returns how many leases ended.
    */
   releaseLeases(owners: readonly string[], now: number): Promise<number>;
+  /**
+   * Make due at `now` every transaction that waits on a later timer although its latest callback
+   * was delivered: the dispatcher's notice of that delivery to the engine died with a process
+   * (it is sent after the delivery is recorded). Returns how many were woken.
+   */
+  wakeDeliveredCallbacks(now: number): Promise<number>;
 
   /** Lease deliverable outbox messages: per (transaction, channel) only the oldest pending one, so delivery is in order. */
   claimOutbox(options: OutboxClaimOptions): Promise<OutboxRecord[]>;

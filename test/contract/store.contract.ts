@@ -735,6 +735,26 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
           assert.equal(await store.releaseLeases(['nobody'], T0 + 3), 0);
         }));
 
+      void it('wakes the transactions that wait on a timer although their latest callback was delivered, and only those', () =>
+        withStore(async (store) => {
+          const later = T0 + 60_000;
+          const answered = await accept(store, transfer({ dueAt: later, outbox: [callback()] }));
+          const unanswered = await accept(store, transfer({ dueAt: later, outbox: [callback()] }));
+          const answeredThenAgain = await accept(store, transfer({ dueAt: later, outbox: [callback(), callback()] }));
+          const done = await accept(store, transfer({ dueAt: null, outbox: [callback()] }));
+          await store.claimOutbox({ now: T0, limit: 100, owner: 'w', leaseMs: LEASE_MS });
+          for (const tx of [answered, answeredThenAgain, done]) {
+            await store.recordDelivery({ outboxId: tx.outbox[0]!.id, at: T0, durationMs: 1, httpStatus: 204, error: null, delivered: true, nextAttemptAt: null });
+          }
+          assert.deepEqual(await store.claimDue({ now: T0 + 1, limit: 10, owner: 'e', leaseMs: LEASE_MS }), [], 'nothing is due yet');
+
+          assert.equal(await store.wakeDeliveredCallbacks(T0 + 1), 1);
+          assert.deepEqual(ids(await store.claimDue({ now: T0 + 1, limit: 10, owner: 'e', leaseMs: LEASE_MS })), [answered.id]);
+          assert.equal((await store.getTransaction(unanswered.id))?.dueAt, later, 'its callback is not delivered yet');
+          assert.equal((await store.getTransaction(answeredThenAgain.id))?.dueAt, later, 'its latest callback is not delivered yet');
+          assert.equal(await store.wakeDeliveredCallbacks(T0 + 2), 0, 'a woken transaction is due, not waiting');
+        }));
+
       void it('two instances never claim the same due transaction', () =>
         withStore(async (first, database) => {
           const second = await database.open();

@@ -366,6 +366,10 @@ class PostgresStore extends QueuedWrites implements Store {
       await client.query(SQL.release, [entry.op.id, entry.op.owner]);
       results[entry.index] = { ok: true, value: undefined };
     }
+    for (const entry of groups.wakeDeliveredCallbacks) {
+      const woken = await client.query(SQL.wakeDeliveredCallbacks, [entry.op.now]);
+      results[entry.index] = { ok: true, value: woken.rowCount ?? 0 };
+    }
     for (const entry of groups.releaseLeases) {
       const transactions = await client.query(SQL.releaseTransactionLeases, [entry.op.owners, entry.op.now]);
       const outbox = await client.query(SQL.releaseOutboxLeases, [entry.op.owners]);
@@ -867,6 +871,7 @@ function groupByKind(batch: readonly PendingWrite[]): Groups {
     claimDue: [],
     releaseTransaction: [],
     releaseLeases: [],
+    wakeDeliveredCallbacks: [],
     claimOutbox: [],
     recordDelivery: [],
     replayUndelivered: [],
@@ -891,6 +896,8 @@ function groupByKind(batch: readonly PendingWrite[]): Groups {
         return groups.releaseTransaction.push({ index, op });
       case 'releaseLeases':
         return groups.releaseLeases.push({ index, op });
+      case 'wakeDeliveredCallbacks':
+        return groups.wakeDeliveredCallbacks.push({ index, op });
       case 'claimOutbox':
         return groups.claimOutbox.push({ index, op });
       case 'recordDelivery':
@@ -1246,6 +1253,20 @@ const SQL = {
     'release_transaction_leases',
     `UPDATE transactions SET lease_owner = NULL, lease_until = NULL
      WHERE lease_owner = ANY($1) AND due_at IS NOT NULL AND GREATEST(due_at, COALESCE(lease_until + 1, 0)) > $2`,
+  ),
+  // Rows another instance holds locked are skipped (their engine's callback check still finds them);
+  // the others are locked in id order, as every multi-row lock here is.
+  wakeDeliveredCallbacks: named(
+    'wake_delivered_callbacks',
+    `WITH waiting AS (
+       SELECT t.id FROM transactions t
+       WHERE t.due_at IS NOT NULL AND GREATEST(t.due_at, COALESCE(t.lease_until + 1, 0)) > $1 AND t.due_at > $1
+         AND EXISTS (
+           SELECT 1 FROM outbox o
+           WHERE o.transaction_id = t.id AND o.channel = 'callback' AND o.status = 'DELIVERED'
+             AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.transaction_id = o.transaction_id AND p.channel = 'callback' AND p.seq > o.seq))
+       ORDER BY t.id FOR UPDATE SKIP LOCKED)
+     UPDATE transactions SET due_at = $1 WHERE id IN (SELECT id FROM waiting)`,
   ),
   releaseOutboxLeases: named('release_outbox_leases', `UPDATE outbox SET lease_owner = NULL, lease_until = NULL WHERE status = 'PENDING' AND lease_owner = ANY($1)`),
   insertSetting: named('insert_setting', 'INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING'),

@@ -98,6 +98,8 @@ export class SqliteExecutor {
       case 'releaseTransaction':
         this.#sql.release.run(op.id, op.owner);
         return undefined;
+      case 'wakeDeliveredCallbacks':
+        return this.#sql.wakeDeliveredCallbacks.run({ now: op.now }).changes;
       case 'releaseLeases': {
         const owners = JSON.stringify(op.owners);
         return this.#sql.releaseTransactionLeases.run({ owners, now: op.now }).changes + this.#sql.releaseOutboxLeases.run({ owners }).changes;
@@ -395,6 +397,15 @@ function prepareWriteStatements(db: Db) {
       `UPDATE transactions SET lease_owner = NULL, lease_until = NULL
        WHERE lease_owner IN (SELECT value FROM json_each(@owners))
          AND due_at IS NOT NULL AND MAX(due_at, COALESCE(lease_until + 1, 0)) > @now`,
+    ),
+    // Waiting transactions (past now along transactions_claimable) whose latest callback is DELIVERED.
+    wakeDeliveredCallbacks: db.prepare(
+      `UPDATE transactions SET due_at = @now
+       WHERE due_at IS NOT NULL AND MAX(due_at, COALESCE(lease_until + 1, 0)) > @now AND due_at > @now
+         AND EXISTS (
+           SELECT 1 FROM outbox o
+           WHERE o.transaction_id = transactions.id AND o.channel = 'callback' AND o.status = 'DELIVERED'
+             AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.transaction_id = o.transaction_id AND p.channel = 'callback' AND p.seq > o.seq))`,
     ),
     releaseOutboxLeases: db.prepare(
       `UPDATE outbox SET lease_owner = NULL, lease_until = NULL
