@@ -69,6 +69,18 @@ void describe('failed authentications per client address', () => {
     }
   });
 
+  void it('admits a client opening many connections at once with right credentials: requests sharing one check count once', async () => {
+    const server = await startTestApp(await limitedConfig('basic'));
+    try {
+      const statuses = await Promise.all(
+        Array.from({ length: 30 }, () => fetch(`${server.url}/api/v1/whoami`, { headers: { authorization: basic(BANK_A), ...FROM_ONE } }).then((response) => response.status)),
+      );
+      assert.deepEqual(new Set(statuses), new Set([200]));
+    } finally {
+      await server.close();
+    }
+  });
+
   void it('does not count successes or requests without credentials', async () => {
     const server = await startTestApp(await limitedConfig('basic'));
     try {

@@ -108,15 +108,19 @@ class BasicVerifier {
     return undefined;
   }
 
+  /**
+   * The check of this header already running, if any: requests arriving together with the same
+   * header (a client opening many connections at once) share one scrypt check instead of
+   * queueing one each on the thread pool.
+   */
+  running(key: string): Promise<BasicSuccess | undefined> | undefined {
+    return this.#inFlight.get(key);
+  }
+
   /** Checks the credentials against the stored hash (scrypt); a success is remembered. */
   check(key: string, credentials: { username: string; password: string }): Promise<BasicSuccess | undefined> {
-    // Requests arriving together with the same header (a client opening many connections at
-    // once) share one scrypt check instead of queueing one each on the thread pool.
-    let pending = this.#inFlight.get(key);
-    if (pending === undefined) {
-      pending = this.#check(key, credentials).finally(() => this.#inFlight.delete(key));
-      this.#inFlight.set(key, pending);
-    }
+    const pending = this.#check(key, credentials).finally(() => this.#inFlight.delete(key));
+    this.#inFlight.set(key, pending);
     return pending;
   }
 
@@ -156,7 +160,12 @@ async function basicAuthenticator(config: Config, clock: Clock, failures: Failed
     if (credentials === undefined) throw unauthenticated('The Basic credentials are not base64 of username:password', challenge);
     const key = verifier.keyOf(authorization.value);
     let success = verifier.remembered(key);
-    if (success === undefined) {
+    const running = success === undefined ? verifier.running(key) : undefined;
+    if (running !== undefined) {
+      // Joining a check already counted: the same guess costs neither a check nor a failure.
+      success = await running;
+      if (success === undefined) throw unauthenticated('Unknown username or wrong password', challenge);
+    } else if (success === undefined) {
       const admitted = failures.attempt(request.clientAddress);
       if (!admitted.ok) throw tooManyFailures(admitted.retryAfterS);
       success = await verifier.check(key, credentials);
