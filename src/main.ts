@@ -15,7 +15,7 @@ import { createConnectors } from './connectors/registry.js';
 import { CREDIT_TRANSFER_INITIAL_STATE } from './domain/machines/credit-transfer.js';
 import { Dispatcher } from './engine/dispatcher.js';
 import { Engine } from './engine/engine.js';
-import { instanceIdOf, releaseLeasesOfGoneProcesses } from './engine/lease-recovery.js';
+import { instanceIdOf, recoverAtStart } from './engine/crash-recovery.js';
 import { buildApp, createLogger } from './http/app.js';
 
 async function main(): Promise<void> {
@@ -24,7 +24,7 @@ async function main(): Promise<void> {
   const store = await openStore(config.database);
   const clock = systemClock;
   const ids = systemIds;
-  // Leases name their holder, so an operator can tell which instance holds what (lease-recovery.ts).
+  // Leases name their holder, so an operator can tell which instance holds what (crash-recovery.ts).
   const instanceId = instanceIdOf(hostname(), process.pid, randomUUID().slice(0, 8));
   const integrators = new Map(config.integrators.map((integrator) => [integrator.id, integrator]));
 
@@ -92,14 +92,11 @@ async function main(): Promise<void> {
 
   for (const connector of new Set(connectors.values())) await connector.start(engine);
   if (config.processing.enabled) {
-    const recovered = await releaseLeasesOfGoneProcesses(store, { hostname: hostname(), pid: process.pid, instanceId }, clock.now());
-    if (recovered.released > 0) {
-      log.info({ owners: recovered.owners, leases: recovered.released }, 'resuming the work of earlier processes of this host that are gone: their leases are released');
+    const recovered = await recoverAtStart(store, instanceId, clock.now());
+    if (recovered.leasesReleased > 0) {
+      log.info({ owners: recovered.owners, leases: recovered.leasesReleased }, 'resuming the work of earlier processes of this host that are gone: their leases are released');
     }
-    // A process that died between recording a delivered callback and telling its engine leaves
-    // the transaction waiting for the engine's callback check (a minute): look now instead.
-    const woken = await store.wakeDeliveredCallbacks(clock.now());
-    if (woken > 0) log.info({ transactions: woken }, 'transactions whose delivered callback their engine was never told of are looked at now');
+    if (recovered.woken > 0) log.info({ transactions: recovered.woken }, 'transactions whose delivered callback their engine was never told of are looked at now');
     engine.start();
     dispatcher.start();
   } else {

@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { goneOwners, instanceIdOf, processExists, releaseLeasesOfGoneProcesses, type Self } from '../../src/engine/lease-recovery.js';
+import { goneOwners, instanceIdOf, processExists, recoverAtStart } from '../../src/engine/crash-recovery.js';
 
-const self: Self = { hostname: 'node-a', pid: 4242, instanceId: instanceIdOf('node-a', 4242, 'cafe0001') };
+const self = instanceIdOf('node-a', 4242, 'cafe0001');
 const alive = new Set([4242, 100]);
 const exists = (pid: number): boolean => alive.has(pid);
 
-void describe('releasing the leases of gone processes at start', () => {
+void describe('recovering the work of crashed processes at start', () => {
   void it('judges only holders of this host: gone when no process has their pid, or when their pid is this process\'s own', () => {
     const owners = [
-      self.instanceId, // this very process
+      self, // this very process
       instanceIdOf('node-a', 100, 'beef0001'), // alive on this host
       instanceIdOf('node-a', 7, 'dead0001'), // no such process here
       instanceIdOf('node-a', 4242, 'old00001'), // this pid before a restart (a container's pid 1 again)
@@ -18,9 +18,10 @@ void describe('releasing the leases of gone processes at start', () => {
       'admin-test', // not a process name
     ];
     assert.deepEqual(goneOwners(owners, self, exists), [instanceIdOf('node-a', 7, 'dead0001'), instanceIdOf('node-a', 4242, 'old00001')]);
+    assert.deepEqual(goneOwners(owners, 'not-a-process-name', exists), [], 'an instance not named by instanceIdOf judges nobody');
   });
 
-  void it('asks the store to release the gone holders\' leases only, and nothing when none is gone', async () => {
+  void it('asks the store to release the gone holders\' leases only, and always to wake transactions whose delivered callback went unnoticed', async () => {
     const released: (readonly string[])[] = [];
     const store = (owners: string[]) => ({
       leaseOwners: () => Promise.resolve(owners),
@@ -28,10 +29,11 @@ void describe('releasing the leases of gone processes at start', () => {
         released.push(gone);
         return Promise.resolve(gone.length * 3);
       },
+      wakeDeliveredCallbacks: () => Promise.resolve(2),
     });
     const gone = instanceIdOf('node-a', 7, 'dead0001');
-    assert.deepEqual(await releaseLeasesOfGoneProcesses(store([gone, self.instanceId]), self, 0, exists), { owners: [gone], released: 3 });
-    assert.deepEqual(await releaseLeasesOfGoneProcesses(store([self.instanceId]), self, 0, exists), { owners: [], released: 0 });
+    assert.deepEqual(await recoverAtStart(store([gone, self]), self, 0, exists), { owners: [gone], leasesReleased: 3, woken: 2 });
+    assert.deepEqual(await recoverAtStart(store([self]), self, 0, exists), { owners: [], leasesReleased: 0, woken: 2 });
     assert.deepEqual(released, [[gone]]);
   });
 
