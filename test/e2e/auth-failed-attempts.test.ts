@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BANK_A, BANK_B, ManualClock, basic, integrator, startTestApp, testConfig } from '../support/auth-app.js';
+import { BANK_A, BANK_B, ManualClock, basic, integrator, startTestApp, testConfig, type TestApp } from '../support/auth-app.js';
 
 /**
  * Failed credential checks are limited per client address (auth.failedAuthentications): here
@@ -18,6 +18,14 @@ async function limitedConfig(mode: 'basic' | 'oauth2') {
     server: { trustedProxies: ['127.0.0.1/32'] },
     integrators: [integrator('bank-a', ['10.0.0.0/8'], BANK_A), integrator('bank-b', ['10.0.0.0/8'], BANK_B)],
   });
+}
+
+/** Sends one request per user to the API all at once, from FROM_ONE; the statuses, sorted. */
+async function allAtOnce(server: TestApp, users: readonly { username: string; password: string }[]): Promise<number[]> {
+  const statuses = await Promise.all(
+    users.map((user) => fetch(`${server.url}/api/v1/whoami`, { headers: { authorization: basic(user), ...FROM_ONE } }).then((response) => response.status)),
+  );
+  return statuses.sort((a, b) => a - b);
 }
 
 async function assertHeldBack(response: Response, retryAfterS: string): Promise<void> {
@@ -54,16 +62,8 @@ void describe('failed authentications per client address', () => {
   void it('lets at most the burst of checks run when wrong passwords arrive all at once', async () => {
     const server = await startTestApp(await limitedConfig('basic'));
     try {
-      const statuses = await Promise.all(
-        Array.from({ length: 10 }, (_, i) =>
-          fetch(`${server.url}/api/v1/whoami`, { headers: { authorization: basic({ ...BANK_A, password: `guess-${i}` }), ...FROM_ONE } }).then((response) => response.status),
-        ),
-      );
-      assert.deepEqual(
-        statuses.sort((a, b) => a - b),
-        [401, 401, 401, 429, 429, 429, 429, 429, 429, 429],
-        'a check counts as failed from the moment it starts',
-      );
+      const guesses = Array.from({ length: 10 }, (_, i) => ({ ...BANK_A, password: `guess-${i}` }));
+      assert.deepEqual(await allAtOnce(server, guesses), [401, 401, 401, 429, 429, 429, 429, 429, 429, 429], 'a check counts as failed from the moment it starts');
     } finally {
       await server.close();
     }
@@ -72,10 +72,7 @@ void describe('failed authentications per client address', () => {
   void it('admits a client opening many connections at once with right credentials: requests sharing one check count once', async () => {
     const server = await startTestApp(await limitedConfig('basic'));
     try {
-      const statuses = await Promise.all(
-        Array.from({ length: 30 }, () => fetch(`${server.url}/api/v1/whoami`, { headers: { authorization: basic(BANK_A), ...FROM_ONE } }).then((response) => response.status)),
-      );
-      assert.deepEqual(new Set(statuses), new Set([200]));
+      assert.deepEqual(new Set(await allAtOnce(server, Array.from({ length: 30 }, () => BANK_A))), new Set([200]));
     } finally {
       await server.close();
     }

@@ -35,26 +35,21 @@ export class TokenBucket {
 
   /** Takes a token when there is one. */
   take(now: number): TakeOutcome {
-    const outcome = this.peek(now);
-    if (!outcome.ok) return outcome;
-    this.#tokens -= 1;
-    return { ok: true, remaining: Math.floor(this.#tokens) };
+    const elapsedS = Math.max(0, now - this.#updatedAt) / 1000;
+    this.#tokens = Math.min(this.limits.burst, this.#tokens + elapsedS * this.limits.requestsPerSecond);
+    // A clock stepping back neither refills nor lets the same interval be counted twice later.
+    this.#updatedAt = Math.max(this.#updatedAt, now);
+    if (this.#tokens >= 1) {
+      this.#tokens -= 1;
+      return { ok: true, remaining: Math.floor(this.#tokens) };
+    }
+    // Whole seconds until one token is back (Retry-After has no fractions), at least 1.
+    return { ok: false, retryAfterS: Math.max(1, Math.ceil((1 - this.#tokens) / this.limits.requestsPerSecond)) };
   }
 
   /** Puts back a token taken before (up to the burst). */
   giveBack(): void {
     this.#tokens = Math.min(this.limits.burst, this.#tokens + 1);
-  }
-
-  /** Whether a token is there, without taking it. */
-  peek(now: number): TakeOutcome {
-    const elapsedS = Math.max(0, now - this.#updatedAt) / 1000;
-    this.#tokens = Math.min(this.limits.burst, this.#tokens + elapsedS * this.limits.requestsPerSecond);
-    // A clock stepping back neither refills nor lets the same interval be counted twice later.
-    this.#updatedAt = Math.max(this.#updatedAt, now);
-    if (this.#tokens >= 1) return { ok: true, remaining: Math.floor(this.#tokens) };
-    // Whole seconds until one token is back (Retry-After has no fractions), at least 1.
-    return { ok: false, retryAfterS: Math.max(1, Math.ceil((1 - this.#tokens) / this.limits.requestsPerSecond)) };
   }
 }
 
