@@ -74,6 +74,26 @@ void describe('OAuth2 with the embedded provider, over real HTTP', () => {
     assert.equal(((await revoked.json()) as Record<string, unknown>)['error'], 'invalid_grant');
   });
 
+  void it('keeps an expired refresh token for one more lifetime (its reuse still revokes its session), then forgets it when a token is issued', async () => {
+    const refresh = (refreshToken: string): Promise<Response> =>
+      token({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: BANK_A.clientId, client_secret: BANK_A.clientSecret });
+    const description = async (response: Response): Promise<unknown> => ((await response.json()) as Record<string, unknown>)['error_description'];
+    const used = async (): Promise<string> => {
+      const first = (await (await token(passwordGrant(BANK_A))).json()) as Record<string, unknown>;
+      assert.equal((await refresh(first['refresh_token'] as string)).status, 200);
+      return first['refresh_token'] as string;
+    };
+    const kept = await used();
+    clock.advance(700_000); // expired 100 s ago: within one more lifetime (600 s)
+    assert.equal((await token(passwordGrant(BANK_A))).status, 200, 'a token is issued');
+    assert.equal(await description(await refresh(kept)), 'the refresh token was already used; its session is revoked');
+
+    const forgotten = await used();
+    clock.advance(1_300_000); // expired 700 s ago
+    assert.equal((await token(passwordGrant(BANK_A))).status, 200, 'a token is issued');
+    assert.equal(await description(await refresh(forgotten)), 'the refresh token is not valid');
+  });
+
   void it('answers 401 invalid_client for a wrong client secret', async () => {
     const response = await token(passwordGrant(BANK_A, { client_secret: 'wrong' }));
     assert.equal(response.status, 401);
