@@ -162,7 +162,7 @@ class SqliteStore extends QueuedWrites implements Store {
   }
 
   leaseOwners(now: number): Promise<string[]> {
-    return read(() => this.#sql.leaseOwners.pluck().all({ now }) as string[]);
+    return read(() => this.#sql.leaseOwners.all({ now }) as string[]);
   }
 
   async getOrCreateSetting(name: string, create: () => string): Promise<string> {
@@ -242,7 +242,7 @@ function prepareReadStatements(db: Db) {
        UNION
        SELECT lease_owner FROM outbox WHERE status = 'PENDING' AND lease_until >= @now
        ORDER BY 1`,
-    ),
+    ).pluck(),
   };
 }
 
