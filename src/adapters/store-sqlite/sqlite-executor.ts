@@ -27,6 +27,7 @@ import { attemptErrorText, changeSteps, OUTBOX_BLOCKED_AT, StoreWriteError, stor
 import type { Db } from './sqlite-connection.js';
 import {
   compareText,
+  LIMIT_PARAM,
   OUTBOX_COLUMNS,
   outboxFromRow,
   TRANSACTION_COLUMNS,
@@ -386,7 +387,7 @@ function prepareWriteStatements(db: Db) {
          WHERE id IN (
            SELECT id FROM transactions
            WHERE due_at IS NOT NULL AND MAX(due_at, COALESCE(lease_until + 1, 0)) <= @now
-           ORDER BY MAX(due_at, COALESCE(lease_until + 1, 0)), due_at LIMIT @limit)
+           ORDER BY MAX(due_at, COALESCE(lease_until + 1, 0)), due_at ${LIMIT_PARAM})
          RETURNING ${TRANSACTION_COLUMNS}`,
       ),
     ),
@@ -479,7 +480,7 @@ function prepareWriteStatements(db: Db) {
          AND NOT EXISTS (
            SELECT 1 FROM outbox p
            WHERE p.status = 'PENDING' AND p.transaction_id = o.transaction_id AND p.channel = o.channel AND p.seq < o.seq)
-       ORDER BY o.next_attempt_at, o.seq LIMIT @limit`,
+       ORDER BY o.next_attempt_at, o.seq ${LIMIT_PARAM}`,
     ),
     lease: db.prepare(
       `UPDATE outbox SET lease_owner = @owner, lease_until = @leaseUntil

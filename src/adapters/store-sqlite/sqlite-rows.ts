@@ -92,6 +92,14 @@ export interface AttemptRow {
   delivered: number;
 }
 
+/**
+ * A row limit given as a parameter. Written `LIMIT @limit` SQLite (3.46 and later) plans with the
+ * bound value and expires the statement whenever `@limit` is bound again, so every run would
+ * compile the statement anew (a claim of due outbox rows cost 20 µs instead of 3). An expression
+ * over the parameter is evaluated at run time like any other and keeps the statement compiled.
+ */
+export const LIMIT_PARAM = 'LIMIT @limit + 0';
+
 export const TRANSACTION_COLUMNS =
   'id, integrator_id, kind, uetr, scheme, message_id, state, version, amount_minor, currency, created_at, updated_at, due_at, traceparent, tracestate, data';
 /** Columns of an outbox read, from a statement whose outbox table is not aliased; `payload` is an event's spliced-in message. */

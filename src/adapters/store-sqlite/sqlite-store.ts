@@ -17,6 +17,7 @@ import {
   attemptFromRow,
   historyFromRow,
   messageFromRow,
+  LIMIT_PARAM,
   OUTBOX_COLUMNS,
   outboxFromRow,
   TRANSACTION_COLUMNS,
@@ -226,13 +227,13 @@ function prepareReadStatements(db: Db) {
       `SELECT ${OUTBOX_COLUMNS} FROM outbox
        WHERE status = 'UNDELIVERED' AND (@integratorId IS NULL OR integrator_id = @integratorId)
          AND (@afterCreatedAt IS NULL OR created_at > @afterCreatedAt OR (created_at = @afterCreatedAt AND id > @afterId))
-       ORDER BY created_at, id LIMIT @limit`,
+       ORDER BY created_at, id ${LIMIT_PARAM}`,
     ),
     listPending: db.prepare(
       `SELECT ${OUTBOX_COLUMNS} FROM outbox
        WHERE status = 'PENDING' AND (@integratorId IS NULL OR integrator_id = @integratorId)
          AND (@afterCreatedAt IS NULL OR created_at > @afterCreatedAt OR (created_at = @afterCreatedAt AND id > @afterId))
-       ORDER BY created_at, id LIMIT @limit`,
+       ORDER BY created_at, id ${LIMIT_PARAM}`,
     ),
     attemptsOf: db.prepare('SELECT outbox_id, at, duration_ms, http_status, error, delivered FROM delivery_attempts WHERE outbox_id = ? ORDER BY at, id'),
     settingByName: db.prepare('SELECT value FROM settings WHERE name = ?'),
