@@ -4,7 +4,8 @@
  * simulator at zero latency and every event delivered. Reports whether the backlog (accepted but
  * not yet called back) grows. Measured after a warm-up (E2E_WARM_UP_S, default 5 s, at the offered
  * rate up to 300/s, drained before measuring). Knobs: E2E_RATE (default 1000/s), E2E_DURATION_S
- * (60), DATABASE (default a fresh SQLite file).
+ * (60), DATABASE (default a fresh SQLite file), E2E_SERVICE=hollow (measure bench/hollow-service.ts, the
+ * same HTTP exchanges with nothing else, instead of regpay: the floor of what the HTTP costs).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -57,7 +58,14 @@ async function stats(url: string): Promise<{ callbacks: Record<string, number>; 
   return (await (await fetch(`${url}/_stats`)).json()) as never;
 }
 
-export async function runE2e(options: { ratePerS: number; durationS: number; database?: string; delivery?: Record<string, unknown> }): Promise<E2eFigures> {
+export async function runE2e(options: {
+  ratePerS: number;
+  durationS: number;
+  database?: string;
+  delivery?: Record<string, unknown>;
+  /** `hollow`: bench/hollow-service.ts instead of regpay. */
+  service?: 'regpay' | 'hollow';
+}): Promise<E2eFigures> {
   const receiver = await startBenchReceiver();
   const receiverUrl = receiver.url;
   const database = options.database ?? `sqlite:${join(mkdtempSync(join(tmpdir(), 'regpay-e2e-bench-')), 'bench.db')}`;
@@ -76,7 +84,11 @@ export async function runE2e(options: { ratePerS: number; durationS: number; dat
     },
   });
   // E2E_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the service.
-  const server = await startServer({ configPath, nodeArgs: (process.env.E2E_SERVER_NODE_ARGS ?? '').split(' ').filter((arg) => arg.length > 0) });
+  const nodeArgs = (process.env.E2E_SERVER_NODE_ARGS ?? '').split(' ').filter((arg) => arg.length > 0);
+  const server =
+    options.service === 'hollow'
+      ? await startServer({ main: fileURLToPath(new URL('./hollow-service.js', import.meta.url)), env: { RECEIVER_URL: receiverUrl }, nodeArgs })
+      : await startServer({ configPath, nodeArgs });
   const pool = new Pool(server.url, { connections: 64, pipelining: 1 });
   const sentAt = new Map<string, number>();
   const intake: number[] = [];
@@ -188,6 +200,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     durationS: Number(process.env.E2E_DURATION_S ?? 60),
     ...(process.env.DATABASE === undefined ? {} : { database: process.env.DATABASE }),
     ...(process.env.E2E_DELIVERY === undefined ? {} : { delivery: JSON.parse(process.env.E2E_DELIVERY) as Record<string, unknown> }),
+    service: process.env.E2E_SERVICE === 'hollow' ? 'hollow' : 'regpay',
   });
   process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
 }

@@ -64,10 +64,11 @@ async function measure(name: string, url: string): Promise<Figures> {
   return load(name, url, DURATION_S);
 }
 
-async function bare(): Promise<Figures> {
+/** A stand-in server (bare-server.ts or durable-bare-server.ts) started as its own process and measured. */
+async function standIn(name: string, program: string, env: Record<string, string> = {}): Promise<Figures> {
   const port = await freePort();
-  const child = spawn(process.execPath, [fileURLToPath(new URL('./bare-server.js', import.meta.url))], {
-    env: { ...process.env, PORT: String(port) },
+  const child = spawn(process.execPath, [fileURLToPath(new URL(program, import.meta.url))], {
+    env: { ...process.env, ...env, PORT: String(port) },
     stdio: 'inherit',
   });
   const url = `http://127.0.0.1:${port}`;
@@ -81,7 +82,7 @@ async function bare(): Promise<Figures> {
     }
   }
   try {
-    return await measure('bare Fastify 202 (baseline)', url);
+    return await measure(name, url);
   } finally {
     child.kill('SIGTERM');
   }
@@ -121,7 +122,11 @@ function row(figures: Figures, baseline: Figures): string {
   return `${figures.name.padEnd(34)} ${figures.acceptedPerS.toFixed(0).padStart(7)} /s  ratio ${ratio}  p50 ${figures.p50Ms.toFixed(1).padStart(5)} ms  p99 ${figures.p99Ms.toFixed(1).padStart(6)} ms  non-2xx ${figures.non2xx}  errors ${figures.errors}`;
 }
 
-const baseline = await bare();
+const baseline = await standIn('bare Fastify 202 (baseline)', './bare-server.js');
+// The floor: what durability alone leaves of the baseline (no authentication, validation or state).
+const floor = runs('floor')
+  ? await standIn('bare + durable SQLite row (floor)', './durable-bare-server.js', { DATABASE_FILE: join(mkdtempSync(join(tmpdir(), 'regpay-bench-')), 'floor.db') })
+  : undefined;
 const sqlite = runs('sqlite') ? await regpay('intake alone, SQLite (durable)', sqliteUrl(), false) : undefined;
 const sqliteFull = runs('sqlite-full') ? await regpay('intake + processing, SQLite', sqliteUrl(), true) : undefined;
 const [postgres, postgresFull] =
@@ -149,10 +154,10 @@ function e2eRow(figures: E2eFigures): string {
 const lines = [
   `credit-transfer intake: ${CONNECTIONS} connections, ${DURATION_S} s each after ${WARMUP_S} s warm-up, new transfer per request`,
   row(baseline, baseline),
-  ...[sqlite, sqliteFull, postgres, postgresFull].flatMap((figures) => (figures === undefined ? [] : [row(figures, baseline)])),
+  ...[floor, sqlite, sqliteFull, postgres, postgresFull].flatMap((figures) => (figures === undefined ? [] : [row(figures, baseline)])),
   ...(e2e === undefined ? [] : [`end to end (SQLite, simulator at zero latency, receiver process): ${e2eRow(e2e)}`]),
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
 const resultsDir = fileURLToPath(new URL('../../bench/results/', import.meta.url));
 mkdirSync(resultsDir, { recursive: true });
-writeFileSync(join(resultsDir, 'latest.json'), JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, durationS: DURATION_S, baseline, sqlite, sqliteFull, postgres, postgresFull, e2e }, null, 2));
+writeFileSync(join(resultsDir, 'latest.json'), JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, durationS: DURATION_S, baseline, floor, sqlite, sqliteFull, postgres, postgresFull, e2e }, null, 2));

@@ -80,9 +80,17 @@ export interface RunningServer {
 }
 
 /** Starts the real service as a separate process and waits until /health/ready answers 200. */
-export async function startServer(options: { configPath?: string; env?: Record<string, string>; cwd?: string; port?: number; nodeArgs?: readonly string[] }): Promise<RunningServer> {
+export async function startServer(options: {
+  configPath?: string;
+  env?: Record<string, string>;
+  cwd?: string;
+  port?: number;
+  nodeArgs?: readonly string[];
+  /** Another program answering /health/ready (a benchmark's stand-in for the service); the service by default. */
+  main?: string;
+}): Promise<RunningServer> {
   const port = options.port ?? (await freePort());
-  const args = ['--enable-source-maps', ...(options.nodeArgs ?? []), MAIN, ...(options.configPath === undefined ? [] : ['--config', options.configPath])];
+  const args = ['--enable-source-maps', ...(options.nodeArgs ?? []), options.main ?? MAIN, ...(options.configPath === undefined ? [] : ['--config', options.configPath])];
   const child = spawn(process.execPath, args, {
     cwd: options.cwd ?? process.cwd(),
     env: { ...process.env, PORT: String(port), ...options.env },
