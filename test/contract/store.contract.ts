@@ -287,6 +287,26 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
           assert.equal(await store.findMessage('bank-a', bad.messageId), undefined);
         }));
 
+      void it('a write that fails part-way leaves nothing of itself, and the others in its batch still commit', () =>
+        withStore(async (store) => {
+          const stored = await accept(store, transfer({ outbox: [event()] }));
+          const good = Array.from({ length: 4 }, () => transfer({ outbox: [event()] }));
+          // Its transaction, message and first state are written before its event, whose id is taken.
+          const bad = transfer({ outbox: [event({ id: stored.outbox[0]!.id })] });
+          const settled = await Promise.allSettled([good[0], good[1], bad, good[2], good[3]].map((tx) => store.intake(tx!)));
+          assert.deepEqual(
+            settled.map((outcome) => outcome.status),
+            ['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled'],
+          );
+          for (const tx of good) {
+            assert.equal((await store.getTransaction(tx.id))?.state, 'PAYMENT_AUTH_REQUEST_RECEIVED');
+            assert.equal((await store.outbox(tx.id)).length, 1);
+          }
+          assert.equal(await store.getTransaction(bad.id), undefined);
+          assert.equal(await store.findMessage('bank-a', bad.messageId), undefined);
+          assert.deepEqual(await store.history(bad.id), []);
+        }));
+
       void it('refuses to remember an answer for a message it never stored', () =>
         withStore(async (store) => {
           await assert.rejects(store.setMessageResponse('bank-a', 'unknown', '{}'));

@@ -51,14 +51,38 @@ export class SqliteExecutor {
   }
 
   /**
-   * One batch, one transaction, one fsync. Each op runs inside its own SAVEPOINT so an op that
-   * throws is rolled back alone and fails only itself; the others still commit. Returns each op's
-   * outcome after COMMIT returned; throws when the batch as a whole failed (BEGIN or COMMIT
-   * failed, or SQLite rolled the transaction back itself), in which case nothing of it committed.
+   * One batch, one transaction, one fsync. An op that throws fails only itself; the others still
+   * commit. Returns each op's outcome after COMMIT returned; throws when the batch as a whole
+   * failed (BEGIN or COMMIT failed, or SQLite rolled the transaction back itself), in which case
+   * nothing of it committed.
+   *
+   * Ops almost never throw (a refusal is an outcome, not an error), so the batch first runs as it
+   * is. Only when an op throws is that attempt rolled back and the batch run again with each op in
+   * a SAVEPOINT of its own, so the failing op is undone alone. A savepoint per op in every batch
+   * cost two more statements per op and a copy of every page an op touched first.
    */
   runBatch(ops: readonly WriteOp[]): OpOutcome[] {
+    return this.#inOneTransaction(() => this.#runWhole(ops)) ?? this.#inOneTransaction(() => this.#runIsolated(ops))!;
+  }
+
+  /** The ops' outcomes, or undefined after rolling back when one of them threw. */
+  #runWhole(ops: readonly WriteOp[]): OpOutcome[] | undefined {
+    const outcomes: OpOutcome[] = [];
+    for (const op of ops) {
+      try {
+        outcomes.push({ ok: true, value: this.#execute(op) });
+      } catch (error) {
+        // SQLite rolled the whole transaction back itself (disk full, I/O error): the batch failed.
+        if (!this.#db.inTransaction) throw error;
+        this.#sql.rollback.run();
+        return undefined;
+      }
+    }
+    return outcomes;
+  }
+
+  #runIsolated(ops: readonly WriteOp[]): OpOutcome[] {
     const sql = this.#sql;
-    sql.begin.run();
     const outcomes: OpOutcome[] = [];
     for (const op of ops) {
       sql.savepoint.run();
@@ -67,14 +91,29 @@ export class SqliteExecutor {
         sql.releaseSavepoint.run();
         outcomes.push({ ok: true, value });
       } catch (error) {
-        // SQLite rolled the whole transaction back itself (disk full, I/O error): every op of the
-        // batch is lost, including the ones that had succeeded.
+        // SQLite rolled the whole transaction back itself: every op of the batch is lost,
+        // including the ones that had succeeded.
         if (!this.#db.inTransaction) throw error;
         sql.rollbackToSavepoint.run();
         sql.releaseSavepoint.run();
         outcomes.push({ ok: false, error });
       }
     }
+    return outcomes;
+  }
+
+  /** BEGIN, run, COMMIT; undefined (rolled back by `run`) passes through without a commit. */
+  #inOneTransaction(run: () => OpOutcome[] | undefined): OpOutcome[] | undefined {
+    const sql = this.#sql;
+    sql.begin.run();
+    let outcomes: OpOutcome[] | undefined;
+    try {
+      outcomes = run();
+    } catch (error) {
+      if (this.#db.inTransaction) sql.rollback.run();
+      throw error;
+    }
+    if (outcomes === undefined) return undefined;
     try {
       sql.commit.run();
     } catch (error) {
