@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { BoundedMap } from '../../lib/bounded-map.js';
 
 /**
  * One outbound HTTP exchange with a deadline over the whole of it (connect, headers and body),
@@ -57,6 +58,25 @@ class CallAbort extends EventEmitter {
   }
 }
 
+interface Target {
+  readonly origin: string;
+  /** Path and query, as undici's request() takes them from a URL. */
+  readonly path: string;
+}
+
+/** Integrators' endpoints are few and called over and over: each URL is parsed once. */
+const targets = new BoundedMap<string, Target>(1_000);
+
+function targetOf(url: string): Target {
+  let target = targets.get(url);
+  if (target === undefined) {
+    const parsed = new URL(url);
+    target = { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+    targets.set(url, target);
+  }
+  return target;
+}
+
 export async function httpCall(dispatcher: Dispatcher, call: HttpCall): Promise<HttpAnswer> {
   // One abort per call, linked to the caller's signal by a listener removed afterwards:
   // AbortSignal.any() on a long-lived signal (the dispatcher's, alive for the whole process)
@@ -71,7 +91,8 @@ export async function httpCall(dispatcher: Dispatcher, call: HttpCall): Promise<
   call.signal?.addEventListener('abort', onAbort, { once: true });
   if (call.signal?.aborted === true) abort.abort();
   try {
-    const response = await request(call.url, { dispatcher, method: call.method, headers: call.headers, body: call.body, signal: abort });
+    const { origin, path } = targetOf(call.url);
+    const response = await dispatcher.request({ origin, path, method: call.method, headers: call.headers, body: call.body, signal: abort });
     if (call.discardBody === true) {
       // Beyond the limit the stream (and its connection) is destroyed: an endless answer costs nothing more.
       await response.body.dump({ limit: call.responseBytesMax });
