@@ -169,6 +169,15 @@ void describe('delivering one message over HTTP', () => {
     assert.ok(result.durationMs >= TIMEOUT_MS - 20 && result.durationMs < TIMEOUT_MS + 1_000, `took ${result.durationMs} ms`);
   });
 
+  void it('takes a 2xx status as the acknowledgement even when the answer stalls after it, and stops reading at the timeout', async () => {
+    const integrator = await integratorConfig('bank-a', receiver.url);
+    const record = await stored(integrator);
+    receiver.respond = () => ({ status: 200, stallBody: true });
+    const result = await sender.send(record, integrator);
+    assert.deepEqual({ delivered: result.delivered, httpStatus: result.httpStatus, error: result.error }, { delivered: true, httpStatus: 200, error: null });
+    assert.ok(result.durationMs >= TIMEOUT_MS - 20 && result.durationMs < TIMEOUT_MS + 1_000, `took ${result.durationMs} ms`);
+  });
+
   void it('reports a refused connection as the transport error, without a status', async () => {
     const down = await TestReceiver.start();
     await down.down();

@@ -28,6 +28,8 @@ export interface Answer {
   readonly delayMs?: number;
   /** Never answer (a hung integrator); the connection is destroyed when the receiver closes. */
   readonly hang?: boolean;
+  /** Send the status, headers and the start of the body, then never finish (a stalled answer). */
+  readonly stallBody?: boolean;
 }
 
 export type Responder = (request: ReceivedRequest) => Answer;
@@ -107,7 +109,8 @@ export class TestReceiver {
       if (answer.hang === true) return;
       const send = (): void => {
         response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
-        response.end(answer.body ?? '');
+        if (answer.stallBody === true) response.write('{"status":');
+        else response.end(answer.body ?? '');
       };
       if (answer.delayMs === undefined) send();
       else {
