@@ -81,8 +81,9 @@ async function main(): Promise<void> {
       ids,
       readiness: { accepting: () => accepting },
       metrics,
-      transferAccepted: () => {
+      transferAccepted: (accepted) => {
         metrics.statesEntered.inc({ state: CREDIT_TRANSFER_INITIAL_STATE });
+        if (config.processing.enabled) engine.remember(accepted.transactionId, accepted);
         engine.wake();
       },
       outboxWritten: () => dispatcher.wake(),

@@ -2,6 +2,7 @@ import type { IntegratorConfig } from '../config/types.js';
 import { ApiError } from '../domain/errors.js';
 import { eventMessage } from '../domain/events.js';
 import { CREDIT_TRANSFER_INITIAL_STATE } from '../domain/machines/credit-transfer.js';
+import type { OriginalMessage } from '../domain/messages/credit-transfer.js';
 import type { ValidCreditTransfer } from '../domain/messages/validate.js';
 import { supports } from '../domain/schemes.js';
 import { bodyHash } from '../lib/canonical-json.js';
@@ -15,10 +16,18 @@ export interface AcceptCreditTransferDeps {
   readonly store: Store;
   readonly clock: Clock;
   readonly ids: Ids;
-  /** Called once a new transfer is committed, so processing starts at once rather than at the next poll. */
-  readonly transferAccepted?: () => void;
+  /**
+   * Called once a new transfer is committed, so processing starts at once rather than at the next
+   * poll, with the message as received and as parsed (the engine of this process need not read
+   * and parse it again).
+   */
+  readonly transferAccepted?: (accepted: AcceptedTransfer) => void;
   /** Called once outbox rows (its first event) are committed, so delivery starts at once. */
   readonly outboxWritten?: () => void;
+}
+
+export interface AcceptedTransfer extends OriginalMessage {
+  readonly transactionId: string;
 }
 
 export interface AcceptCreditTransferInput {
@@ -86,7 +95,7 @@ export async function acceptCreditTransfer(deps: AcceptCreditTransferDeps, input
 
   switch (outcome.kind) {
     case 'accepted':
-      deps.transferAccepted?.();
+      deps.transferAccepted?.({ transactionId, rawBody: input.rawBody, message: transfer.message });
       if (outbox.length > 0) deps.outboxWritten?.();
       return;
     case 'duplicate':

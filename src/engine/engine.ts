@@ -13,7 +13,7 @@ import {
   type CtInput,
   type Verdict,
 } from '../domain/machines/credit-transfer.js';
-import type { CreditTransfer } from '../domain/messages/credit-transfer.js';
+import type { CreditTransfer, OriginalMessage } from '../domain/messages/credit-transfer.js';
 import { paymentStatusReportJson } from '../domain/messages/payment-status-report.js';
 import type { SchemeName } from '../domain/schemes.js';
 import { AssertionError } from '../lib/assert.js';
@@ -98,7 +98,7 @@ export class Engine implements SchemeInbound {
   #woken = false;
   readonly #inFlight = new Set<Promise<unknown>>();
   /** The original message of recent transfers: it never changes, and each transfer needs it at several steps. */
-  readonly #messages = new BoundedMap<string, { readonly rawBody: string; readonly message: CreditTransfer }>(10_000);
+  readonly #messages = new BoundedMap<string, OriginalMessage>(10_000);
   /**
    * Recent transactions as this engine last claimed or changed them, so a decision need not read
    * the row it just wrote. A record here may be stale (another instance changed the row since):
@@ -124,6 +124,14 @@ export class Engine implements SchemeInbound {
     this.wake();
     await this.#loop;
     await Promise.allSettled([...this.#inFlight]);
+  }
+
+  /**
+   * The original message of a transfer this process just accepted, as received and as parsed:
+   * the engine then neither reads nor parses it again when it takes the transfer up.
+   */
+  remember(transactionId: string, original: OriginalMessage): void {
+    this.#messages.set(transactionId, { rawBody: original.rawBody, message: original.message });
   }
 
   /** Look for due work now (e.g. right after an intake committed). */
@@ -283,7 +291,7 @@ export class Engine implements SchemeInbound {
     return { transaction, integrator, connector, ...(await this.#original(transaction)) };
   }
 
-  async #original(transaction: TransactionRecord): Promise<{ readonly rawBody: string; readonly message: CreditTransfer }> {
+  async #original(transaction: TransactionRecord): Promise<OriginalMessage> {
     const cached = this.#messages.get(transaction.id);
     if (cached !== undefined) return cached;
     const stored = await this.#deps.store.findMessage(transaction.integratorId, transaction.messageId);

@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import pino, { type Logger } from 'pino';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import type { AcceptedTransfer } from '../app/accept-credit-transfer.js';
 import type { Config } from '../config/types.js';
 import type { Clock, Ids } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
@@ -25,8 +26,8 @@ export interface AppDeps {
   readonly clock: Clock;
   readonly ids: Ids;
   readonly readiness: Readiness;
-  /** Wakes the engine after a new transfer is committed. */
-  readonly transferAccepted?: () => void;
+  /** Wakes the engine after a new transfer is committed, handing it the message. */
+  readonly transferAccepted?: (accepted: AcceptedTransfer) => void;
   /** Wakes delivery after outbox rows are committed. */
   readonly outboxWritten?: () => void;
   /** Prometheus metrics; /metrics is served when given. */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
 import { systemClock, systemIds } from '../../src/adapters/system/system.js';
-import { acceptCreditTransfer } from '../../src/app/accept-credit-transfer.js';
+import { acceptCreditTransfer, type AcceptedTransfer } from '../../src/app/accept-credit-transfer.js';
 import { createIsoConnector } from '../../src/connectors/iso20022/connector.js';
 import { SchemeSimulator } from '../../src/connectors/simulator/simulator.js';
 import { ZA_RPP } from '../../src/connectors/za-rpp/family.js';
@@ -55,15 +55,15 @@ async function withTwoInstances(test: (store: Store, first: Instance, second: In
   }
 }
 
-/** A new credit transfer accepted into `store` as the intake route would; returns its uetr. */
-async function accepted(store: Store, change: (body: ReturnType<typeof creditTransfer>) => void = () => undefined): Promise<string> {
+/** A new credit transfer accepted into `store` as the intake route would, handed to `engine` when given; returns its uetr. */
+async function accepted(store: Store, change: (body: ReturnType<typeof creditTransfer>) => void = () => undefined, engine?: Engine): Promise<string> {
   const integrator = await integratorConfig('bank-a', 'http://127.0.0.1:9', DEMO_INSTITUTION);
   const body = creditTransfer('ZA_RPP');
   change(body);
   const valid = validateCreditTransfer(JSON.parse(JSON.stringify(body)));
   assert.ok(valid.ok);
   await acceptCreditTransfer(
-    { store, clock: systemClock, ids: systemIds },
+    { store, clock: systemClock, ids: systemIds, ...(engine === undefined ? {} : { transferAccepted: (transfer: AcceptedTransfer) => engine.remember(transfer.transactionId, transfer) }) },
     { integrator, transfer: valid.value, rawBody: JSON.stringify(body), trace: { traceparent: newTraceparent(), tracestate: null } },
   );
   return body.transactionIdentifiers.uetr;
@@ -130,5 +130,38 @@ void describe('engine: rows it remembers from its own commits', () => {
       await first.engine.callbackOutcome(callback, true);
       assert.equal((await store.getTransaction(transactionId))?.state, CT.RESPONSE_DELIVERED);
     });
+  });
+
+  void it('takes up a transfer this process accepted without reading or parsing its message again', async () => {
+    const store = await memoryStore();
+    const messagesRead: string[] = [];
+    // The store as the engine sees it, counting the reads of stored messages.
+    const counting = new Proxy(store, {
+      get(target, property) {
+        if (property === 'findMessage') {
+          return (integratorId: string, messageId: string) => {
+            messagesRead.push(messageId);
+            return target.findMessage(integratorId, messageId);
+          };
+        }
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const { engine, connector } = await engineOn(counting, 'instance-a');
+    try {
+      const handedOver = await accepted(store, undefined, engine);
+      const readBack = await accepted(store);
+      engine.start();
+      await reaches(store, handedOver, CT.RESPONSE_PENDING);
+      await reaches(store, readBack, CT.RESPONSE_PENDING);
+      const messageIdOf = async (uetr: string) => (await store.findTransaction('bank-a', uetr))?.messageId;
+      // Only the transfer accepted without the hand-over (as by another instance) had its message read from the store.
+      assert.deepEqual(messagesRead, [await messageIdOf(readBack)]);
+    } finally {
+      await engine.stop();
+      await connector.stop();
+      await store.close();
+    }
   });
 });

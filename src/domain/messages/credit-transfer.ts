@@ -139,3 +139,9 @@ export const CreditTransferSchema = Type.Object(
 
 export type CreditTransfer = Static<typeof CreditTransferSchema>;
 export type CbprPlusSchemeData = Static<typeof CbprPlusSchemeDataSchema>;
+
+/** A transfer's request as received (stored verbatim) and as parsed losslessly. */
+export interface OriginalMessage {
+  readonly rawBody: string;
+  readonly message: CreditTransfer;
+}
