@@ -1,44 +1,42 @@
 /**
  * The floor of the intake benchmark: the bare Fastify server (bare-server.ts) that also stores
  * every request body durably before it answers 202, the way regpay does and with nothing else:
- * bodies of one turn of the event loop go to a SQLite writer thread (WAL, synchronous=FULL, the
- * same connection settings) as one batch and one transaction, one row each, and the answers wait
- * for its COMMIT. No authentication, validation, duplicate detection, transaction, state or
- * event. Measured in the same run, it shows how much of the baseline durability alone takes on
- * this machine, and so what is left for everything regpay does on top of it.
+ * bodies go through regpay's group-commit queue (WriteQueue, two batches in flight as in its SQLite
+ * store) to a SQLite writer thread (the same connection settings), one transaction per batch and
+ * one row per body, and the answers wait for its COMMIT. No authentication, validation,
+ * duplicate detection, transaction, state or event. Measured in the same run, it shows how much
+ * of the baseline durability alone takes on this machine, and so what is left for everything
+ * regpay does on top of it.
  */
 import Fastify from 'fastify';
 import { Worker } from 'node:worker_threads';
+import { WriteQueue, type Settleable } from '../src/adapters/write-queue.js';
+
+interface Body extends Settleable {
+  readonly body: string;
+}
 
 const worker = new Worker(new URL('./durable-bare-writer.js', import.meta.url), { workerData: { filename: process.env.DATABASE_FILE } });
-const waiting = new Map<number, (() => void)[]>();
+const committed = new Map<number, () => void>();
 let nextBatch = 1;
-let pending: { body: string; done: () => void }[] = [];
-let scheduled = false;
-/** At most two batches in flight, as regpay's SQLite store: one committing, one queued behind it. */
-let inFlight = 0;
-
 worker.on('message', (id: number) => {
-  inFlight -= 1;
-  for (const done of waiting.get(id) ?? []) done();
-  waiting.delete(id);
-  schedule();
+  committed.get(id)?.();
+  committed.delete(id);
 });
 
-function schedule(): void {
-  if (scheduled || pending.length === 0 || inFlight >= 2) return;
-  scheduled = true;
-  setImmediate(() => {
-    scheduled = false;
-    const batch = pending;
-    pending = [];
-    const id = nextBatch;
-    nextBatch += 1;
-    inFlight += 1;
-    waiting.set(id, batch.map((item) => item.done));
-    worker.postMessage({ id, bodies: batch.map((item) => item.body) });
-  });
-}
+const queue = new WriteQueue<Body>(
+  (batch) =>
+    new Promise<void>((resolve) => {
+      const id = nextBatch;
+      nextBatch += 1;
+      committed.set(id, () => {
+        for (const item of batch) item.resolve(undefined);
+        resolve();
+      });
+      worker.postMessage({ id, bodies: batch.map((item) => item.body) });
+    }),
+  { batchMax: 1024, queueMax: 10_000, concurrency: 2 },
+);
 
 const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
 app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
@@ -49,10 +47,7 @@ app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, b
   }
 });
 app.post('/api/v1/transactions/outbound/credit-transfer', async (request, reply) => {
-  await new Promise<void>((resolve) => {
-    pending.push({ body: (request.body as { raw: string }).raw, done: resolve });
-    schedule();
-  });
+  await new Promise((resolve, reject) => queue.push({ body: (request.body as { raw: string }).raw, resolve, reject }));
   return reply.code(202).send();
 });
 await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT ?? 0) });

@@ -68,27 +68,28 @@ export async function runE2e(options: {
 }): Promise<E2eFigures> {
   const receiver = await startBenchReceiver();
   const receiverUrl = receiver.url;
-  const database = options.database ?? `sqlite:${join(mkdtempSync(join(tmpdir(), 'regpay-e2e-bench-')), 'bench.db')}`;
-  const configPath = writeTestConfig({
-    database,
-    integratorExtra: {
-      partnerApiUrl: `${receiverUrl}/partner-api/v1`,
-      eventsApiUrl: `${receiverUrl}/events-api/v1`,
-      limits: { requestsPerSecond: 1_000_000, burst: 1_000_000 },
-    },
-    extra: {
-      server: { host: '127.0.0.1', port: 0, logLevel: 'warn' },
-      // The issue's measure: the simulated scheme answers at once, so the figures are the service's own.
-      schemes: { ZA_RPP: { connector: 'simulator', timeBudgetMs: 10_000, simulatorLatencyMs: 0 } },
-      ...(options.delivery === undefined ? {} : { delivery: options.delivery }),
-    },
-  });
+  // regpay's configuration (and its database), written only when regpay is what runs.
+  const regpayConfig = (): string =>
+    writeTestConfig({
+      database: options.database ?? `sqlite:${join(mkdtempSync(join(tmpdir(), 'regpay-e2e-bench-')), 'bench.db')}`,
+      integratorExtra: {
+        partnerApiUrl: `${receiverUrl}/partner-api/v1`,
+        eventsApiUrl: `${receiverUrl}/events-api/v1`,
+        limits: { requestsPerSecond: 1_000_000, burst: 1_000_000 },
+      },
+      extra: {
+        server: { host: '127.0.0.1', port: 0, logLevel: 'warn' },
+        // The issue's measure: the simulated scheme answers at once, so the figures are the service's own.
+        schemes: { ZA_RPP: { connector: 'simulator', timeBudgetMs: 10_000, simulatorLatencyMs: 0 } },
+        ...(options.delivery === undefined ? {} : { delivery: options.delivery }),
+      },
+    });
   // E2E_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the service.
   const nodeArgs = (process.env.E2E_SERVER_NODE_ARGS ?? '').split(' ').filter((arg) => arg.length > 0);
   const server =
     options.service === 'hollow'
       ? await startServer({ main: fileURLToPath(new URL('./hollow-service.js', import.meta.url)), env: { RECEIVER_URL: receiverUrl }, nodeArgs })
-      : await startServer({ configPath, nodeArgs });
+      : await startServer({ configPath: regpayConfig(), nodeArgs });
   const pool = new Pool(server.url, { connections: 64, pipelining: 1 });
   const sentAt = new Map<string, number>();
   const intake: number[] = [];
