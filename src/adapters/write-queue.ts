@@ -48,6 +48,12 @@ export interface WriteQueueOptions {
   readonly queueMax: number;
   /** Most batches in flight at once (SQLite: 1, the database has one writer anyway). */
   readonly concurrency: number;
+  /**
+   * While a batch is in flight, the next one starts at once only for an urgent item or once this
+   * many items wait (default 1: at once); otherwise it gathers until the one in flight is done.
+   * For a store whose every commit has a fixed cost whatever its size.
+   */
+  readonly overlapMin?: number;
 }
 
 export class WriteQueue<Item extends Settleable> {
@@ -102,8 +108,15 @@ export class WriteQueue<Item extends Settleable> {
     await new Promise<void>((resolve) => this.#idleWaiters.push(resolve));
   }
 
+  /** A batch can start now: something waits, a slot is free, and (with one in flight) enough waits or an API caller does. */
+  #ready(): boolean {
+    const waiting = this.#waiting();
+    if (waiting === 0 || this.#inFlight >= this.#options.concurrency) return false;
+    return this.#inFlight === 0 || this.#urgent.length > 0 || waiting >= (this.#options.overlapMin ?? 1);
+  }
+
   #schedule(): void {
-    if (this.#scheduled || this.#waiting() === 0 || this.#inFlight >= this.#options.concurrency) return;
+    if (this.#scheduled || !this.#ready()) return;
     this.#scheduled = true;
     setImmediate(() => {
       this.#scheduled = false;
@@ -112,7 +125,7 @@ export class WriteQueue<Item extends Settleable> {
   }
 
   #runOne(): void {
-    if (this.#waiting() === 0 || this.#inFlight >= this.#options.concurrency) return;
+    if (!this.#ready()) return;
     // Urgent items first, but at most half a batch of them while others wait, so a flood of
     // urgent writes (intakes beyond capacity) cannot starve the processing of what was accepted.
     const { batchMax } = this.#options;

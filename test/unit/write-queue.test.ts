@@ -15,7 +15,7 @@ function item(name: string, urgent = false, rejected: unknown[] = []): Item {
 }
 
 /** A queue whose batches are recorded by name and complete when the test says so. */
-function recordingQueue(batchMax: number, queueMax = 1_000) {
+function recordingQueue(batchMax: number, queueMax = 1_000, overlap: { concurrency: number; overlapMin?: number } = { concurrency: 1 }) {
   const batches: string[][] = [];
   const finish: (() => void)[] = [];
   const queue = new WriteQueue<Item>(
@@ -24,7 +24,7 @@ function recordingQueue(batchMax: number, queueMax = 1_000) {
         batches.push(batch.map((entry) => entry.name));
         finish.push(resolve);
       }),
-    { batchMax, queueMax, concurrency: 1 },
+    { batchMax, queueMax, ...overlap },
   );
   const turn = () => new Promise((resolve) => setImmediate(resolve));
   return { queue, batches, finish, turn };
@@ -65,6 +65,36 @@ void describe('group-commit write queue', () => {
     assert.deepEqual(batches[3], ['u6']);
   });
 
+  void it('starts a second batch while one is in flight for an urgent write at once, for background writes only once overlapMin of them wait', async () => {
+    const { queue, batches, finish, turn } = recordingQueue(8, 1_000, { concurrency: 2, overlapMin: 3 });
+    queue.push(item('first'));
+    await turn();
+    queue.push(item('b1'));
+    queue.push(item('b2'));
+    await turn();
+    assert.deepEqual(batches, [['first']], 'two background writes gather behind the batch in flight');
+    queue.push(item('b3'));
+    await turn();
+    assert.deepEqual(batches[1], ['b1', 'b2', 'b3'], 'the third starts a batch beside it');
+    queue.push(item('b4'));
+    queue.push(item('u1', true));
+    await turn();
+    assert.equal(batches.length, 2, 'both slots are taken');
+    finish.shift()!();
+    await turn();
+    await turn();
+    assert.deepEqual(batches[2], ['u1', 'b4'], 'an urgent write starts a batch as soon as a slot frees');
+    queue.push(item('b5'));
+    finish.shift()!();
+    await turn();
+    await turn();
+    assert.equal(batches.length, 3, 'one background write waits for the batch still in flight');
+    finish.shift()!();
+    await turn();
+    await turn();
+    assert.deepEqual(batches[3], ['b5'], 'and goes once nothing is in flight');
+  });
+
   void it('bounds urgent and background writes together, refusing the one beyond queueMax', async () => {
     const rejected: unknown[] = [];
     const { queue, turn } = recordingQueue(2, 3);
@@ -88,11 +118,17 @@ void describe('group-commit write queue', () => {
 
   void it('settles every item of a large batch in order, letting the event loop turn between chunks', async () => {
     const settled: number[] = [];
+    // Another callback that takes every turn of the event loop (a timer could miss a settling faster than 1 ms).
     let turns = 0;
-    const ticking = setInterval(() => (turns += 1), 0);
+    let ticking = true;
+    const tick = (): void => {
+      turns += 1;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
     await settleInTurns(Array.from({ length: 1_000 }, (_, index) => index), (item) => settled.push(item));
-    clearInterval(ticking);
+    ticking = false;
     assert.deepEqual(settled, Array.from({ length: 1_000 }, (_, index) => index));
-    assert.ok(turns > 0, 'the event loop ran timers while the batch was being settled');
+    assert.ok(turns >= 10, `the event loop turned between the 16 chunks (${turns} turns)`);
   });
 });

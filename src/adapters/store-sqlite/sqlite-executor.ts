@@ -291,8 +291,6 @@ export class SqliteExecutor {
 
   #recordDelivery(attempt: DeliveryAttempt): OutboxRecord | undefined {
     const sql = this.#sql;
-    const before = sql.outboxQueueOf.get(attempt.outboxId) as { status: string; transaction_id: string; channel: string } | undefined;
-    if (before === undefined) throw new StoreWriteError(`no outbox message ${attempt.outboxId}`);
     const params = {
       id: attempt.outboxId,
       at: attempt.at,
@@ -303,25 +301,30 @@ export class SqliteExecutor {
       nextAttemptAt: attempt.nextAttemptAt,
       lastError: attemptErrorText(attempt),
     };
-    const updated = attempt.delivered ? sql.markDelivered.run(params) : sql.markFailed.run(params);
-    if (updated.changes === 0) throw new StoreWriteError(`no outbox message ${attempt.outboxId}`);
-    sql.insertAttempt.run(params);
     // Only the step out of PENDING lets the next message of the queue through: a late
     // acknowledgement of a message given up on already did so when it was given up on.
-    if (before.status === 'PENDING' && (attempt.delivered || attempt.nextAttemptAt === null)) {
-      sql.unblockHead.run({ transactionId: before.transaction_id, channel: before.channel, now: attempt.at, replay: 0 });
-      if (attempt.leaseNext !== undefined) {
-        const next = sql.leaseHead.get({
-          transactionId: before.transaction_id,
-          channel: before.channel,
-          now: attempt.at,
-          owner: attempt.leaseNext.owner,
-          leaseUntil: attempt.at + attempt.leaseNext.leaseMs,
-        }) as OutboxRow | undefined;
-        return next && outboxFromRow(next);
-      }
+    let leftQueue: QueueRow | undefined;
+    if (attempt.delivered) {
+      // The usual case, a PENDING message delivered, in one statement; a late acknowledgement
+      // (the message no longer PENDING) takes the general one.
+      leftQueue = sql.markPendingDelivered.get(params) as QueueRow | undefined;
+      if (leftQueue === undefined && sql.markDelivered.run(params).changes === 0) throw new StoreWriteError(`no outbox message ${attempt.outboxId}`);
+    } else {
+      const before = sql.outboxQueueOf.get(attempt.outboxId) as (QueueRow & { status: string }) | undefined;
+      if (before === undefined || sql.markFailed.run(params).changes === 0) throw new StoreWriteError(`no outbox message ${attempt.outboxId}`);
+      if (before.status === 'PENDING' && attempt.nextAttemptAt === null) leftQueue = before;
     }
-    return undefined;
+    sql.insertAttempt.run(params);
+    if (leftQueue === undefined) return undefined;
+    const queue = { transactionId: leftQueue.transaction_id, channel: leftQueue.channel, now: attempt.at };
+    if (attempt.leaseNext === undefined) {
+      sql.unblockHead.run({ ...queue, replay: 0 });
+      return undefined;
+    }
+    const head = sql.unblockAndLeaseHead.get({ ...queue, owner: attempt.leaseNext.owner, leaseUntil: attempt.at + attempt.leaseNext.leaseMs }) as
+      | (OutboxRow & { leased_now: number })
+      | undefined;
+    return head !== undefined && head.leased_now === 1 ? outboxFromRow(head) : undefined;
   }
 
   /**
@@ -377,6 +380,12 @@ interface EndpointRow {
   channel: OutboxChannel;
 }
 
+/** The queue an outbox message is in. */
+interface QueueRow {
+  transaction_id: string;
+  channel: string;
+}
+
 interface DueRow {
   id: string;
   next_attempt_at: number;
@@ -392,6 +401,11 @@ function endpointKey(endpoint: OutboxEndpoint): string {
 const QUEUE_HEAD = `SELECT h.id FROM outbox h
          WHERE h.status = 'PENDING' AND h.transaction_id = @transactionId AND h.channel = @channel
          ORDER BY h.seq LIMIT 1`;
+
+/** The head's next_attempt_at once unblocked (as unblockHead without replay): at once, or at its available_at if later. */
+const HEAD_DUE_AT = `CASE WHEN next_attempt_at = ${OUTBOX_BLOCKED_AT} THEN MAX(@now, available_at) ELSE next_attempt_at END`;
+/** The head, once unblocked, is due and nobody holds it. */
+const HEAD_LEASABLE = `${HEAD_DUE_AT} <= @now AND (lease_until IS NULL OR lease_until < @now)`;
 
 function prepareWriteStatements(db: Db) {
   const bigints = (statement: Database.Statement): Database.Statement => statement.safeIntegers(true);
@@ -483,13 +497,19 @@ function prepareWriteStatements(db: Db) {
        WHERE id = (${QUEUE_HEAD})
          AND next_attempt_at = ${OUTBOX_BLOCKED_AT}`,
     ),
-    // recordDelivery with leaseNext: the head of the queue (its lowest-seq PENDING row), leased
-    // if it is due and nobody holds it; nothing otherwise.
-    leaseHead: db.prepare(
-      `UPDATE outbox SET lease_owner = @owner, lease_until = @leaseUntil
+    // recordDelivery with leaseNext: what unblockHead does, and the head leased too if it is then
+    // due and nobody holds it. SET expressions all read the row as it was; a blocked row never
+    // holds a lease (it has never been due). leased_now tells a head leased by this statement
+    // from one it only unblocked (a lease it did not write cannot end at @leaseUntil: a live one
+    // was not matched, and a lapsed one ended before @now).
+    unblockAndLeaseHead: db.prepare(
+      `UPDATE outbox SET
+         next_attempt_at = ${HEAD_DUE_AT},
+         lease_owner = CASE WHEN ${HEAD_LEASABLE} THEN @owner ELSE lease_owner END,
+         lease_until = CASE WHEN ${HEAD_LEASABLE} THEN @leaseUntil ELSE lease_until END
        WHERE id = (${QUEUE_HEAD})
-         AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until < @now)
-       RETURNING ${OUTBOX_COLUMNS}`,
+         AND (next_attempt_at = ${OUTBOX_BLOCKED_AT} OR (next_attempt_at <= @now AND (lease_until IS NULL OR lease_until < @now)))
+       RETURNING ${OUTBOX_COLUMNS}, lease_owner IS @owner AND lease_until IS @leaseUntil AS leased_now`,
     ),
     // claimOutbox (#claimOutbox): the endpoints (integrator, channel) with PENDING rows, one index
     // seek each (a skip scan along outbox_pending_endpoint), then each one's due rows. The next
@@ -525,6 +545,12 @@ function prepareWriteStatements(db: Db) {
       `UPDATE outbox SET lease_owner = @owner, lease_until = @leaseUntil
        WHERE id IN (SELECT value FROM json_each(@ids))
        RETURNING ${OUTBOX_COLUMNS}`,
+    ),
+    markPendingDelivered: db.prepare(
+      `UPDATE outbox SET status = 'DELIVERED', delivered_at = COALESCE(delivered_at, @at), attempts = attempts + 1,
+         lease_owner = NULL, lease_until = NULL
+       WHERE id = @id AND status = 'PENDING'
+       RETURNING transaction_id, channel`,
     ),
     // A late acknowledgement still counts, even for a message already given up on.
     markDelivered: db.prepare(

@@ -101,6 +101,12 @@ class SqliteStore extends QueuedWrites implements Store {
       // The ops of two batches in flight are independent: a caller enqueues only after its
       // earlier write settled. For `:memory:` (writer on this thread) batches run in turn anyway.
       concurrency: 2,
+      // A commit costs the writer about 130 µs (its WAL frames and fsync) however few writes it
+      // holds. Background writes (the engine's, the dispatcher's) that find a batch in flight
+      // wait for it unless 64 of them do, so at moderate load they share commits instead of
+      // trailing each batch in a small one of their own: end to end at 600-800/s, 8-12 % less
+      // CPU per transfer. An API caller's write still overlaps at once.
+      overlapMin: 64,
     });
   }
 
