@@ -8,18 +8,17 @@
  * `--perf-basic-prof` to name JavaScript frames for `perf record`). Linux only (reads /proc).
  */
 import autocannon from 'autocannon';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { creditTransfer } from '../test/fixtures/credit-transfer.js';
 import { basicAuth, startServer, writeTestConfig } from '../test/support/server.js';
 import { cpuPerUnit, threadCpuUs } from './thread-cpu.js';
+import { scratchDir } from './scratch-dir.js';
 
 const RATE = Number(process.env.CPU_RATE ?? 2000);
 const DURATION_S = Number(process.env.CPU_DURATION_S ?? 10);
 const WARMUP_S = 3;
 const configPath = writeTestConfig({
-  database: `sqlite:${join(mkdtempSync(join(tmpdir(), 'regpay-cpu-')), 'bench.db')}`,
+  database: `sqlite:${join(scratchDir('regpay-cpu-'), 'bench.db')}`,
   integratorExtra: { limits: { requestsPerSecond: 1_000_000, burst: 1_000_000 } },
   extra: { server: { host: '127.0.0.1', port: 0, logLevel: 'warn' }, processing: { enabled: false } },
 });

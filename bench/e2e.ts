@@ -7,8 +7,6 @@
  * (60), DATABASE (default a fresh SQLite file), E2E_SERVICE=hollow (measure bench/hollow-service.ts, the
  * same HTTP exchanges with nothing else, instead of regpay: the floor of what the HTTP costs).
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
@@ -16,6 +14,7 @@ import { creditTransfer } from '../test/fixtures/credit-transfer.js';
 import { basicAuth, startServer, writeTestConfig } from '../test/support/server.js';
 import { startBenchReceiver } from './receiver-process.js';
 import { cpuPerUnit, threadCpuUs } from './thread-cpu.js';
+import { scratchDir } from './scratch-dir.js';
 
 export interface E2eFigures {
   readonly offeredPerS: number;
@@ -71,7 +70,7 @@ export async function runE2e(options: {
   // regpay's configuration (and its database), written only when regpay is what runs.
   const regpayConfig = (): string =>
     writeTestConfig({
-      database: options.database ?? `sqlite:${join(mkdtempSync(join(tmpdir(), 'regpay-e2e-bench-')), 'bench.db')}`,
+      database: options.database ?? `sqlite:${join(scratchDir('regpay-e2e-bench-'), 'bench.db')}`,
       integratorExtra: {
         partnerApiUrl: `${receiverUrl}/partner-api/v1`,
         eventsApiUrl: `${receiverUrl}/events-api/v1`,

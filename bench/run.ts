@@ -7,8 +7,7 @@
  */
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { creditTransfer } from '../test/fixtures/credit-transfer.js';
@@ -16,6 +15,7 @@ import { freshPostgresUrl, withPostgres } from '../test/support/postgres.js';
 import { basicAuth, freePort, startServer, writeTestConfig } from '../test/support/server.js';
 import { runE2e, type E2eFigures } from './e2e.js';
 import { startBenchReceiver } from './receiver-process.js';
+import { scratchDir } from './scratch-dir.js';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 15);
 const WARMUP_S = 3;
@@ -115,7 +115,7 @@ async function regpay(name: string, database: string, processing: boolean): Prom
   }
 }
 
-const sqliteUrl = () => `sqlite:${join(mkdtempSync(join(tmpdir(), 'regpay-bench-')), 'bench.db')}`;
+const sqliteUrl = () => `sqlite:${join(scratchDir('regpay-bench-'), 'bench.db')}`;
 
 function row(figures: Figures, baseline: Figures): string {
   const ratio = (figures.acceptedPerS / baseline.acceptedPerS).toFixed(2);
@@ -125,7 +125,7 @@ function row(figures: Figures, baseline: Figures): string {
 const baseline = await standIn('bare Fastify 202 (baseline)', './bare-server.js');
 // The floor: what durability alone leaves of the baseline (no authentication, validation or state).
 const floor = runs('floor')
-  ? await standIn('bare + durable SQLite row (floor)', './durable-bare-server.js', { DATABASE_FILE: join(mkdtempSync(join(tmpdir(), 'regpay-bench-')), 'floor.db') })
+  ? await standIn('bare + durable SQLite row (floor)', './durable-bare-server.js', { DATABASE_FILE: join(scratchDir('regpay-bench-'), 'floor.db') })
   : undefined;
 const sqlite = runs('sqlite') ? await regpay('intake alone, SQLite (durable)', sqliteUrl(), false) : undefined;
 const sqliteFull = runs('sqlite-full') ? await regpay('intake + processing, SQLite', sqliteUrl(), true) : undefined;
