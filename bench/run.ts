@@ -6,7 +6,7 @@
  * DATABASE_URL (PostgreSQL to use; otherwise an embedded one is started).
  */
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,7 @@ import { scratchDir } from './scratch-dir.js';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 15);
 const WARMUP_S = 3;
+const SETTLE_MS = 5_000;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const PATH = '/api/v1/transactions/outbound/credit-transfer';
 const ONLY = process.env.BENCH_ONLY?.split(',').map((part) => part.trim());
@@ -95,7 +96,18 @@ async function standIn(name: string, program: string, env: Record<string, string
  * API-tier instance), the figure is intake alone: validation, duplicate detection and the durable
  * group-committed write of the transaction, its message, first state and first event.
  */
+/**
+ * Lets the machine settle before a part: the previous part's dirty pages written out (a part
+ * leaves hundreds of megabytes of database behind, and their writeback would otherwise land in
+ * the next part's measurement) and a few seconds for the processes it stopped to be gone.
+ */
+async function settle(): Promise<void> {
+  spawnSync('sync');
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+}
+
 async function regpay(name: string, database: string, processing: boolean): Promise<Figures> {
+  await settle();
   const receiver = await startBenchReceiver();
   const configPath = writeTestConfig({
     database,
@@ -139,7 +151,7 @@ const [postgres, postgresFull] =
 
 const E2E_RATE = Number(process.env.E2E_RATE ?? 1000);
 const E2E_DURATION_S = Number(process.env.E2E_DURATION_S ?? 60);
-const e2e = runs('e2e') ? await runE2e({ ratePerS: E2E_RATE, durationS: E2E_DURATION_S }) : undefined;
+const e2e = runs('e2e') ? await settle().then(() => runE2e({ ratePerS: E2E_RATE, durationS: E2E_DURATION_S })) : undefined;
 
 function e2eRow(figures: E2eFigures): string {
   return (
