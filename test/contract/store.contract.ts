@@ -1007,6 +1007,22 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
           assert.equal(given?.id, f2.id);
         }));
 
+      void it('does not hand back the next message while another owner holds its lease', () =>
+        withStore(async (store) => {
+          const [e1, e2] = [event(), event()];
+          await accept(store, transfer({ outbox: [e1, e2] }));
+          assert.deepEqual(await claim(store, T0, 'a'), [e1.id]);
+          const leaseNext = (owner: string) => ({ owner, leaseMs: LEASE_MS });
+          // a gives e1 up and is handed e2; an operator replays e1, which b then delivers.
+          const given = await store.recordDelivery({ outboxId: e1.id, at: T0 + 1, durationMs: 1, httpStatus: 500, error: null, delivered: false, nextAttemptAt: null, leaseNext: leaseNext('a') });
+          assert.equal(given?.id, e2.id);
+          assert.equal(await store.replayUndelivered({ outboxId: e1.id }, T0 + 2), 1);
+          const delivered = await store.recordDelivery({ outboxId: e1.id, at: T0 + 3, durationMs: 1, httpStatus: 200, error: null, delivered: true, nextAttemptAt: null, leaseNext: leaseNext('b') });
+          assert.equal(delivered, undefined, 'e2 stays with a while its lease is live');
+          assert.deepEqual(await claim(store, T0 + 4, 'c'), [], 'nor can anyone claim it');
+          assert.deepEqual(await claim(store, T0 + LEASE_MS + 2, 'c'), [e2.id], 'once the lease lapses it is claimable');
+        }));
+
       void it('only the head of a transaction\'s event queue is claimable, and the next becomes claimable once the head is delivered', () =>
         withStore(async (store) => {
           const [e1, e2, e3] = [event(), event(), event({ availableAt: T0 + 1 })];
