@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { openStore } from '../../src/adapters/store.js';
 import type { Store } from '../../src/ports/store.js';
 import { creditTransfer } from '../fixtures/credit-transfer.js';
-import { freshPostgresUrl } from '../support/postgres.js';
+import { dropTestDatabase, freshPostgresUrl } from '../support/postgres.js';
 import { basicAuth, startServer, writeTestConfig } from '../support/server.js';
 
 const WORKERS = 16;
@@ -106,6 +106,7 @@ for (const [storeName, makeDatabase] of databases) {
         }
       } finally {
         assert.equal(await restarted.stop(), 0);
+        await dropTestDatabase(database);
       }
     });
   });

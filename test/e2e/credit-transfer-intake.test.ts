@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { openStore } from '../../src/adapters/store.js';
 import type { Store } from '../../src/ports/store.js';
 import { creditTransfer } from '../fixtures/credit-transfer.js';
-import { freshPostgresUrl } from '../support/postgres.js';
+import { dropTestDatabase, freshPostgresUrl } from '../support/postgres.js';
 import { basicAuth, OTHER_USER, startServer, writeTestConfig, type RunningServer } from '../support/server.js';
 
 type Json = Record<string, any>;
@@ -30,15 +30,17 @@ for (const [storeName, makeDatabase] of databases) {
   describe(`credit-transfer intake over HTTP (${storeName})`, () => {
     let server: RunningServer;
     let store: Store;
+    let database: string | undefined;
 
     before(async () => {
-      const database = await makeDatabase();
+      database = await makeDatabase();
       server = await startServer({ configPath: writeTestConfig({ database }) });
       store = await openStore(database);
     });
     after(async () => {
       await store?.close();
       const code = await server?.stop();
+      if (database !== undefined) await dropTestDatabase(database);
       assert.equal(code, 0, 'the server shuts down cleanly on SIGTERM');
     });
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { openStore } from '../../src/adapters/store.js';
 import { assertTransition } from '../../src/domain/machines/credit-transfer.js';
 import { creditTransfer } from '../fixtures/credit-transfer.js';
-import { freshPostgresUrl } from '../support/postgres.js';
+import { dropPostgresDatabase, freshPostgresUrl } from '../support/postgres.js';
 import { Receiver, type Received } from '../support/receiver.js';
 import { basicAuth, startServer, writeTestConfig, type RunningServer } from '../support/server.js';
 
@@ -263,6 +263,7 @@ describe('credit-transfer processing under failure', () => {
       await first.stop();
       await second.stop();
       await receiver.down();
+      await dropPostgresDatabase(database);
     }
   });
 });

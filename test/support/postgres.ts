@@ -147,6 +147,11 @@ export async function dropPostgresDatabase(databaseUrl: string): Promise<void> {
   });
 }
 
+/** After a test that may run on either store: drops its database when it is a PostgreSQL one made by freshPostgresUrl. */
+export async function dropTestDatabase(databaseUrl: string): Promise<void> {
+  if (databaseUrl.startsWith('postgres')) await dropPostgresDatabase(databaseUrl);
+}
+
 /**
  * A new empty schema in the database `databaseUrl` names, returned as a URL whose connections
  * use it (`search_path`). A hundred times cheaper than a database (about 1 ms against 250 ms), for
