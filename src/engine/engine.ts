@@ -213,8 +213,12 @@ export class Engine implements SchemeInbound {
 
   async #decideAndApply(transactionId: string, input: CtInput, callbackId?: string): Promise<void> {
     const { store } = this.#deps;
-    for (let attempt = 0; attempt <= this.#options.staleRetriesMax; attempt += 1) {
-      const remembered = this.#transactions.get(transactionId);
+    // A decision refused as stale is made again, at most staleRetriesMax times; one that found
+    // nothing to do on a remembered row is made again once, on the row as stored.
+    let staleRetries = 0;
+    let storedOnly = false;
+    for (;;) {
+      const remembered = storedOnly ? undefined : this.#transactions.get(transactionId);
       this.#transactions.delete(transactionId);
       const transaction = remembered ?? (await store.getTransaction(transactionId));
       if (transaction === undefined) throw new AssertionError(`transaction ${transactionId} vanished`);
@@ -229,7 +233,7 @@ export class Engine implements SchemeInbound {
       if (decision === undefined || (decision.steps.length === 0 && decision.commands.length === 0 && sameTimer(transaction, decision))) {
         // Nothing to do, unless the remembered row was stale: then judge again on the row as stored.
         if (remembered !== undefined) {
-          attempt -= 1;
+          storedOnly = true;
           continue;
         }
         return;
@@ -237,8 +241,11 @@ export class Engine implements SchemeInbound {
       const change = this.#change(context, decision);
       const outcome = await store.applyChange(change);
       if (!outcome.ok) {
-        if (outcome.reason === 'stale') continue; // moved on elsewhere: decide again on the fresh state
-        throw new AssertionError(`transaction ${transactionId} not found while changing it`);
+        if (outcome.reason !== 'stale') throw new AssertionError(`transaction ${transactionId} not found while changing it`);
+        // Moved on elsewhere: decide again on the fresh state.
+        staleRetries += 1;
+        if (staleRetries > this.#options.staleRetriesMax) break;
+        continue;
       }
       this.#transactions.set(transactionId, {
         ...transaction,

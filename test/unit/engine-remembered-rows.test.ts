@@ -19,7 +19,7 @@ import { eventually, integratorConfig, memoryStore } from '../support/delivery.j
 const DEMO_INSTITUTION = { institution: { bicfi: 'DEMOZAJJ', memberId: '210001' } };
 
 /** An engine on `store` as instance `instanceId`, its ZA_RPP scheme an in-process simulator answering at once. */
-async function engineOn(store: Store, instanceId: string): Promise<{ engine: Engine; connector: SchemeConnector }> {
+async function engineOn(store: Store, instanceId: string, log = pino({ level: 'silent' })): Promise<{ engine: Engine; connector: SchemeConnector }> {
   const integrator = await integratorConfig('bank-a', 'http://127.0.0.1:9', DEMO_INSTITUTION);
   const simulator = new SchemeSimulator({ scheme: 'ZA_RPP', clock: systemClock, latencyMs: 0, lateAnswerMs: 60_000, entriesMax: 100, deliveryAttemptsMax: 3 });
   const connector = createIsoConnector(ZA_RPP, { scheme: 'ZA_RPP', transport: simulator, clock: systemClock });
@@ -31,7 +31,7 @@ async function engineOn(store: Store, instanceId: string): Promise<{ engine: Eng
     integrators: new Map([[integrator.id, integrator]]),
     schemes: {},
     instanceId,
-    log: pino({ level: 'silent' }),
+    log,
     options: { pollIntervalMs: 10 },
   });
   await connector.start(engine);
@@ -130,6 +130,38 @@ void describe('engine: rows it remembers from its own commits', () => {
       await first.engine.callbackOutcome(callback, true);
       assert.equal((await store.getTransaction(transactionId))?.state, CT.RESPONSE_DELIVERED);
     });
+  });
+
+  void it('gives a decision refused as stale up after five retries, leaving it to the timer, without failing', async () => {
+    const store = await memoryStore();
+    let changesTried = 0;
+    const warnings: { msg: string; changesTried: number }[] = [];
+    // Another instance always got there first: every change is refused as stale.
+    const alwaysStale = new Proxy(store, {
+      get(target, property) {
+        if (property === 'applyChange') {
+          return () => {
+            changesTried += 1;
+            return Promise.resolve({ ok: false, reason: 'stale' });
+          };
+        }
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const log = pino({ level: 'warn' }, { write: (line: string) => warnings.push({ msg: (JSON.parse(line) as { msg: string }).msg, changesTried }) });
+    const { engine, connector } = await engineOn(alwaysStale, 'instance-a', log);
+    try {
+      const uetr = await accepted(store);
+      engine.start();
+      await eventually(() => Promise.resolve(warnings.length > 0), 'the engine gives the decision up');
+      assert.deepEqual(warnings[0], { msg: 'engine: decision stayed stale; the timer retries it', changesTried: 6 }, 'one try and five retries, then a warning');
+      assert.equal((await store.findTransaction('bank-a', uetr))?.state, CT.RECEIVED, 'nothing was changed');
+    } finally {
+      await engine.stop();
+      await connector.stop();
+      await store.close();
+    }
   });
 
   void it('takes up a transfer this process accepted without reading or parsing its message again', async () => {
