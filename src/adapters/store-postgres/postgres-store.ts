@@ -6,19 +6,15 @@ import type {
   HistoryRecord,
   IntakeOutcome,
   NewOutboxMessage,
-  OutboxChannel,
   OutboxClaimOptions,
   OutboxQuery,
   OutboxRecord,
-  OutboxStatus,
   RequestOutcome,
   Store,
   StoredMessage,
-  TransactionKind,
   TransactionRecord,
   NewTransaction,
 } from '../../ports/store.js';
-import type { SchemeName } from '../../domain/schemes.js';
 import { unreachable } from '../../lib/assert.js';
 import { migrationSql, pendingMigrations, schemaMigrationsTableSql, type AppliedMigration } from '../migrations.js';
 import {
@@ -26,7 +22,6 @@ import {
   attemptErrorText,
   changeSteps,
   OUTBOX_BLOCKED_AT,
-  outboxBody,
   outboxPayloadSql,
   pendingWrite,
   StoreWriteError,
@@ -37,6 +32,19 @@ import {
   type WriteOp,
   type WriteResults,
 } from '../store-ops.js';
+import {
+  attemptFromRow,
+  compareText,
+  historyFromRow,
+  messageFromRow,
+  outboxFromRow,
+  transactionFromRow,
+  type AttemptRow,
+  type HistoryRow,
+  type MessageRow,
+  type OutboxRow,
+  type TransactionRow,
+} from '../store-rows.js';
 import { settleInTurns, WriteQueue } from '../write-queue.js';
 
 export interface PostgresStoreOptions {
@@ -934,10 +942,6 @@ function key(a: string, b: string): string {
   return `${a}\u0000${b}`;
 }
 
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 function compareKeys(a1: string, a2: string, b1: string, b2: string): number {
   return compareText(a1, b1) || compareText(a2, b2);
 }
@@ -1272,73 +1276,6 @@ const SQL = {
   insertSetting: named('insert_setting', 'INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING'),
 } as const;
 
-interface TransactionRow {
-  id: string;
-  integrator_id: string;
-  kind: string;
-  uetr: string;
-  scheme: string;
-  message_id: string;
-  state: string;
-  version: number;
-  amount_minor: string | null;
-  currency: string | null;
-  created_at: string;
-  updated_at: string;
-  due_at: string | null;
-  traceparent: string | null;
-  tracestate: string | null;
-  data: Record<string, unknown>;
-}
-
-interface MessageRow {
-  integrator_id: string;
-  message_id: string;
-  transaction_id: string;
-  payload_hash: string;
-  raw_body: string;
-  response: string | null;
-  received_at: string;
-}
-
-interface AttemptRow {
-  outbox_id: string;
-  at: string;
-  duration_ms: number;
-  http_status: number | null;
-  error: string | null;
-  delivered: boolean;
-}
-
-interface OutboxRow {
-  id: string;
-  transaction_id: string;
-  integrator_id: string;
-  seq: number;
-  channel: string;
-  url: string;
-  body: string;
-  payload_version: number | null;
-  payload: string | null;
-  headers: Record<string, string>;
-  available_at: string;
-  status: string;
-  attempts: number;
-  next_attempt_at: string;
-  created_at: string;
-  delivered_at: string | null;
-  last_error: string | null;
-}
-
-interface HistoryRow {
-  transaction_id: string;
-  version: number;
-  from_state: string | null;
-  to_state: string;
-  at: string;
-  cause: string | null;
-}
-
 interface RefreshTokenRow {
   token_hash: string;
   family_id: string;
@@ -1346,84 +1283,4 @@ interface RefreshTokenRow {
   expires_at: string;
   used_at: string | null;
   revoked: boolean;
-}
-
-function nullableNumber(value: string | null): number | null {
-  return value === null ? null : Number(value);
-}
-
-function transactionFromRow(row: TransactionRow): TransactionRecord {
-  return {
-    id: row.id,
-    integratorId: row.integrator_id,
-    kind: row.kind as TransactionKind,
-    uetr: row.uetr,
-    scheme: row.scheme as SchemeName,
-    messageId: row.message_id,
-    state: row.state,
-    version: row.version,
-    amountMinor: row.amount_minor === null ? null : BigInt(row.amount_minor),
-    currency: row.currency,
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
-    dueAt: nullableNumber(row.due_at),
-    traceparent: row.traceparent,
-    tracestate: row.tracestate,
-    data: row.data,
-  };
-}
-
-function messageFromRow(row: MessageRow): StoredMessage {
-  return {
-    integratorId: row.integrator_id,
-    messageId: row.message_id,
-    transactionId: row.transaction_id,
-    payloadHash: row.payload_hash,
-    rawBody: row.raw_body,
-    response: row.response,
-    receivedAt: Number(row.received_at),
-  };
-}
-
-function historyFromRow(row: HistoryRow): HistoryRecord {
-  return {
-    transactionId: row.transaction_id,
-    version: row.version,
-    fromState: row.from_state,
-    toState: row.to_state,
-    at: Number(row.at),
-    cause: row.cause,
-  };
-}
-
-function attemptFromRow(row: AttemptRow): DeliveryAttemptRecord {
-  return {
-    outboxId: row.outbox_id,
-    at: Number(row.at),
-    durationMs: row.duration_ms,
-    httpStatus: row.http_status,
-    error: row.error,
-    delivered: row.delivered,
-  };
-}
-
-function outboxFromRow(row: OutboxRow): OutboxRecord {
-  return {
-    id: row.id,
-    transactionId: row.transaction_id,
-    integratorId: row.integrator_id,
-    seq: row.seq,
-    channel: row.channel as OutboxChannel,
-    url: row.url,
-    body: outboxBody(row),
-    headers: row.headers,
-    availableAt: Number(row.available_at),
-    status: row.status as OutboxStatus,
-    attempts: row.attempts,
-    // A row waiting behind an earlier one of its queue reports when it may go at the earliest.
-    nextAttemptAt: Number(row.next_attempt_at) === OUTBOX_BLOCKED_AT ? Number(row.available_at) : Number(row.next_attempt_at),
-    createdAt: Number(row.created_at),
-    deliveredAt: nullableNumber(row.delivered_at),
-    lastError: row.last_error,
-  };
 }

@@ -25,18 +25,8 @@ import type {
 import { unreachable } from '../../lib/assert.js';
 import { attemptErrorText, changeSteps, OUTBOX_BLOCKED_AT, StoreWriteError, storedMessageOutcome, type OpOf, type ReplayFilter, type WriteOp } from '../store-ops.js';
 import type { Db } from './sqlite-connection.js';
-import {
-  compareText,
-  LIMIT_PARAM,
-  OUTBOX_COLUMNS,
-  outboxFromRow,
-  TRANSACTION_COLUMNS,
-  transactionFromRow,
-  type MessageRow,
-  type OutboxRow,
-  type RefreshTokenRow,
-  type TransactionRow,
-} from './sqlite-rows.js';
+import { compareText, outboxFromRow, transactionFromRow, type MessageRow, type OutboxRow, type TransactionRow } from '../store-rows.js';
+import { LIMIT_PARAM, OUTBOX_COLUMNS, TRANSACTION_COLUMNS, type RefreshTokenRow } from './sqlite-rows.js';
 
 /** One op's result, known before COMMIT and handed out only after it. */
 export type OpOutcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown };

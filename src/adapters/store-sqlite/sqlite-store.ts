@@ -17,17 +17,15 @@ import {
   attemptFromRow,
   historyFromRow,
   messageFromRow,
-  LIMIT_PARAM,
-  OUTBOX_COLUMNS,
   outboxFromRow,
-  TRANSACTION_COLUMNS,
   transactionFromRow,
   type AttemptRow,
   type HistoryRow,
   type MessageRow,
   type OutboxRow,
   type TransactionRow,
-} from './sqlite-rows.js';
+} from '../store-rows.js';
+import { LIMIT_PARAM, OUTBOX_COLUMNS, TRANSACTION_COLUMNS } from './sqlite-rows.js';
 
 /** Where batches are committed: `worker` (a writer thread; the default for files) or `main` (the calling thread; always for `:memory:`). */
 export type SqliteWriterThread = 'worker' | 'main';

@@ -1,0 +1,183 @@
+/**
+ * Rows as the stores' drivers return them, and their records as the Store port names them: one
+ * set of mappers for both stores. The drivers differ only in how they hand over a few column
+ * types, and the types below say which: an integer is a number, a bigint (better-sqlite3 reading
+ * with safeIntegers, so money never passes through a double) or a string (pg, for BIGINT); JSON
+ * is text (SQLite) or already parsed (pg, for JSONB); a boolean is 0/1 (SQLite) or a boolean.
+ */
+import type { SchemeName } from '../domain/schemes.js';
+import type {
+  DeliveryAttemptRecord,
+  HistoryRecord,
+  OutboxChannel,
+  OutboxRecord,
+  OutboxStatus,
+  StoredMessage,
+  TransactionKind,
+  TransactionRecord,
+} from '../ports/store.js';
+import { OUTBOX_BLOCKED_AT, outboxBody } from './store-ops.js';
+
+/** An integer column as a driver hands it over. */
+export type DbInteger = number | bigint | string;
+
+/** A JSON column as a driver hands it over. */
+export type DbJson<T> = string | T;
+
+export interface TransactionRow {
+  id: string;
+  integrator_id: string;
+  kind: string;
+  uetr: string;
+  scheme: string;
+  message_id: string;
+  state: string;
+  version: DbInteger;
+  amount_minor: DbInteger | null;
+  currency: string | null;
+  created_at: DbInteger;
+  updated_at: DbInteger;
+  due_at: DbInteger | null;
+  traceparent: string | null;
+  tracestate: string | null;
+  data: DbJson<Record<string, unknown>>;
+}
+
+export interface MessageRow {
+  integrator_id: string;
+  message_id: string;
+  transaction_id: string;
+  payload_hash: string;
+  raw_body: string;
+  response: string | null;
+  received_at: DbInteger;
+}
+
+export interface OutboxRow {
+  id: string;
+  transaction_id: string;
+  integrator_id: string;
+  seq: number;
+  channel: string;
+  url: string;
+  body: string;
+  headers: DbJson<Record<string, string>>;
+  available_at: DbInteger;
+  status: string;
+  attempts: number;
+  next_attempt_at: DbInteger;
+  created_at: DbInteger;
+  delivered_at: DbInteger | null;
+  last_error: string | null;
+  payload_version: number | null;
+  /** An event's payload, read with outboxPayloadSql. */
+  payload: string | null;
+}
+
+export interface HistoryRow {
+  transaction_id: string;
+  version: number;
+  from_state: string | null;
+  to_state: string;
+  at: DbInteger;
+  cause: string | null;
+}
+
+export interface AttemptRow {
+  outbox_id: string;
+  at: DbInteger;
+  duration_ms: number;
+  http_status: number | null;
+  error: string | null;
+  delivered: number | boolean;
+}
+
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function nullableNumber(value: DbInteger | null): number | null {
+  return value === null ? null : Number(value);
+}
+
+function json<T>(value: DbJson<T>): T {
+  return typeof value === 'string' ? (JSON.parse(value) as T) : value;
+}
+
+export function transactionFromRow(row: TransactionRow): TransactionRecord {
+  return {
+    id: row.id,
+    integratorId: row.integrator_id,
+    kind: row.kind as TransactionKind,
+    uetr: row.uetr,
+    scheme: row.scheme as SchemeName,
+    messageId: row.message_id,
+    state: row.state,
+    version: Number(row.version),
+    amountMinor: row.amount_minor === null ? null : BigInt(row.amount_minor),
+    currency: row.currency,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+    dueAt: nullableNumber(row.due_at),
+    traceparent: row.traceparent,
+    tracestate: row.tracestate,
+    data: json(row.data),
+  };
+}
+
+export function messageFromRow(row: MessageRow): StoredMessage {
+  return {
+    integratorId: row.integrator_id,
+    messageId: row.message_id,
+    transactionId: row.transaction_id,
+    payloadHash: row.payload_hash,
+    rawBody: row.raw_body,
+    response: row.response,
+    receivedAt: Number(row.received_at),
+  };
+}
+
+export function historyFromRow(row: HistoryRow): HistoryRecord {
+  return {
+    transactionId: row.transaction_id,
+    version: row.version,
+    fromState: row.from_state,
+    toState: row.to_state,
+    at: Number(row.at),
+    cause: row.cause,
+  };
+}
+
+export function outboxFromRow(row: OutboxRow): OutboxRecord {
+  const availableAt = Number(row.available_at);
+  const nextAttemptAt = Number(row.next_attempt_at);
+  return {
+    id: row.id,
+    transactionId: row.transaction_id,
+    integratorId: row.integrator_id,
+    seq: row.seq,
+    channel: row.channel as OutboxChannel,
+    url: row.url,
+    body: outboxBody(row),
+    headers: json(row.headers),
+    availableAt,
+    status: row.status as OutboxStatus,
+    attempts: row.attempts,
+    // A row waiting behind an earlier one of its queue reports when it may go at the earliest.
+    nextAttemptAt: nextAttemptAt === OUTBOX_BLOCKED_AT ? availableAt : nextAttemptAt,
+    createdAt: Number(row.created_at),
+    deliveredAt: nullableNumber(row.delivered_at),
+    lastError: row.last_error,
+  };
+}
+
+export function attemptFromRow(row: AttemptRow): DeliveryAttemptRecord {
+  return {
+    outboxId: row.outbox_id,
+    at: Number(row.at),
+    durationMs: row.duration_ms,
+    httpStatus: row.http_status,
+    error: row.error,
+    delivered: row.delivered === true || row.delivered === 1,
+  };
+}
