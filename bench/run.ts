@@ -90,13 +90,6 @@ async function standIn(name: string, program: string, env: Record<string, string
 }
 
 /**
- * regpay on `database`. With `processing`, the whole service runs: every accepted transfer is
- * also processed and its callback and events delivered to a receiver process, so intake shares
- * the machine (and the store's writer) with that work. Without it (processing.enabled: false, an
- * API-tier instance), the figure is intake alone: validation, duplicate detection and the durable
- * group-committed write of the transaction, its message, first state and first event.
- */
-/**
  * Lets the machine settle before a part: the previous part's dirty pages written out (a part
  * leaves hundreds of megabytes of database behind, and their writeback would otherwise land in
  * the next part's measurement) and a few seconds for the processes it stopped to be gone.
@@ -106,6 +99,13 @@ async function settle(): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
 }
 
+/**
+ * regpay on `database`. With `processing`, the whole service runs: every accepted transfer is
+ * also processed and its callback and events delivered to a receiver process, so intake shares
+ * the machine (and the store's writer) with that work. Without it (processing.enabled: false, an
+ * API-tier instance), the figure is intake alone: validation, duplicate detection and the durable
+ * group-committed write of the transaction, its message, first state and first event.
+ */
 async function regpay(name: string, database: string, processing: boolean): Promise<Figures> {
   await settle();
   const receiver = await startBenchReceiver();
