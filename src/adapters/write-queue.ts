@@ -46,7 +46,7 @@ export interface WriteQueueOptions {
   readonly batchMax: number;
   /** Most items waiting; beyond it a write is refused with StoreOverloadedError. */
   readonly queueMax: number;
-  /** Most batches in flight at once (SQLite: 1, the database has one writer anyway). */
+  /** Most batches in flight at once (SQLite: 2, run one after the other by its one writer; PostgreSQL: one per connection). */
   readonly concurrency: number;
   /**
    * While a batch is in flight, the next one starts at once only for an urgent item or once this
