@@ -6,7 +6,7 @@ import { parse as parseYaml } from 'yaml';
 import { SCHEMES, type SchemeName } from '../domain/schemes.js';
 import { hashSecretAsync, parseHash } from '../lib/password-hash.js';
 import { Secret } from '../lib/secret.js';
-import { parseSigningKey } from '../lib/signing-key.js';
+import { parseSigningKey, parseVerificationKey } from '../lib/signing-key.js';
 import { demoSource } from './demo.js';
 import { ConfigFileSchema, TIME_BUDGET_MS_DEFAULTS, type CallbackAuthFile, type ConfigFile, type IntegratorFile } from './schema.js';
 import type { AdminConfig, CallbackAuth, Config, IntegratorConfig, SchemeConfig } from './types.js';
@@ -330,20 +330,26 @@ function checkAdmin(file: ConfigFile, problems: string[]): void {
 function checkAuth(file: ConfigFile, mode: Mode, problems: string[]): void {
   const { auth } = file;
   if (mode.kind === 'basic') {
-    for (const key of ['issuer', 'jwksUrl', 'audience', 'publicUrl', 'signingKey'] as const) {
+    for (const key of ['issuer', 'jwksUrl', 'audience', 'publicUrl', 'signingKey', 'verificationKeys'] as const) {
       if (auth[key] !== undefined) problems.push(`auth.${key}: applies only with auth.mode oauth2`);
     }
     return;
   }
   if (auth.issuer !== undefined && auth.jwksUrl === undefined) problems.push('auth.jwksUrl: is required when auth.issuer is set');
   if (auth.jwksUrl !== undefined && auth.issuer === undefined) problems.push('auth.issuer: is required when auth.jwksUrl is set');
-  if (mode.kind === 'external' && auth.signingKey !== undefined) {
-    problems.push('auth.signingKey: applies only to the embedded provider (no auth.issuer)');
+  if (mode.kind === 'external') {
+    for (const key of ['signingKey', 'verificationKeys'] as const) {
+      if (auth[key] !== undefined) problems.push(`auth.${key}: applies only to the embedded provider (no auth.issuer)`);
+    }
   }
   if (auth.signingKey !== undefined) {
     const parsed = parseSigningKey(auth.signingKey);
     if (!parsed.ok) problems.push(`auth.signingKey: ${parsed.reason}`);
   }
+  auth.verificationKeys?.forEach((text, index) => {
+    const parsed = parseVerificationKey(text);
+    if (!parsed.ok) problems.push(`auth.verificationKeys[${index}]: ${parsed.reason}`);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -464,6 +470,7 @@ async function buildConfig(input: unknown, source: string, env: NodeJS.ProcessEn
       ...(auth.audience === undefined ? {} : { audience: auth.audience }),
       ...(auth.publicUrl === undefined ? {} : { publicUrl: withoutTrailingSlash(auth.publicUrl) }),
       ...(auth.signingKey === undefined ? {} : { signingKey: new Secret(auth.signingKey) }),
+      verificationKeys: auth.verificationKeys ?? [],
       accessTokenTtlS: auth.accessTokenTtlS,
       refreshTokenTtlS: auth.refreshTokenTtlS,
       clockToleranceS: auth.clockToleranceS,

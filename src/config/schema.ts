@@ -93,6 +93,8 @@ const AuthSchema = Type.Object(
     audience: Type.Optional(NonEmpty()),
     publicUrl: Type.Optional(HttpUrl),
     signingKey: Type.Optional(NonEmpty()),
+    // Public keys whose tokens the embedded provider accepts besides its signing key's (rotation).
+    verificationKeys: Type.Optional(Type.Array(NonEmpty(), { maxItems: 8 })),
     accessTokenTtlS: Type.Integer({ minimum: 1, maximum: 86_400, default: DEFAULTS.accessTokenTtlS }),
     refreshTokenTtlS: Type.Integer({ minimum: 1, maximum: 2_592_000, default: DEFAULTS.refreshTokenTtlS }),
     clockToleranceS: Type.Integer({ minimum: 0, maximum: 300, default: DEFAULTS.clockToleranceS }),

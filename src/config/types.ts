@@ -75,6 +75,11 @@ export interface AuthConfig {
   readonly publicUrl?: string;
   /** Private key of the embedded provider (PEM PKCS#8 or JWK text); generated and kept in the store when absent. */
   readonly signingKey?: Secret<string>;
+  /**
+   * Public keys (PEM or JWK text) whose tokens the embedded provider accepts too, and publishes at
+   * /oauth/jwks: the way to rotate signingKey without refusing tokens already issued. Empty: none.
+   */
+  readonly verificationKeys: readonly string[];
   readonly accessTokenTtlS: number;
   readonly refreshTokenTtlS: number;
   /** Allowed clock difference when checking exp/nbf of access tokens. */

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { SignJWT, exportJWK, generateKeyPair, decodeJwt, decodeProtectedHeader } from 'jose';
@@ -194,6 +195,81 @@ void describe('OAuth2 with the embedded provider, over real HTTP', () => {
     } finally {
       await twin.close();
     }
+  });
+});
+
+void describe('Rotating the embedded signing key (auth.verificationKeys)', () => {
+  const pem = (key: KeyObject): string => key.export({ format: 'pem', type: 'pkcs8' }).toString();
+  const oldKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+  const newKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+  const started: TestApp[] = [];
+  after(async () => {
+    for (const app of started) await app.close();
+  });
+
+  const start = async (auth: Record<string, unknown>): Promise<TestApp> => {
+    const app = await startTestApp(await testConfig({ auth: { mode: 'oauth2', ...auth } }));
+    started.push(app);
+    return app;
+  };
+  const accessToken = async (app: TestApp): Promise<string> => {
+    const response = await fetch(`${app.url}/oauth/token`, form(passwordGrant(BANK_A)));
+    assert.equal(response.status, 200);
+    return ((await response.json()) as Record<string, string>)['access_token'] ?? '';
+  };
+  const whoami = (app: TestApp, token: string): Promise<Response> => fetch(`${app.url}/api/v1/whoami`, { headers: { authorization: `Bearer ${token}` } });
+  const jwks = async (app: TestApp): Promise<Record<string, unknown>[]> => ((await (await fetch(`${app.url}/oauth/jwks`)).json()) as { keys: Record<string, unknown>[] }).keys;
+  const refusedForUnknownKey = (response: Response): void => {
+    assert.equal(response.status, 401);
+    assert.match(response.headers.get('www-authenticate') ?? '', /error="invalid_token", error_description="the access token was signed by an unknown key"/);
+  };
+
+  void it('accepts tokens of the old key while its published JWK is listed, signs with the new key and publishes both', async () => {
+    const before = await start({ signingKey: pem(oldKey) });
+    const [oldJwk] = await jwks(before);
+    assert.ok(oldJwk !== undefined);
+    const rotated = await start({ signingKey: pem(newKey), verificationKeys: [JSON.stringify(oldJwk)] });
+    const withoutOld = await start({ signingKey: pem(newKey) });
+
+    const oldToken = await accessToken(before);
+    assert.equal(decodeProtectedHeader(oldToken).kid, oldJwk['kid']);
+    assert.equal((await whoami(rotated, oldToken)).status, 200);
+    refusedForUnknownKey(await whoami(withoutOld, oldToken));
+
+    const newToken = await accessToken(rotated);
+    const published = await jwks(rotated);
+    assert.deepEqual(
+      published.map((key) => key['kid']),
+      [decodeProtectedHeader(newToken).kid, oldJwk['kid']],
+      'the signing key first, then the listed one',
+    );
+    assert.ok(published.every((key) => key['d'] === undefined), 'no private part');
+    assert.equal((await whoami(rotated, newToken)).status, 200);
+    assert.equal((await whoami(withoutOld, newToken)).status, 200);
+    refusedForUnknownKey(await whoami(before, newToken));
+  });
+
+  void it('accepts listed keys given as PEM (EC and RSA), and refuses a token that names a listed key but another algorithm', async () => {
+    const before = await start({ signingKey: pem(oldKey) });
+    const spki = (key: KeyObject): string => createPublicKey(key).export({ format: 'pem', type: 'spki' }).toString();
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+    const rotated = await start({ signingKey: pem(newKey), verificationKeys: [spki(oldKey), spki(rsa)] });
+    assert.equal((await whoami(rotated, await accessToken(before))).status, 200);
+
+    const [, oldJwk, rsaJwk] = await jwks(rotated);
+    assert.equal(oldJwk?.['alg'], 'ES256');
+    assert.equal(rsaJwk?.['alg'], 'RS256');
+    const signed = (kid: unknown): Promise<string> =>
+      new SignJWT({ azp: BANK_A.clientId })
+        .setProtectedHeader({ alg: 'RS256', kid: String(kid), typ: 'at+jwt' })
+        .setIssuer('regpay')
+        .setAudience('regpay-api')
+        .setSubject('bank-a')
+        .setIssuedAt()
+        .setExpirationTime('5m')
+        .sign(rsa);
+    assert.equal((await whoami(rotated, await signed(rsaJwk?.['kid']))).status, 200, 'the RSA key verifies its own tokens');
+    refusedForUnknownKey(await whoami(rotated, await signed(oldJwk?.['kid'])));
   });
 });
 

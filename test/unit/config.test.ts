@@ -265,6 +265,35 @@ void describe('configuration errors name every bad key', () => {
     ]);
   });
 
+  void it('takes auth.verificationKeys as public keys only, for the embedded provider only', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const spki = publicKey.export({ format: 'pem', type: 'spki' }).toString();
+    const published = JSON.stringify({ ...publicKey.export({ format: 'jwk' }), kid: 'k1', alg: 'ES256', use: 'sig' });
+    const config = await configFromObject(minimal({ auth: { mode: 'oauth2', verificationKeys: [spki, published] } }));
+    assert.deepEqual(config.auth.verificationKeys, [spki, published]);
+    assert.deepEqual((await configFromObject(minimal({ auth: { mode: 'oauth2' } }))).auth.verificationKeys, []);
+
+    const privatePem = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    const privateJwk = JSON.stringify(privateKey.export({ format: 'jwk' }));
+    const wrongCurve = generateKeyPairSync('ec', { namedCurve: 'secp256k1' }).publicKey.export({ format: 'pem', type: 'spki' }).toString();
+    assert.deepEqual(await problemsOf(minimal({ auth: { mode: 'oauth2', verificationKeys: [spki, privatePem, privateJwk, 'not a key', wrongCurve] } })), [
+      'auth.verificationKeys[1]: is a private key: give its public key (PEM, or the JWK that /oauth/jwks publishes)',
+      'auth.verificationKeys[2]: is a private key: give its public key (PEM, or the JWK that /oauth/jwks publishes)',
+      'auth.verificationKeys[3]: is not a PEM or JWK public key',
+      'auth.verificationKeys[4]: must be an EC P-256 or an RSA (2048 bits or more) public key',
+    ]);
+    assert.deepEqual(await problemsOf(minimal({ auth: { mode: 'basic', verificationKeys: [spki] } })), ['auth.verificationKeys: applies only with auth.mode oauth2']);
+    assert.deepEqual(
+      await problemsOf(
+        minimal(
+          { auth: { mode: 'oauth2', issuer: 'https://idp.test/realms/x', jwksUrl: 'https://idp.test/realms/x/certs', verificationKeys: [spki] } },
+          { credentials: { username: 'alice', clientId: 'c' } },
+        ),
+      ),
+      ['auth.verificationKeys: applies only to the embedded provider (no auth.issuer)'],
+    );
+  });
+
   void it('refuses a key written without a value', async () => {
     const problems = await problemsOf(minimal({ database: null }));
     assert.ok(problems.includes('database: has no value'), problems.join('\n'));

@@ -1,6 +1,6 @@
 import { createPublicKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
 import { SignJWT, calculateJwkThumbprint, createRemoteJWKSet, errors, jwtVerify, type JWK, type JWTPayload, type JWTVerifyGetKey } from 'jose';
-import { parseSigningKey } from '../../lib/signing-key.js';
+import { parseSigningKey, parseVerificationKey } from '../../lib/signing-key.js';
 import type { AuthConfig } from '../../config/types.js';
 import type { AccessTokenClaims, AccessTokenSigner, AccessTokenVerifier, VerifyOutcome } from '../../ports/tokens.js';
 import type { Store } from '../../ports/store.js';
@@ -11,7 +11,9 @@ import type { Store } from '../../ports/store.js';
  * The signing key comes from `auth.signingKey` when configured; otherwise one EC P-256 key is
  * generated the first time any instance needs it and kept as the store setting
  * `oauth.signingKey`, so every instance and every restart signs and verifies with the same key.
- * ES256 for EC keys, RS256 for RSA keys. Tokens carry `typ: at+jwt` (RFC 9068).
+ * ES256 for EC keys, RS256 for RSA keys. Tokens carry `typ: at+jwt` (RFC 9068) and the kid of
+ * their key; tokens of the public keys in `auth.verificationKeys` are accepted too, so the signing
+ * key can be rotated without refusing tokens issued under the old one (docs/security.md).
  */
 export const SIGNING_KEY_SETTING = 'oauth.signingKey';
 /** Issuer of embedded tokens when `auth.publicUrl` is not configured. */
@@ -65,24 +67,51 @@ function outcome(payload: JWTPayload): VerifyOutcome {
   };
 }
 
+/** A key the embedded provider verifies with, by its kid (RFC 7638 thumbprint). */
+interface VerificationKey {
+  readonly key: KeyObject;
+  readonly algorithm: 'ES256' | 'RS256';
+  /** As published at /oauth/jwks. */
+  readonly jwk: JWK;
+}
+
+function algorithmOf(key: KeyObject): 'ES256' | 'RS256' {
+  return key.asymmetricKeyType === 'ec' ? 'ES256' : 'RS256';
+}
+
+async function verificationKey(publicKey: KeyObject): Promise<VerificationKey> {
+  const exported = publicKey.export({ format: 'jwk' }) as JWK;
+  const algorithm = algorithmOf(publicKey);
+  return { key: publicKey, algorithm, jwk: { ...exported, kid: await calculateJwkThumbprint(exported, 'sha256'), alg: algorithm, use: 'sig' } };
+}
+
 class Embedded implements EmbeddedProvider {
   readonly algorithm: 'ES256' | 'RS256';
   readonly #privateKey: KeyObject;
-  readonly #publicKey: KeyObject;
-  readonly #publicJwk: JWK;
+  readonly #kid: string;
+  /** The signing key's public half first, then auth.verificationKeys; by kid. */
+  readonly #keys: ReadonlyMap<string, VerificationKey>;
+  readonly #getKey: JWTVerifyGetKey;
+  readonly #algorithms: string[];
 
   constructor(
     privateKey: KeyObject,
-    kid: string,
-    publicJwk: JWK,
+    keys: readonly VerificationKey[],
     readonly issuer: string,
     readonly audience: string,
     readonly clockToleranceS: number,
   ) {
     this.#privateKey = privateKey;
-    this.#publicKey = createPublicKey(privateKey);
-    this.algorithm = privateKey.asymmetricKeyType === 'ec' ? 'ES256' : 'RS256';
-    this.#publicJwk = { ...publicJwk, kid, alg: this.algorithm, use: 'sig' };
+    this.algorithm = algorithmOf(privateKey);
+    this.#kid = keys[0]?.jwk.kid ?? '';
+    this.#keys = new Map(keys.map((key) => [key.jwk.kid ?? '', key]));
+    this.#algorithms = [...new Set(keys.map((key) => key.algorithm))];
+    // A token names its key by kid, and that key's algorithm must be the token's: no other key is tried.
+    this.#getKey = (header) => {
+      const key = this.#keys.get(header.kid ?? '');
+      if (key === undefined || key.algorithm !== header.alg) throw new errors.JWKSNoMatchingKey();
+      return key.key;
+    };
   }
 
   async sign(claims: AccessTokenClaims, nowMs: number, ttlS: number): Promise<string> {
@@ -94,7 +123,7 @@ class Embedded implements EmbeddedProvider {
       sid: claims.sessionId,
       scope: claims.scope,
     })
-      .setProtectedHeader({ alg: this.algorithm, kid: this.#publicJwk.kid ?? '', typ: ACCESS_TOKEN_TYPE })
+      .setProtectedHeader({ alg: this.algorithm, kid: this.#kid, typ: ACCESS_TOKEN_TYPE })
       .setIssuer(this.issuer)
       .setAudience(this.audience)
       .setSubject(claims.integratorId)
@@ -107,10 +136,10 @@ class Embedded implements EmbeddedProvider {
 
   async verify(token: string, nowMs: number): Promise<VerifyOutcome> {
     try {
-      const { payload } = await jwtVerify(token, this.#publicKey, {
+      const { payload } = await jwtVerify(token, this.#getKey, {
         issuer: this.issuer,
         audience: this.audience,
-        algorithms: [this.algorithm],
+        algorithms: this.#algorithms,
         typ: ACCESS_TOKEN_TYPE,
         currentDate: new Date(nowMs),
         clockTolerance: this.clockToleranceS,
@@ -123,7 +152,7 @@ class Embedded implements EmbeddedProvider {
   }
 
   jwks(): { readonly keys: readonly JWK[] } {
-    return { keys: [this.#publicJwk] };
+    return { keys: [...this.#keys.values()].map((key) => key.jwk) };
   }
 }
 
@@ -132,11 +161,15 @@ const providers = new WeakMap<Store, Promise<EmbeddedProvider>>();
 async function createEmbedded(auth: AuthConfig, store: Store): Promise<EmbeddedProvider> {
   const text = auth.signingKey?.reveal() ?? (await store.getOrCreateSetting(SIGNING_KEY_SETTING, generatedKey));
   const parsed = parseSigningKey(text);
-  // Config validation checks a configured key; a stored one was generated by this code.
+  // Config validation checks configured keys; a stored one was generated by this code.
   if (!parsed.ok) throw new Error(`the embedded token signing key ${parsed.reason}`);
-  const publicJwk = createPublicKey(parsed.key).export({ format: 'jwk' }) as JWK;
-  const kid = await calculateJwkThumbprint(publicJwk, 'sha256');
-  return new Embedded(parsed.key, kid, publicJwk, auth.publicUrl ?? DEFAULT_ISSUER, auth.audience ?? DEFAULT_AUDIENCE, auth.clockToleranceS);
+  const others = auth.verificationKeys.map((keyText, index) => {
+    const other = parseVerificationKey(keyText);
+    if (!other.ok) throw new Error(`auth.verificationKeys[${index}] ${other.reason}`);
+    return other.key;
+  });
+  const keys = await Promise.all([createPublicKey(parsed.key), ...others].map(verificationKey));
+  return new Embedded(parsed.key, keys, auth.publicUrl ?? DEFAULT_ISSUER, auth.audience ?? DEFAULT_AUDIENCE, auth.clockToleranceS);
 }
 
 /**
