@@ -23,10 +23,8 @@ export interface HttpCall {
 export interface HttpAnswer {
   readonly status: number;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
-  /** The answer's body, cut at responseBytesMax (empty when discarded). */
+  /** The answer's body, cut at responseBytesMax (the rest is discarded with the connection); empty when discarded. */
   readonly body: Buffer;
-  /** True when the body was longer than responseBytesMax (the rest was discarded with the connection). */
-  readonly truncated: boolean;
 }
 
 /** Why an exchange produced no answer, in words safe to record (no URL credentials, no header values). */
@@ -96,23 +94,21 @@ export async function httpCall(dispatcher: Dispatcher, call: HttpCall): Promise<
     if (call.discardBody === true) {
       // Beyond the limit the stream (and its connection) is destroyed: an endless answer costs nothing more.
       await response.body.dump({ limit: call.responseBytesMax });
-      return { status: response.statusCode, headers: response.headers, body: EMPTY, truncated: false };
+      return { status: response.statusCode, headers: response.headers, body: EMPTY };
     }
     const chunks: Buffer[] = [];
     let size = 0;
-    let truncated = false;
     for await (const chunk of response.body as AsyncIterable<Buffer>) {
       const room = call.responseBytesMax - size;
       if (chunk.length > room) {
         chunks.push(chunk.subarray(0, room));
-        truncated = true;
         // Leaving the loop destroys the body stream (and its connection): an endless answer costs nothing more.
         break;
       }
       chunks.push(chunk);
       size += chunk.length;
     }
-    return { status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks), truncated };
+    return { status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks) };
   } catch (error) {
     if (call.signal?.aborted === true) throw new HttpCallError('aborted', true);
     if (timedOut) throw new HttpCallError(`timed out after ${call.timeoutMs} ms`, false);
