@@ -13,7 +13,7 @@ import type { Store } from '../../ports/store.js';
  * `oauth.signingKey`, so every instance and every restart signs and verifies with the same key.
  * ES256 for EC keys, RS256 for RSA keys. Tokens carry `typ: at+jwt` (RFC 9068) and the kid of
  * their key; tokens of the public keys in `auth.verificationKeys` are accepted too, so the signing
- * key can be rotated without refusing tokens issued under the old one (docs/security.md).
+ * key can be rotated without refusing tokens issued under the old one (docs/configuration.md).
  */
 export const SIGNING_KEY_SETTING = 'oauth.signingKey';
 /** Issuer of embedded tokens when `auth.publicUrl` is not configured. */
