@@ -207,8 +207,8 @@ void describe('Rotating the embedded signing key (auth.verificationKeys)', () =>
     for (const app of started) await app.close();
   });
 
-  const start = async (auth: Record<string, unknown>): Promise<TestApp> => {
-    const app = await startTestApp(await testConfig({ auth: { mode: 'oauth2', ...auth } }));
+  const start = async (auth: Record<string, unknown>, options: { store?: TestApp['store'] } = {}): Promise<TestApp> => {
+    const app = await startTestApp(await testConfig({ auth: { mode: 'oauth2', ...auth } }), options);
     started.push(app);
     return app;
   };
@@ -247,6 +247,16 @@ void describe('Rotating the embedded signing key (auth.verificationKeys)', () =>
     assert.equal((await whoami(rotated, newToken)).status, 200);
     assert.equal((await whoami(withoutOld, newToken)).status, 200);
     refusedForUnknownKey(await whoami(before, newToken));
+  });
+
+  void it('gives an instance with other keys on the same database its own keys', async () => {
+    const before = await start({ signingKey: pem(oldKey) });
+    const rotated = await start({ signingKey: pem(newKey) }, { store: before.store });
+    const [oldJwk] = await jwks(before);
+    const [newJwk] = await jwks(rotated);
+    assert.notEqual(newJwk?.['kid'], oldJwk?.['kid']);
+    assert.equal(decodeProtectedHeader(await accessToken(rotated)).kid, newJwk?.['kid']);
+    refusedForUnknownKey(await whoami(rotated, await accessToken(before)));
   });
 
   void it('accepts listed keys given as PEM (EC and RSA), and refuses a token that names a listed key but another algorithm', async () => {

@@ -156,7 +156,8 @@ class Embedded implements EmbeddedProvider {
   }
 }
 
-const providers = new WeakMap<Store, Promise<EmbeddedProvider>>();
+/** By store, then by the auth settings it was made from (their keys, issuer and audience). */
+const providers = new WeakMap<Store, WeakMap<AuthConfig, Promise<EmbeddedProvider>>>();
 
 async function createEmbedded(auth: AuthConfig, store: Store): Promise<EmbeddedProvider> {
   const text = auth.signingKey?.reveal() ?? (await store.getOrCreateSetting(SIGNING_KEY_SETTING, generatedKey));
@@ -173,15 +174,21 @@ async function createEmbedded(auth: AuthConfig, store: Store): Promise<EmbeddedP
 }
 
 /**
- * The embedded provider for this store. The token route and the auth plugin both ask for it; they
- * share one instance (and one read of the setting) per store.
+ * The embedded provider for this store and these auth settings. The token route and the auth
+ * plugin both ask for it; they share one instance (and one read of the setting). Another
+ * configuration on the same store (another instance in one process, as tests run) gets its own.
  */
 export function embeddedProvider(auth: AuthConfig, store: Store): Promise<EmbeddedProvider> {
-  let provider = providers.get(store);
+  let byAuth = providers.get(store);
+  if (byAuth === undefined) {
+    byAuth = new WeakMap();
+    providers.set(store, byAuth);
+  }
+  let provider = byAuth.get(auth);
   if (provider === undefined) {
     provider = createEmbedded(auth, store);
-    providers.set(store, provider);
-    provider.catch(() => providers.delete(store));
+    byAuth.set(auth, provider);
+    provider.catch(() => byAuth.delete(auth));
   }
   return provider;
 }
