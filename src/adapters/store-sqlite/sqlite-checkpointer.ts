@@ -3,9 +3,11 @@
  * into the database file with its own connection, so that work (a page copy and an fsync of the
  * database file for every few thousand pages written) never stalls a batch in the writer.
  * PASSIVE checkpoints never wait for the writer or for readers; what they cannot copy yet is
- * copied by a later one, and once a checkpoint has copied everything the writer's next commit
- * starts the WAL from its beginning again. The writer keeps a far higher automatic checkpoint
- * of its own as a backstop, should this thread ever stop.
+ * copied by a later one. The WAL starts from its beginning again only when the writer's next
+ * transaction finds everything copied: when writes pause, but not under sustained writing (the
+ * writer has always committed more by the time a checkpoint ends). Then the writer's own far
+ * higher automatic checkpoint, otherwise the backstop should this thread ever stop, restarts it
+ * (~400 MiB of WAL; docs/storage.md).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openConnection, type Db } from './sqlite-connection.js';
