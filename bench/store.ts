@@ -8,14 +8,13 @@
  * Knobs: BENCH_DURATION_S (default 5), BENCH_CONCURRENCY (64), BENCH_DIR (where the database
  * files go; default the temp directory: put it on the disk production uses).
  */
-import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { openSqliteStore, type SqliteWriterThread } from '../src/adapters/store-sqlite/sqlite-store.js';
-import type { NewTransaction, Store } from '../src/ports/store.js';
-import { creditTransfer } from '../test/fixtures/credit-transfer.js';
+import type { Store } from '../src/ports/store.js';
+import { intakeTransfer } from './intake-transfer.js';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
 const WARMUP_S = 1;
@@ -32,54 +31,6 @@ interface Figures {
   readonly failures: number;
 }
 
-/**
- * A realistic body once; each transfer gets fresh ids spliced into its text. Building and
- * serializing a whole body per intake would cost the main thread about as much as the store does,
- * and this benchmark measures the store.
- */
-const TEMPLATE = (() => {
-  const body = creditTransfer('ZA_RPP');
-  return JSON.stringify(body)
-    .replace(body.messageIdentifiers.messageIdentification, '%MSG%')
-    .replace(body.transactionIdentifiers.uetr, '%UETR%');
-})();
-
-/** A new transfer as the intake route would store it: raw body, payload hash and its first event. */
-function newTransfer(): NewTransaction {
-  const id = randomUUID();
-  const uetr = randomUUID();
-  const messageId = `MSG${id.replaceAll('-', '').slice(0, 20)}`;
-  const rawBody = TEMPLATE.replace('%MSG%', messageId).replace('%UETR%', uetr);
-  const now = Date.now();
-  return {
-    id,
-    integratorId: 'bench-bank',
-    kind: 'CREDIT_TRANSFER',
-    uetr,
-    scheme: 'ZA_RPP',
-    messageId,
-    payloadHash: createHash('sha256').update(rawBody).digest('hex'),
-    rawBody,
-    amountMinor: 25_050n,
-    currency: 'ZAR',
-    state: 'PAYMENT_AUTH_REQUEST_RECEIVED',
-    receivedAt: now,
-    dueAt: now,
-    traceparent: null,
-    tracestate: null,
-    outbox: [
-      {
-        id: randomUUID(),
-        channel: 'event',
-        url: 'https://bank.example/events-api/v1/events',
-        body: `{"id":"${id}","type":"PAYMENT_AUTH_REQUEST_RECEIVED","data":${rawBody}}`,
-        headers: {},
-        availableAt: now,
-      },
-    ],
-  };
-}
-
 function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
@@ -93,7 +44,7 @@ async function drive(store: Store, durationS: number): Promise<{ latenciesMs: nu
   const until = started + durationS * 1000;
   const caller = async (): Promise<void> => {
     while (performance.now() < until) {
-      const tx = newTransfer();
+      const tx = intakeTransfer();
       const t0 = performance.now();
       try {
         const outcome = await store.intake(tx);
