@@ -50,7 +50,11 @@ async function main(): Promise<void> {
     schemes: config.schemes,
     instanceId,
     log: log.child({ component: 'engine' }),
-    outboxWritten: () => dispatcher.wake(),
+    delivery: {
+      leaseForNew: () => dispatcher.leaseForNew(),
+      take: (records) => dispatcher.take(records),
+      wake: () => dispatcher.wake(),
+    },
     stateEntered: (state) => metrics.statesEntered.inc({ state }),
   });
 

@@ -33,11 +33,16 @@ export const OUTBOX_BLOCKED_AT = Number.MAX_SAFE_INTEGER;
  * The payload of an outbox row read as `${alias}` (NewOutboxMessage.payloadVersion): the cause of
  * that history version, or the transaction's original request when the cause is null. The same
  * SQL in both dialects; NULL for a row without payload_version. Reads select it as `payload`.
+ * COALESCE evaluates its second argument only when the first is null (both databases), so the
+ * request is looked up (two more index seeks) for the version whose cause it is, not for every
+ * event: every claim and every delivery that leases the next event reads this.
  */
 export function outboxPayloadSql(alias: string): string {
-  return `(SELECT COALESCE(h.cause, m.raw_body) FROM state_history h
-     JOIN transactions t ON t.id = h.transaction_id
-     JOIN messages m ON m.integrator_id = t.integrator_id AND m.message_id = t.message_id
+  return `(SELECT COALESCE(h.cause, (
+       SELECT m.raw_body FROM transactions t
+       JOIN messages m ON m.integrator_id = t.integrator_id AND m.message_id = t.message_id
+       WHERE t.id = h.transaction_id))
+     FROM state_history h
      WHERE h.transaction_id = ${alias}.transaction_id AND h.version = ${alias}.payload_version)`;
 }
 

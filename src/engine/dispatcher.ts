@@ -3,7 +3,7 @@ import type { IntegratorConfig } from '../config/types.js';
 import { AssertionError } from '../lib/assert.js';
 import type { Clock } from '../ports/clock.js';
 import { SEND_ABORTED, type PartnerSender, type SendResult } from '../ports/partner.js';
-import type { OutboxChannel, OutboxEndpoint, OutboxRecord, Store } from '../ports/store.js';
+import type { OutboxChannel, OutboxEndpoint, OutboxLease, OutboxRecord, Store } from '../ports/store.js';
 
 /**
  * Delivers the outbox to integrators (CONTRACT §3–4): claims due messages, sends them with
@@ -20,11 +20,12 @@ import type { OutboxChannel, OutboxEndpoint, OutboxRecord, Store } from '../port
  * - **Isolation.** At most `endpointInFlightMax` deliveries run at once per (integrator, channel);
  *   while an endpoint is at its bound its messages are left unclaimed for the others, so a slow
  *   or dead integrator slows only its own queues.
- * - **Latency without busy polling.** `wake()` polls at once (the engine calls it after
- *   committing outbox rows); the acknowledgement of a message hands back the next one of its
- *   queue already leased (recordDelivery's `leaseNext`), so a transaction's events follow each
- *   other without a claim in between; otherwise the outbox is polled every `pollIntervalMs` for
- *   retries that came due.
+ * - **Latency without busy polling.** The engine writes the messages it makes leased to this
+ *   instance when they are due at once (`leaseForNew`) and hands them over (`take`), or else
+ *   calls `wake()`, which polls at once; the acknowledgement of a message hands back the next
+ *   one of its queue already leased (recordDelivery's `leaseNext`), so a transaction's events
+ *   follow each other without a claim in between; otherwise the outbox is polled every
+ *   `pollIntervalMs` for retries that came due.
  */
 export interface CallbackOutcome {
   readonly delivered: boolean;
@@ -172,6 +173,24 @@ export class Dispatcher {
       this.#abort.abort();
       await settled;
     }
+  }
+
+  /**
+   * The lease for outbox messages this instance is about to write (StateChange.leaseOutbox), so
+   * those due at once come to `take` without a claim; undefined while stopped or while claims
+   * would find no room (they are then left to claims). Changes written at once may each have
+   * been given one, so the budget can be passed by that many; the endpoint bound still holds.
+   */
+  leaseForNew(): OutboxLease | undefined {
+    if (!this.#running || this.#inFlight.size + this.#waitingCount >= this.#inFlightMax) return undefined;
+    return { owner: this.#instanceId, leaseMs: this.#leaseMs };
+  }
+
+  /** Messages leased to this instance as they were written (leaseForNew): sent as claimed ones are. Once stopped, their leases lapse. */
+  take(records: readonly OutboxRecord[]): void {
+    if (!this.#running) return;
+    const now = this.#clock.now();
+    for (const record of records) this.#admit(record, now);
   }
 
   /** Poll now (new outbox rows were committed, or a replay made messages pending). */

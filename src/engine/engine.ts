@@ -23,7 +23,7 @@ import { currencyDecimals, parseAmount } from '../lib/money.js';
 import { childTraceparent } from '../lib/trace.js';
 import type { Clock, Ids } from '../ports/clock.js';
 import type { OutboundTransfer, SchemeConnector, SchemeInbound, SchemeLimits, SchemeReport } from '../ports/scheme.js';
-import type { NewOutboxMessage, OutboxRecord, StateChange, Store, TransactionRecord } from '../ports/store.js';
+import type { NewOutboxMessage, OutboxLease, OutboxRecord, StateChange, Store, TransactionRecord } from '../ports/store.js';
 import { KeyedSerialQueue } from './keyed-queue.js';
 
 export interface EngineOptions {
@@ -73,11 +73,21 @@ export interface EngineDeps {
   /** Identifies this instance in leases. */
   readonly instanceId: string;
   readonly log: Logger;
-  /** Called after a commit that wrote outbox rows, so delivery starts at once. */
-  readonly outboxWritten?: () => void;
+  /** This instance's delivery of the outbox (the dispatcher), told of every outbox row the engine commits. */
+  readonly delivery?: OutboxDelivery;
   /** Told every state entered, after its commit (metrics). */
   readonly stateEntered?: (state: string) => void;
   readonly options?: Partial<EngineOptions>;
+}
+
+/** What the engine asks of this instance's outbox delivery (the Dispatcher). */
+export interface OutboxDelivery {
+  /** The lease to write new outbox messages with (StateChange.leaseOutbox), or undefined to leave them to claims. */
+  leaseForNew(): OutboxLease | undefined;
+  /** Messages leased to this instance as they were written: send them. */
+  take(records: readonly OutboxRecord[]): void;
+  /** Outbox rows were committed without a lease: look for them now. */
+  wake(): void;
 }
 
 /**
@@ -255,7 +265,9 @@ export class Engine implements SchemeInbound {
         dueAt: change.dueAt,
         data: change.data ?? transaction.data,
       });
-      if (decision.callback !== undefined || (decision.steps.length > 0 && context.integrator.events)) this.#deps.outboxWritten?.();
+      // Whatever was due at once is already leased to this instance and goes out without a claim.
+      if (outcome.leased.length > 0) this.#deps.delivery?.take(outcome.leased);
+      else if (change.outbox.length > 0 && change.leaseOutbox === undefined) this.#deps.delivery?.wake();
       for (const step of decision.steps) this.#deps.stateEntered?.(step.state);
       await this.#execute(context, decision);
       return;
@@ -334,6 +346,7 @@ export class Engine implements SchemeInbound {
     }
     const last = decision.steps.at(-1);
     const via = decision.steps.slice(0, -1).map((step) => ({ state: step.state, cause: step.payloadJson }));
+    const lease = outbox.length > 0 ? this.#deps.delivery?.leaseForNew() : undefined;
     return {
       transactionId: transaction.id,
       expectedVersion: transaction.version,
@@ -344,6 +357,7 @@ export class Engine implements SchemeInbound {
       dueAt: decision.dueAt,
       data: data as Record<string, unknown>,
       outbox,
+      ...(lease === undefined ? {} : { leaseOutbox: lease }),
     };
   }
 

@@ -165,6 +165,19 @@ export interface StateChange {
   /** Replaces the working data when present. */
   readonly data?: Readonly<Record<string, unknown>>;
   readonly outbox: readonly NewOutboxMessage[];
+  /**
+   * Lease to this owner, as a claim would, the change's outbox messages that are deliverable the
+   * moment they are written (the head of their (transaction, channel) queue, available by `at`);
+   * they come back in the outcome's `leased`. The dispatcher of the instance that made the change
+   * then sends them without a claim, one commit sooner.
+   */
+  readonly leaseOutbox?: OutboxLease;
+}
+
+/** Who takes an outbox lease, and for how long. */
+export interface OutboxLease {
+  readonly owner: string;
+  readonly leaseMs: number;
 }
 
 /** A request about an existing transaction (e.g. a status request): stored with the messages it causes, idempotent by (integrator, messageId). */
@@ -180,7 +193,10 @@ export interface NewRequest {
 
 export type RequestOutcome = { readonly kind: 'accepted' } | StoredMessageOutcome;
 
-export type ChangeOutcome = { readonly ok: true; readonly version: number } | { readonly ok: false; readonly reason: 'stale' | 'not_found' };
+export type ChangeOutcome =
+  /** `leased`: the messages leased by `leaseOutbox`, in seq order (none without it). */
+  | { readonly ok: true; readonly version: number; readonly leased: readonly OutboxRecord[] }
+  | { readonly ok: false; readonly reason: 'stale' | 'not_found' };
 
 export interface ClaimOptions {
   readonly now: number;
@@ -237,7 +253,7 @@ export interface DeliveryAttempt {
    * dispatcher then sends it at once, without waiting for a claim: an integrator's events for
    * one transaction go out back to back instead of one claim cycle apart.
    */
-  readonly leaseNext?: { readonly owner: string; readonly leaseMs: number };
+  readonly leaseNext?: OutboxLease;
 }
 
 export interface RefreshTokenRecord {
@@ -269,7 +285,7 @@ export interface Store {
   getTransaction(id: string): Promise<TransactionRecord | undefined>;
   history(transactionId: string): Promise<HistoryRecord[]>;
 
-  /** Apply one decided state change with its history row and outbox rows, atomically (optimistic on version). */
+  /** Apply one decided state change with its history row and outbox rows, atomically (optimistic on version); with `leaseOutbox`, lease what of them is deliverable at once. */
   applyChange(change: StateChange): Promise<ChangeOutcome>;
   /**
    * Lease transactions whose timer is due and whose lease is not live, in the order they became

@@ -166,6 +166,7 @@ void describe('SQLite writer thread', () => {
       assert.deepEqual(await store.applyChange({ transactionId: tx.id, expectedVersion: 1, via: [{ state: 'A', cause: null }], toState: 'B', at: T0, cause: null, dueAt: null, outbox: [] }), {
         ok: true,
         version: 3,
+        leased: [],
       });
       assert.equal((await store.history(tx.id)).length, 3);
     } finally {

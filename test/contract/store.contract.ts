@@ -327,7 +327,7 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
             data: { attempt: 1, schemeRef: 'abc' },
             outbox: [event({ availableAt: T0 + 10 }), callback({ availableAt: T0 + 10 })],
           });
-          assert.deepEqual(outcome, { ok: true, version: 2 });
+          assert.deepEqual(outcome, { ok: true, version: 2, leased: [] });
           const stored = await store.getTransaction(tx.id);
           assert.equal(stored?.state, 'PAYMENT_AUTH_REQUEST_ACCEPTED');
           assert.equal(stored?.version, 2);
@@ -486,7 +486,7 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
             dueAt: null,
             outbox: [event({ availableAt: T0 + 10 })],
           });
-          assert.deepEqual(outcome, { ok: true, version: 4 });
+          assert.deepEqual(outcome, { ok: true, version: 4, leased: [] });
           const stored = await store.getTransaction(tx.id);
           assert.equal(stored?.state, 'PAYMENT_SETTLED');
           assert.equal(stored?.version, 4);
@@ -516,7 +516,7 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
             data: { attempt: 2 },
             outbox: [event({ availableAt: T0 + 20 })],
           });
-          assert.deepEqual(moved, { ok: true, version: 2 });
+          assert.deepEqual(moved, { ok: true, version: 2, leased: [] });
           const stored = await store.getTransaction(tx.id);
           assert.equal(stored?.state, 'PAYMENT_AUTH_REQUEST_RECEIVED');
           assert.equal(stored?.version, 2);
@@ -531,7 +531,7 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
           const older = await store.applyChange({ transactionId: tx.id, expectedVersion: 1, toState: 'PAYMENT_AUTH_REQUEST_ACCEPTED', at: T0 + 21, cause: null, dueAt: null, outbox: [] });
           assert.deepEqual(older, { ok: false, reason: 'stale' });
           const next = await store.applyChange({ transactionId: tx.id, expectedVersion: 2, toState: 'PAYMENT_AUTH_REQUEST_ACCEPTED', at: T0 + 22, cause: null, dueAt: null, outbox: [] });
-          assert.deepEqual(next, { ok: true, version: 3 });
+          assert.deepEqual(next, { ok: true, version: 3, leased: [] });
           assert.deepEqual((await store.history(tx.id)).at(-1), {
             transactionId: tx.id,
             version: 3,
@@ -555,7 +555,7 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
             dueAt: null,
             outbox: [],
           });
-          assert.deepEqual(outcome, { ok: true, version: 3 });
+          assert.deepEqual(outcome, { ok: true, version: 3, leased: [] });
           assert.deepEqual(
             (await store.history(tx.id)).map((row) => [row.version, row.fromState, row.toState, row.cause]),
             [
@@ -586,7 +586,7 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
           for (const [index, tx] of txs.entries()) {
             const timerOnly = index % 4 === 0 && index % 3 === 0;
             const entered = timerOnly ? 0 : (index % 3) + 1;
-            assert.deepEqual(outcomes[index], { ok: true, version: 1 + Math.max(entered, 1) }, `transaction ${index}`);
+            assert.deepEqual(outcomes[index], { ok: true, version: 1 + Math.max(entered, 1), leased: [] }, `transaction ${index}`);
             const history = await store.history(tx.id);
             assert.equal(history.length, 1 + entered, `transaction ${index} history`);
             assert.deepEqual(history.map((row) => row.version), history.map((_, position) => position + 1));
@@ -1007,6 +1007,88 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
           assert.equal(given?.id, f2.id);
         }));
 
+      void it('a change written with leaseOutbox leases the messages due at once to its owner and returns them as a claim would', () =>
+        withStore(async (store, database) => {
+          const other = await database.open();
+          const tx = await accept(store, transfer({ outbox: [] }));
+          const [e1, e2] = [event({ availableAt: T0 + 10, payloadVersion: 2, body: '{"type":"accepted"}' }), event({ availableAt: T0 + 10 })];
+          const [c1, c2] = [callback({ availableAt: T0 + 10 }), callback({ availableAt: T0 + 10_000 })];
+          const outcome = await store.applyChange({
+            transactionId: tx.id,
+            expectedVersion: 1,
+            toState: 'PAYMENT_AUTH_REQUEST_ACCEPTED',
+            at: T0 + 10,
+            cause: '{"decision":"valid"}',
+            dueAt: null,
+            outbox: [e1, e2, c1],
+            leaseOutbox: { owner: 'w', leaseMs: LEASE_MS },
+          });
+          assert.ok(outcome.ok);
+          assert.deepEqual(
+            outcome.leased.map((record) => record.id),
+            [e1.id, c1.id],
+            'the head of each queue, in seq order; e2 waits behind e1',
+          );
+          const [leasedEvent] = outcome.leased;
+          assert.equal(leasedEvent?.body, JSON.stringify({ type: 'accepted', payload: { decision: 'valid' } }), 'complete, with its payload');
+          assert.deepEqual(
+            { status: leasedEvent?.status, attempts: leasedEvent?.attempts, seq: leasedEvent?.seq, nextAttemptAt: leasedEvent?.nextAttemptAt, integratorId: leasedEvent?.integratorId },
+            { status: 'PENDING', attempts: 0, seq: 1, nextAttemptAt: T0 + 10, integratorId: 'bank-a' },
+          );
+          assert.deepEqual(outcome.leased, [await store.outboxMessage(e1.id), await store.outboxMessage(c1.id)], 'as stored');
+          assert.deepEqual(await claim(other, T0 + 11, 'other'), [], 'nobody else can claim them while the lease is live');
+          assert.deepEqual(await claim(other, T0 + 10 + LEASE_MS + 1, 'other'), [e1.id, c1.id].sort(), 'a lapsed lease lets another owner claim them');
+          // A message not yet due, or behind a PENDING one of its queue, is written unleased.
+          const later = await store.applyChange({
+            transactionId: tx.id,
+            expectedVersion: 2,
+            toState: 'PAYMENT_AUTH_REQUEST_PENDING',
+            at: T0 + 20,
+            cause: null,
+            dueAt: null,
+            outbox: [c2, event({ availableAt: T0 + 20 })],
+            leaseOutbox: { owner: 'w', leaseMs: LEASE_MS },
+          });
+          assert.ok(later.ok);
+          assert.deepEqual(later.leased, []);
+          const sameWithoutLease = await store.applyChange({
+            transactionId: tx.id,
+            expectedVersion: 3,
+            toState: 'PAYMENT_AUTH_REQUEST_PENDING',
+            at: T0 + 30,
+            cause: null,
+            dueAt: null,
+            outbox: [callback({ channel: 'callback', availableAt: T0 + 30 })],
+          });
+          assert.deepEqual(sameWithoutLease, { ok: true, version: 4, leased: [] }, 'without leaseOutbox nothing is leased');
+        }));
+
+      void it('a change written with leaseOutbox leases a new queue\'s head and leaves it unclaimable for others, in a batch with other writes', () =>
+        withStore(async (store, database) => {
+          const other = await database.open();
+          const txs = await Promise.all([accept(store, transfer({ outbox: [] })), accept(store, transfer({ outbox: [] }))]);
+          const callbacks = txs.map(() => callback({ availableAt: T0 + 5 }));
+          const outcomes = await Promise.all(
+            txs.map((tx, index) =>
+              store.applyChange({
+                transactionId: tx.id,
+                expectedVersion: 1,
+                toState: 'PAYMENT_COMPLETED',
+                at: T0 + 5,
+                cause: null,
+                dueAt: null,
+                outbox: [callbacks[index]!],
+                ...(index === 0 ? { leaseOutbox: { owner: 'w', leaseMs: LEASE_MS } } : {}),
+              }),
+            ),
+          );
+          assert.deepEqual(
+            outcomes.map((outcome) => (outcome.ok ? outcome.leased.map((record) => record.id) : outcome.reason)),
+            [[callbacks[0]!.id], []],
+          );
+          assert.deepEqual(await claim(other, T0 + 6, 'other'), [callbacks[1]!.id], 'only the unleased one is claimable');
+        }));
+
       void it('does not hand back the next message while another owner holds its lease', () =>
         withStore(async (store) => {
           const [e1, e2] = [event(), event()];
@@ -1032,7 +1114,7 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
           const tx = await accept(store, transfer({ outbox: [e1, e2] }));
           assert.deepEqual(
             await store.applyChange({ transactionId: tx.id, expectedVersion: 1, toState: 'B', at: T0 + 1, cause: null, dueAt: null, outbox: [e3, c1] }),
-            { ok: true, version: 2 },
+            { ok: true, version: 2, leased: [] },
           );
           assert.deepEqual(await store.recordRequest(statusRequest(tx, { receivedAt: T0 + 2, outbox: [c2] })), { kind: 'accepted' });
 

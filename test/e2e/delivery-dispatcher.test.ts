@@ -219,6 +219,57 @@ void describe('delivering the outbox', () => {
     assert.ok(claims <= 3, `the queue was walked by hand-over, not by claims (${claims} claims)`);
   });
 
+  void it('sends the messages a change wrote leased to it without any claim, and gives no lease once stopped or out of room', async () => {
+    const bank = await receiver();
+    const integrator = await integratorConfig('bank-a', bank.url);
+    let claims = 0;
+    const counting = new Proxy(store, {
+      get(target, property) {
+        if (property === 'claimOutbox') {
+          return (...args: Parameters<Store['claimOutbox']>) => {
+            claims += 1;
+            return target.claimOutbox(...args);
+          };
+        }
+        const value: unknown = Reflect.get(target, property);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const dispatcher = start([integrator], { pollIntervalMs: 60_000, store: counting, inFlightMax: 2 });
+    // The first claim of its loop runs at start, before anything is written.
+    await eventually(() => Promise.resolve(claims === 1), 'the dispatcher made its first claim');
+    const txId = await seedTransaction(store, integrator, [], T0);
+    const callback = message(integrator, 'callback');
+    const lease = dispatcher.leaseForNew();
+    assert.deepEqual(lease, { owner: 'test-instance', leaseMs: 90_000 });
+    const outcome = await store.applyChange({
+      transactionId: txId,
+      expectedVersion: 1,
+      toState: 'PAYMENT_COMPLETED',
+      at: T0,
+      cause: null,
+      dueAt: null,
+      outbox: [{ ...callback, availableAt: T0 }],
+      leaseOutbox: lease,
+    });
+    assert.ok(outcome.ok);
+    dispatcher.take(outcome.leased);
+    await eventually(async () => (await row(txId, callback.id)).status === 'DELIVERED', 'the callback is delivered');
+    assert.equal(bank.to(CALLBACK_PATH).length, 1);
+    assert.equal(claims, 1, 'no claim was needed');
+
+    // Out of room: two deliveries hang, so a third message is left to claims.
+    const hanging = await receiver(() => ({ status: 200, hang: true }));
+    const slow = await integratorConfig('bank-slow', hanging.url);
+    const slowDispatcher = start([slow], { pollIntervalMs: 60_000, inFlightMax: 2, timeoutMs: 60_000, stopTimeoutMs: 100 });
+    await seedTransaction(store, slow, [message(slow, 'callback'), message(slow, 'event')], T0);
+    slowDispatcher.wake();
+    await eventually(() => Promise.resolve(slowDispatcher.inFlight === 2), 'two deliveries hang');
+    assert.equal(slowDispatcher.leaseForNew(), undefined, 'no room');
+    await dispatcher.stop();
+    assert.equal(dispatcher.leaseForNew(), undefined, 'stopped');
+  });
+
   void it('delivers the events of each transaction in order although the integrator fails now and then', async () => {
     // Every message fails its first attempt, and every third request fails besides.
     const seen = new Set<string>();

@@ -8,6 +8,7 @@ import type {
   NewOutboxMessage,
   OutboxClaimOptions,
   OutboxQuery,
+  OutboxLease,
   OutboxRecord,
   RequestOutcome,
   Store,
@@ -475,14 +476,24 @@ class PostgresStore extends QueuedWrites implements Store {
         planned.map(({ change }) => (change.data === undefined ? null : JSON.stringify(change.data))),
         planned.map(({ version }) => version),
       ]);
-      await insertHistoryAndOutbox(
+      const leasedIds = await insertHistoryAndOutbox(
         client,
         planned.flatMap(({ change, steps }) =>
           steps.map((step) => ({ transactionId: change.transactionId, version: step.version, fromState: step.fromState, toState: step.toState, at: change.at, cause: step.cause })),
         ),
-        planned.flatMap(({ change, integratorId, maxSeq }) => outboxRows(change.transactionId, integratorId, change.outbox, maxSeq, change.at)),
+        planned.flatMap(({ change, integratorId, maxSeq }) => outboxRows(change.transactionId, integratorId, change.outbox, maxSeq, change.at, change.leaseOutbox)),
       );
-      for (const { entry, version } of planned) results[entry.index] = { ok: true, value: { ok: true, version } satisfies ChangeOutcome };
+      // Read back as a claim returns them (the event payload spliced in): the INSERT's own
+      // RETURNING cannot see the history rows written in the same statement.
+      const leased = new Map<string, OutboxRecord[]>();
+      if (leasedIds.length > 0) {
+        for (const record of (await client.query<OutboxRow>(SQL.outboxByIds, [leasedIds])).rows.map(outboxFromRow)) {
+          leased.set(record.transactionId, [...(leased.get(record.transactionId) ?? []), record]);
+        }
+      }
+      for (const { entry, change, version } of planned) {
+        results[entry.index] = { ok: true, value: { ok: true, version, leased: leased.get(change.transactionId) ?? [] } satisfies ChangeOutcome };
+      }
     }
   }
 
@@ -798,10 +809,19 @@ interface OutboxInsert {
   readonly integratorId: string;
   readonly seq: number;
   readonly at: number;
+  /** Lease the row to this owner if it is due as written (StateChange.leaseOutbox). */
+  readonly lease: OutboxLease | undefined;
 }
 
-function outboxRows(transactionId: string, integratorId: string, messages: readonly NewOutboxMessage[], lastSeq: number, at: number): OutboxInsert[] {
-  return messages.map((message, index) => ({ message, transactionId, integratorId, seq: lastSeq + index + 1, at }));
+function outboxRows(
+  transactionId: string,
+  integratorId: string,
+  messages: readonly NewOutboxMessage[],
+  lastSeq: number,
+  at: number,
+  lease?: OutboxLease,
+): OutboxInsert[] {
+  return messages.map((message, index) => ({ message, transactionId, integratorId, seq: lastSeq + index + 1, at, lease }));
 }
 
 /**
@@ -810,14 +830,15 @@ function outboxRows(transactionId: string, integratorId: string, messages: reado
  * one already stored, and `queued` marks rows behind another row of the same statement (which
  * the statement's own snapshot does not show it).
  */
-async function insertHistoryAndOutbox(client: Client, history: readonly HistoryInsert[], outbox: readonly OutboxInsert[]): Promise<void> {
-  if (history.length === 0 && outbox.length === 0) return;
+/** Returns the ids of the outbox rows leased as they were written. */
+async function insertHistoryAndOutbox(client: Client, history: readonly HistoryInsert[], outbox: readonly OutboxInsert[]): Promise<string[]> {
+  if (history.length === 0 && outbox.length === 0) return [];
   const firstSeq = new Map<string, number>();
   for (const row of outbox) {
     const queue = key(row.transactionId, row.message.channel);
     firstSeq.set(queue, Math.min(firstSeq.get(queue) ?? row.seq, row.seq));
   }
-  await client.query(SQL.insertHistoryAndOutbox, [
+  const inserted = await client.query<{ id: string; leased: boolean }>(SQL.insertHistoryAndOutbox, [
     history.map((row) => row.transactionId),
     history.map((row) => row.version),
     history.map((row) => row.fromState),
@@ -836,7 +857,10 @@ async function insertHistoryAndOutbox(client: Client, history: readonly HistoryI
     outbox.map((row) => row.at),
     outbox.map((row) => row.seq > (firstSeq.get(key(row.transactionId, row.message.channel)) ?? row.seq)),
     outbox.map((row) => row.message.payloadVersion ?? null),
+    outbox.map((row) => row.lease?.owner ?? null),
+    outbox.map((row) => (row.lease === undefined ? null : row.at + row.lease.leaseMs)),
   ]);
+  return inserted.rows.filter((row) => row.leased).map((row) => row.id);
 }
 
 function transactionColumns(txs: readonly NewTransaction[]): unknown[] {
@@ -1038,19 +1062,24 @@ const SQL = {
        SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::bigint[], $6::text[])
      )
      INSERT INTO outbox (id, transaction_id, integrator_id, seq, channel, url, body, payload_version, headers, available_at, status, attempts,
-       next_attempt_at, created_at)
+       next_attempt_at, lease_owner, lease_until, created_at)
      SELECT o.id, o.transaction_id, o.integrator_id, o.seq, o.channel, o.url, o.body, o.payload_version, o.headers, o.available_at, 'PENDING', 0,
        CASE WHEN o.queued OR ahead.found THEN ${OUTBOX_BLOCKED_AT} ELSE o.available_at END,
+       -- Leased as written (StateChange.leaseOutbox) when due at once: a queue head available by now.
+       CASE WHEN NOT (o.queued OR ahead.found IS TRUE) AND o.available_at <= o.created_at THEN o.lease_owner END,
+       CASE WHEN NOT (o.queued OR ahead.found IS TRUE) AND o.available_at <= o.created_at AND o.lease_owner IS NOT NULL THEN o.lease_until END,
        o.created_at
      FROM unnest($7::text[], $8::text[], $9::text[], $10::int[], $11::text[], $12::text[], $13::text[], $14::jsonb[], $15::bigint[], $16::bigint[],
-                 $17::boolean[], $18::int[])
-       AS o(id, transaction_id, integrator_id, seq, channel, url, body, headers, available_at, created_at, queued, payload_version)
+                 $17::boolean[], $18::int[], $19::text[], $20::bigint[])
+       AS o(id, transaction_id, integrator_id, seq, channel, url, body, headers, available_at, created_at, queued, payload_version, lease_owner, lease_until)
        -- A lateral probe per row (LIMIT keeps the planner from hashing every PENDING row instead).
        LEFT JOIN LATERAL (
          SELECT TRUE AS found FROM outbox p
          WHERE p.status = 'PENDING' AND p.transaction_id = o.transaction_id AND p.channel = o.channel
-         LIMIT 1) ahead ON TRUE`,
+         LIMIT 1) ahead ON TRUE
+     RETURNING id, lease_owner IS NOT NULL AS leased`,
   ),
+  outboxByIds: named('outbox_by_ids', `SELECT ${OUTBOX_COLUMNS}, ${outboxPayloadSql('o')} AS payload FROM outbox o WHERE id = ANY($1::text[]) ORDER BY transaction_id, seq`),
   setResponse: named('set_response', 'UPDATE messages SET response = $1 WHERE integrator_id = $2 AND message_id = $3'),
 
   lockForChange: named(

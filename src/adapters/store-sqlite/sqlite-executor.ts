@@ -3,7 +3,7 @@
  * on the connection it is given. The same code runs in the writer worker thread (file databases)
  * and on the main thread (`:memory:`, which one thread cannot share with another).
  */
-import type Database from 'better-sqlite3';
+import Database from 'better-sqlite3';
 import type {
   ChangeOutcome,
   ClaimOptions,
@@ -15,6 +15,7 @@ import type {
   OutboxChannel,
   OutboxClaimOptions,
   OutboxEndpoint,
+  OutboxLease,
   OutboxRecord,
   RefreshTokenRecord,
   RefreshTokenUse,
@@ -156,27 +157,43 @@ export class SqliteExecutor {
     const sql = this.#sql;
     const message = sql.messageByKey.get(tx.integratorId, tx.messageId) as MessageRow | undefined;
     if (message) return storedMessageOutcome(message, tx.payloadHash);
-    if (sql.transactionIdByUetr.get(tx.integratorId, tx.uetr) !== undefined) return { kind: 'uetr_conflict' };
-    sql.insertTransaction.run({
-      id: tx.id,
-      integratorId: tx.integratorId,
-      kind: tx.kind,
-      uetr: tx.uetr,
-      scheme: tx.scheme,
-      messageId: tx.messageId,
-      state: tx.state,
-      amountMinor: tx.amountMinor,
-      currency: tx.currency,
-      at: tx.receivedAt,
-      dueAt: tx.dueAt,
-      traceparent: tx.traceparent,
-      tracestate: tx.tracestate,
-    });
+    if (!this.#insertTransaction(tx)) return { kind: 'uetr_conflict' };
     sql.insertMessage.run(tx.integratorId, tx.messageId, tx.id, tx.payloadHash, tx.rawBody, tx.receivedAt);
     // Version 1's cause is the request itself, kept verbatim in messages.raw_body.
     sql.insertHistory.run(tx.id, 1, null, tx.state, tx.receivedAt, null);
     this.#insertOutbox(tx.id, tx.integratorId, tx.outbox, 0, tx.receivedAt);
     return { kind: 'accepted', transactionId: tx.id };
+  }
+
+  /**
+   * Insert the transaction; false when the integrator already has one with its UETR. The unique
+   * key itself is the test: looking the UETR up first would seek the same index leaf twice on
+   * every intake to catch a conflict that almost never happens. A failed INSERT undoes only
+   * itself; the batch's transaction goes on.
+   */
+  #insertTransaction(tx: NewTransaction): boolean {
+    try {
+      this.#sql.insertTransaction.run({
+        id: tx.id,
+        integratorId: tx.integratorId,
+        kind: tx.kind,
+        uetr: tx.uetr,
+        scheme: tx.scheme,
+        messageId: tx.messageId,
+        state: tx.state,
+        amountMinor: tx.amountMinor,
+        currency: tx.currency,
+        at: tx.receivedAt,
+        dueAt: tx.dueAt,
+        traceparent: tx.traceparent,
+        tracestate: tx.tracestate,
+      });
+      return true;
+    } catch (error) {
+      // transactions_integrator_uetr is the table's only UNIQUE constraint (its id is the PRIMARY KEY).
+      if (error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE' && this.#db.inTransaction) return false;
+      throw error;
+    }
   }
 
   #recordRequest(request: NewRequest): RequestOutcome {
@@ -216,13 +233,28 @@ export class SqliteExecutor {
     });
     for (const step of steps) sql.insertHistory.run(change.transactionId, step.version, step.fromState, step.toState, change.at, step.cause);
     const { seq } = sql.maxSeq.get(change.transactionId) as { seq: number };
-    this.#insertOutbox(change.transactionId, current.integrator_id, change.outbox, seq, change.at);
-    return { ok: true, version };
+    const leasedIds = this.#insertOutbox(change.transactionId, current.integrator_id, change.outbox, seq, change.at, change.leaseOutbox);
+    // Read back as a claim returns them (the event payload spliced in); rarely more than one.
+    const leased = leasedIds.map((id) => outboxFromRow(sql.outboxById.get(id) as OutboxRow));
+    return { ok: true, version, leased };
   }
 
-  #insertOutbox(transactionId: string, integratorId: string, messages: readonly NewOutboxMessage[], lastSeq: number, at: number): void {
+  /**
+   * Insert the messages in order, numbered on from `lastSeq`; the ids of those `lease` took. Only
+   * a queue's head is due: a message written behind an earlier PENDING one of its (transaction,
+   * channel), one written just before it included, is blocked until that one leaves PENDING
+   * (unblockHead), so claimOutbox's due-time range never reaches it. With a `lease`, a head
+   * available by `at` is leased as it is written (StateChange.leaseOutbox).
+   */
+  #insertOutbox(transactionId: string, integratorId: string, messages: readonly NewOutboxMessage[], lastSeq: number, at: number, lease?: OutboxLease): string[] {
+    const sql = this.#sql;
+    const leased: string[] = [];
+    const written = new Set<string>();
     messages.forEach((message, index) => {
-      this.#sql.insertOutbox.run({
+      const blocked = written.has(message.channel) || sql.queueHasPending.get(transactionId, message.channel) !== undefined;
+      written.add(message.channel);
+      const leaseNow = lease !== undefined && !blocked && message.availableAt <= at;
+      sql.insertOutbox.run({
         id: message.id,
         transactionId,
         integratorId,
@@ -232,10 +264,15 @@ export class SqliteExecutor {
         body: message.body,
         headers: JSON.stringify(message.headers),
         availableAt: message.availableAt,
+        nextAttemptAt: blocked ? OUTBOX_BLOCKED_AT : message.availableAt,
+        leaseOwner: leaseNow ? lease.owner : null,
+        leaseUntil: leaseNow ? at + lease.leaseMs : null,
         at,
         payloadVersion: message.payloadVersion ?? null,
       });
+      if (leaseNow) leased.push(message.id);
     });
+    return leased;
   }
 
   #claimDue(options: ClaimOptions): TransactionRecord[] {
@@ -407,7 +444,6 @@ function prepareWriteStatements(db: Db) {
     releaseSavepoint: db.prepare('RELEASE item'),
     rollbackToSavepoint: db.prepare('ROLLBACK TO item'),
 
-    transactionIdByUetr: db.prepare('SELECT id FROM transactions WHERE integrator_id = ? AND uetr = ?').pluck(),
     versionOf: db.prepare('SELECT version, state, integrator_id FROM transactions WHERE id = ?'),
     insertTransaction: db.prepare(
       `INSERT INTO transactions (id, integrator_id, kind, uetr, scheme, message_id, state, version, amount_minor, currency,
@@ -465,18 +501,14 @@ function prepareWriteStatements(db: Db) {
     insertHistory: db.prepare('INSERT INTO state_history (transaction_id, version, from_state, to_state, at, cause) VALUES (?, ?, ?, ?, ?, ?)'),
 
     maxSeq: db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM outbox WHERE transaction_id = ?'),
-    // Only a queue's head is due: a row written behind an earlier PENDING row of its (transaction,
-    // channel), one of the same write included (rows are inserted one by one), is blocked until
-    // that one leaves PENDING (unblockHead), so claimOutbox's due-time range never reaches it.
+    queueHasPending: db.prepare(`SELECT 1 FROM outbox WHERE status = 'PENDING' AND transaction_id = ? AND channel = ? LIMIT 1`).pluck(),
     insertOutbox: db.prepare(
       `INSERT INTO outbox (id, transaction_id, integrator_id, seq, channel, url, body, headers, available_at, status, attempts,
-         next_attempt_at, created_at, payload_version)
+         next_attempt_at, lease_owner, lease_until, created_at, payload_version)
        VALUES (@id, @transactionId, @integratorId, @seq, @channel, @url, @body, @headers, @availableAt, 'PENDING', 0,
-         CASE WHEN EXISTS (
-           SELECT 1 FROM outbox p WHERE p.status = 'PENDING' AND p.transaction_id = @transactionId AND p.channel = @channel)
-         THEN ${OUTBOX_BLOCKED_AT} ELSE @availableAt END,
-         @at, @payloadVersion)`,
+         @nextAttemptAt, @leaseOwner, @leaseUntil, @at, @payloadVersion)`,
     ),
+    outboxById: db.prepare(`SELECT ${OUTBOX_COLUMNS} FROM outbox WHERE id = ?`),
     outboxQueueOf: db.prepare('SELECT status, transaction_id, channel FROM outbox WHERE id = ?'),
     // The head of a queue (its lowest-seq PENDING row), if blocked, becomes due: at once, or at its
     // available_at if that is later (a replay: at once). A head is never rightly blocked (nothing
