@@ -17,6 +17,7 @@ import { Dispatcher } from './engine/dispatcher.js';
 import { Engine } from './engine/engine.js';
 import { instanceIdOf, recoverAtStart } from './engine/crash-recovery.js';
 import { buildApp, createLogger } from './http/app.js';
+import type { OutboxDelivery } from './ports/delivery.js';
 
 async function main(): Promise<void> {
   const config = await loadConfig({ argv: process.argv.slice(2) });
@@ -40,7 +41,12 @@ async function main(): Promise<void> {
     }),
     metrics,
   );
-  // Engine and dispatcher call each other (outbox written -> wake delivery; callback outcome -> engine); both exist before either starts.
+  // Engine and dispatcher call each other (outbox written -> delivery; callback outcome -> engine); both exist before either starts.
+  const outboxDelivery: OutboxDelivery = {
+    leaseForNew: () => dispatcher.leaseForNew(),
+    take: (records) => dispatcher.take(records),
+    wake: () => dispatcher.wake(),
+  };
   const engine: Engine = new Engine({
     store,
     clock,
@@ -50,11 +56,7 @@ async function main(): Promise<void> {
     schemes: config.schemes,
     instanceId,
     log: log.child({ component: 'engine' }),
-    delivery: {
-      leaseForNew: () => dispatcher.leaseForNew(),
-      take: (records) => dispatcher.take(records),
-      wake: () => dispatcher.wake(),
-    },
+    delivery: outboxDelivery,
     stateEntered: (state) => metrics.statesEntered.inc({ state }),
   });
 
@@ -90,7 +92,7 @@ async function main(): Promise<void> {
         if (config.processing.enabled) engine.remember(accepted.transactionId, accepted);
         engine.wake();
       },
-      outboxWritten: () => dispatcher.wake(),
+      delivery: outboxDelivery,
     },
     { logger: log },
   );

@@ -8,6 +8,7 @@ import { supports } from '../domain/schemes.js';
 import { bodyHash } from '../lib/canonical-json.js';
 import type { TraceContext } from '../lib/trace.js';
 import type { Clock, Ids } from '../ports/clock.js';
+import type { OutboxDelivery } from '../ports/delivery.js';
 import type { NewOutboxMessage, Store } from '../ports/store.js';
 import { checkOwnInstitution } from './institution.js';
 import { retryOfStoredMessage } from './stored-message.js';
@@ -22,8 +23,8 @@ export interface AcceptCreditTransferDeps {
    * and parse it again).
    */
   readonly transferAccepted?: (accepted: AcceptedTransfer) => void;
-  /** Called once outbox rows (its first event) are committed, so delivery starts at once. */
-  readonly outboxWritten?: () => void;
+  /** This instance's delivery: the first event is written leased to it when it can take it, else it is woken once the event is committed. */
+  readonly delivery?: OutboxDelivery;
 }
 
 export interface AcceptedTransfer extends OriginalMessage {
@@ -74,6 +75,7 @@ export async function acceptCreditTransfer(deps: AcceptCreditTransferDeps, input
     );
   }
 
+  const lease = outbox.length > 0 ? deps.delivery?.leaseForNew() : undefined;
   const outcome = await deps.store.intake({
     id: transactionId,
     integratorId: integrator.id,
@@ -91,12 +93,14 @@ export async function acceptCreditTransfer(deps: AcceptCreditTransferDeps, input
     traceparent: input.trace.traceparent,
     tracestate: input.trace.tracestate,
     outbox,
+    ...(lease === undefined ? {} : { leaseOutbox: lease }),
   });
 
   switch (outcome.kind) {
     case 'accepted':
       deps.transferAccepted?.({ transactionId, rawBody: input.rawBody, message: transfer.message });
-      if (outbox.length > 0) deps.outboxWritten?.();
+      if (outcome.leased.length > 0) deps.delivery?.take(outcome.leased);
+      else if (outbox.length > 0 && lease === undefined) deps.delivery?.wake();
       return;
     case 'duplicate':
     case 'message_differs':

@@ -8,6 +8,7 @@ import { assert } from '../lib/assert.js';
 import { bodyHash } from '../lib/canonical-json.js';
 import { childTraceparent, type TraceContext } from '../lib/trace.js';
 import type { Clock, Ids } from '../ports/clock.js';
+import type { OutboxDelivery } from '../ports/delivery.js';
 import type { Store } from '../ports/store.js';
 import { retryOfStoredMessage } from './stored-message.js';
 
@@ -15,8 +16,8 @@ export interface StatusRequestDeps {
   readonly store: Store;
   readonly clock: Clock;
   readonly ids: Ids;
-  /** Called once the re-sent status is committed to the outbox, so delivery starts at once. */
-  readonly outboxWritten?: () => void;
+  /** Woken once the re-sent status is committed to the outbox, so delivery starts at once. */
+  readonly delivery?: OutboxDelivery;
 }
 
 /**
@@ -67,7 +68,7 @@ export async function requestCreditTransferStatus(
   });
   switch (outcome.kind) {
     case 'accepted':
-      deps.outboxWritten?.();
+      deps.delivery?.wake();
       return;
     case 'duplicate':
     case 'message_differs':

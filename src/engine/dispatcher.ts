@@ -3,6 +3,7 @@ import type { IntegratorConfig } from '../config/types.js';
 import { AssertionError } from '../lib/assert.js';
 import type { Clock } from '../ports/clock.js';
 import { SEND_ABORTED, type PartnerSender, type SendResult } from '../ports/partner.js';
+import type { OutboxDelivery } from '../ports/delivery.js';
 import type { OutboxChannel, OutboxEndpoint, OutboxLease, OutboxRecord, Store } from '../ports/store.js';
 
 /**
@@ -88,7 +89,7 @@ interface Waiting {
   readonly claimedAt: number;
 }
 
-export class Dispatcher {
+export class Dispatcher implements OutboxDelivery {
   readonly #store: Store;
   readonly #sender: PartnerSender;
   readonly #integrators: ReadonlyMap<string, IntegratorConfig>;

@@ -23,7 +23,8 @@ import { currencyDecimals, parseAmount } from '../lib/money.js';
 import { childTraceparent } from '../lib/trace.js';
 import type { Clock, Ids } from '../ports/clock.js';
 import type { OutboundTransfer, SchemeConnector, SchemeInbound, SchemeLimits, SchemeReport } from '../ports/scheme.js';
-import type { NewOutboxMessage, OutboxLease, OutboxRecord, StateChange, Store, TransactionRecord } from '../ports/store.js';
+import type { OutboxDelivery } from '../ports/delivery.js';
+import type { NewOutboxMessage, OutboxRecord, StateChange, Store, TransactionRecord } from '../ports/store.js';
 import { KeyedSerialQueue } from './keyed-queue.js';
 
 export interface EngineOptions {
@@ -78,16 +79,6 @@ export interface EngineDeps {
   /** Told every state entered, after its commit (metrics). */
   readonly stateEntered?: (state: string) => void;
   readonly options?: Partial<EngineOptions>;
-}
-
-/** What the engine asks of this instance's outbox delivery (the Dispatcher). */
-export interface OutboxDelivery {
-  /** The lease to write new outbox messages with (StateChange.leaseOutbox), or undefined to leave them to claims. */
-  leaseForNew(): OutboxLease | undefined;
-  /** Messages leased to this instance as they were written: send them. */
-  take(records: readonly OutboxRecord[]): void;
-  /** Outbox rows were committed without a lease: look for them now. */
-  wake(): void;
 }
 
 /**

@@ -5,6 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { AcceptedTransfer } from '../app/accept-credit-transfer.js';
 import type { Config } from '../config/types.js';
 import type { Clock, Ids } from '../ports/clock.js';
+import type { OutboxDelivery } from '../ports/delivery.js';
 import type { Store } from '../ports/store.js';
 import { allowlistPlugin } from './plugins/allowlist.js';
 import { authPlugin } from './plugins/auth.js';
@@ -28,8 +29,8 @@ export interface AppDeps {
   readonly readiness: Readiness;
   /** Wakes the engine after a new transfer is committed, handing it the message. */
   readonly transferAccepted?: (accepted: AcceptedTransfer) => void;
-  /** Wakes delivery after outbox rows are committed. */
-  readonly outboxWritten?: () => void;
+  /** This instance's outbox delivery, told of the outbox messages requests write (none on an instance that does not process). */
+  readonly delivery?: OutboxDelivery;
   /** Prometheus metrics; /metrics is served when given. */
   readonly metrics?: Metrics;
 }
@@ -90,7 +91,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
   operationsRoutes(app, deps);
   await app.register(async (scope) => oauthRoutes(scope, deps));
   await app.register((scope, _options, done) => {
-    adminRoutes(scope, { config, store: deps.store, clock: deps.clock, ...(deps.outboxWritten === undefined ? {} : { wakeDispatcher: deps.outboxWritten }) });
+    adminRoutes(scope, { config, store: deps.store, clock: deps.clock, ...(deps.delivery === undefined ? {} : { delivery: deps.delivery }) });
     done();
   });
 

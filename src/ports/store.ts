@@ -83,6 +83,8 @@ export interface NewTransaction {
   readonly tracestate: string | null;
   /** Messages caused by entering the first state (e.g. its event). */
   readonly outbox: readonly NewOutboxMessage[];
+  /** As StateChange.leaseOutbox: what of `outbox` is due at once comes back leased in the outcome. */
+  readonly leaseOutbox?: OutboxLease;
 }
 
 /**
@@ -97,8 +99,8 @@ export type StoredMessageOutcome =
   | { readonly kind: 'message_differs'; readonly transactionId: string; readonly response: string | null; readonly storedRawBody: string };
 
 export type IntakeOutcome =
-  /** Newly stored: the transaction, its raw message, its first state and outbox rows are committed. */
-  | { readonly kind: 'accepted'; readonly transactionId: string }
+  /** Newly stored: the transaction, its raw message, its first state and outbox rows are committed (`leased`: by leaseOutbox). */
+  | { readonly kind: 'accepted'; readonly transactionId: string; readonly leased: readonly OutboxRecord[] }
   | StoredMessageOutcome
   /** New messageId, but (integrator, uetr) already identifies a transaction. */
   | { readonly kind: 'uetr_conflict' };

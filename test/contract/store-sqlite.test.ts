@@ -107,7 +107,7 @@ void describe('SQLite writer thread', () => {
         store.intake(other),
       ]);
       assert.equal(unclonable?.status, 'rejected');
-      assert.deepEqual(fine, { status: 'fulfilled', value: { kind: 'accepted', transactionId: other.id } });
+      assert.deepEqual(fine, { status: 'fulfilled', value: { kind: 'accepted', transactionId: other.id, leased: [] } });
       assert.equal((await store.getTransaction(tx.id))?.version, 1);
     }));
 

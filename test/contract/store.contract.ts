@@ -80,7 +80,7 @@ function statusRequest(tx: NewTransaction, overrides: Partial<NewRequest> = {}):
 
 async function accept(store: Store, tx: NewTransaction = transfer()): Promise<NewTransaction> {
   const outcome = await store.intake(tx);
-  assert.deepEqual(outcome, { kind: 'accepted', transactionId: tx.id });
+  assert.deepEqual(outcome, { kind: 'accepted', transactionId: tx.id, leased: [] });
   return tx;
 }
 
@@ -252,7 +252,7 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
             store.intake(sameUetrInBatch),
           ]);
           assert.deepEqual(outcomes, [
-            { kind: 'accepted', transactionId: fresh.id },
+            { kind: 'accepted', transactionId: fresh.id, leased: [] },
             { kind: 'duplicate', transactionId: original.id, response: null },
             { kind: 'message_differs', transactionId: original.id, response: null, storedRawBody: original.rawBody },
             { kind: 'uetr_conflict' },
@@ -1061,6 +1061,20 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
             outbox: [callback({ channel: 'callback', availableAt: T0 + 30 })],
           });
           assert.deepEqual(sameWithoutLease, { ok: true, version: 4, leased: [] }, 'without leaseOutbox nothing is leased');
+        }));
+
+      void it('an intake written with leaseOutbox leases its first event, whose payload is the request itself', () =>
+        withStore(async (store, database) => {
+          const other = await database.open();
+          const first = event({ payloadVersion: 1, body: '{"type":"received"}' });
+          const tx = transfer({ outbox: [first, event()], leaseOutbox: { owner: 'w', leaseMs: LEASE_MS } });
+          const outcome = await store.intake(tx);
+          assert.ok(outcome.kind === 'accepted', outcome.kind);
+          assert.deepEqual(outcome.leased, [await store.outboxMessage(first.id)], 'the head only, as stored');
+          assert.equal(outcome.leased[0]?.body, JSON.stringify({ type: 'received', payload: JSON.parse(tx.rawBody) }));
+          assert.deepEqual(await claim(other, T0 + 1, 'other'), []);
+          const retried = await store.intake({ ...tx, id: randomUUID() });
+          assert.deepEqual(retried, { kind: 'duplicate', transactionId: tx.id, response: null }, 'a duplicate leases nothing');
         }));
 
       void it('a change written with leaseOutbox leases a new queue\'s head and leaves it unclaimable for others, in a batch with other writes', () =>

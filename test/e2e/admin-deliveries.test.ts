@@ -89,8 +89,7 @@ void describe('admin API for deliveries', () => {
       });
       dispatcher.start();
     }
-    const wake = dispatcher === undefined ? {} : { outboxWritten: () => dispatcher?.wake() };
-    app = await buildApp({ config, store, clock, ids: sequentialIds, readiness: { accepting: () => true }, ...wake });
+    app = await buildApp({ config, store, clock, ids: sequentialIds, readiness: { accepting: () => true }, ...(dispatcher === undefined ? {} : { delivery: dispatcher }) });
     return app;
   }
 

@@ -428,14 +428,16 @@ class PostgresStore extends QueuedWrites implements Store {
     if (orphans.length > 0) await client.query(SQL.deleteTransactions, [orphans]);
 
     const acceptedTxs = leaders.filter((entry) => accepted.has(entry.op.tx.id)).map((entry) => entry.op.tx);
-    await insertHistoryAndOutbox(
+    const leasedIds = await insertHistoryAndOutbox(
       client,
       // Version 1's cause is the request itself, kept verbatim in messages.raw_body.
       acceptedTxs.map((tx) => ({ transactionId: tx.id, version: 1, fromState: null, toState: tx.state, at: tx.receivedAt, cause: null })),
-      acceptedTxs.flatMap((tx) => outboxRows(tx.id, tx.integratorId, tx.outbox, 0, tx.receivedAt)),
+      acceptedTxs.flatMap((tx) => outboxRows(tx.id, tx.integratorId, tx.outbox, 0, tx.receivedAt, tx.leaseOutbox)),
     );
+    const leased = await leasedByTransaction(client, leasedIds);
     for (const entry of leaders) {
-      if (accepted.has(entry.op.tx.id)) results[entry.index] = { ok: true, value: { kind: 'accepted', transactionId: entry.op.tx.id } };
+      const { id } = entry.op.tx;
+      if (accepted.has(id)) results[entry.index] = { ok: true, value: { kind: 'accepted', transactionId: id, leased: leased.get(id) ?? [] } };
     }
 
     const others = [...leaders.filter((entry) => !accepted.has(entry.op.tx.id)), ...followers];
@@ -483,14 +485,7 @@ class PostgresStore extends QueuedWrites implements Store {
         ),
         planned.flatMap(({ change, integratorId, maxSeq }) => outboxRows(change.transactionId, integratorId, change.outbox, maxSeq, change.at, change.leaseOutbox)),
       );
-      // Read back as a claim returns them (the event payload spliced in): the INSERT's own
-      // RETURNING cannot see the history rows written in the same statement.
-      const leased = new Map<string, OutboxRecord[]>();
-      if (leasedIds.length > 0) {
-        for (const record of (await client.query<OutboxRow>(SQL.outboxByIds, [leasedIds])).rows.map(outboxFromRow)) {
-          leased.set(record.transactionId, [...(leased.get(record.transactionId) ?? []), record]);
-        }
-      }
+      const leased = await leasedByTransaction(client, leasedIds);
       for (const { entry, change, version } of planned) {
         results[entry.index] = { ok: true, value: { ok: true, version, leased: leased.get(change.transactionId) ?? [] } satisfies ChangeOutcome };
       }
@@ -830,6 +825,20 @@ function outboxRows(
  * one already stored, and `queued` marks rows behind another row of the same statement (which
  * the statement's own snapshot does not show it).
  */
+/**
+ * Outbox messages leased as they were written, by transaction, read back as a claim returns them
+ * (the event payload spliced in): the INSERT's own RETURNING cannot see the history rows written
+ * in the same statement.
+ */
+async function leasedByTransaction(client: Client, ids: readonly string[]): Promise<Map<string, OutboxRecord[]>> {
+  const leased = new Map<string, OutboxRecord[]>();
+  if (ids.length === 0) return leased;
+  for (const record of (await client.query<OutboxRow>(SQL.outboxByIds, [ids])).rows.map(outboxFromRow)) {
+    leased.set(record.transactionId, [...(leased.get(record.transactionId) ?? []), record]);
+  }
+  return leased;
+}
+
 /** Returns the ids of the outbox rows leased as they were written. */
 async function insertHistoryAndOutbox(client: Client, history: readonly HistoryInsert[], outbox: readonly OutboxInsert[]): Promise<string[]> {
   if (history.length === 0 && outbox.length === 0) return [];

@@ -161,8 +161,8 @@ export class SqliteExecutor {
     sql.insertMessage.run(tx.integratorId, tx.messageId, tx.id, tx.payloadHash, tx.rawBody, tx.receivedAt);
     // Version 1's cause is the request itself, kept verbatim in messages.raw_body.
     sql.insertHistory.run(tx.id, 1, null, tx.state, tx.receivedAt, null);
-    this.#insertOutbox(tx.id, tx.integratorId, tx.outbox, 0, tx.receivedAt);
-    return { kind: 'accepted', transactionId: tx.id };
+    const leasedIds = this.#insertOutbox(tx.id, tx.integratorId, tx.outbox, 0, tx.receivedAt, tx.leaseOutbox);
+    return { kind: 'accepted', transactionId: tx.id, leased: this.#leased(leasedIds) };
   }
 
   /**
@@ -234,9 +234,12 @@ export class SqliteExecutor {
     for (const step of steps) sql.insertHistory.run(change.transactionId, step.version, step.fromState, step.toState, change.at, step.cause);
     const { seq } = sql.maxSeq.get(change.transactionId) as { seq: number };
     const leasedIds = this.#insertOutbox(change.transactionId, current.integrator_id, change.outbox, seq, change.at, change.leaseOutbox);
-    // Read back as a claim returns them (the event payload spliced in); rarely more than one.
-    const leased = leasedIds.map((id) => outboxFromRow(sql.outboxById.get(id) as OutboxRow));
-    return { ok: true, version, leased };
+    return { ok: true, version, leased: this.#leased(leasedIds) };
+  }
+
+  /** Outbox messages leased as they were written, read back as a claim returns them (the event payload spliced in). */
+  #leased(ids: readonly string[]): OutboxRecord[] {
+    return ids.map((id) => outboxFromRow(this.#sql.outboxById.get(id) as OutboxRow));
   }
 
   /**

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config/types.js';
 import { ApiError, type FieldError } from '../../domain/errors.js';
 import type { Clock } from '../../ports/clock.js';
+import type { OutboxDelivery } from '../../ports/delivery.js';
 import type { DeliveryAttemptRecord, OutboxRecord, Store } from '../../ports/store.js';
 import { adminGuard } from '../plugins/admin-auth.js';
 import { domainValidator, type Validated } from '../validation.js';
@@ -23,8 +24,8 @@ export interface AdminDeps {
   readonly config: Pick<Config, 'admin' | 'integrators'>;
   readonly store: Store;
   readonly clock: Clock;
-  /** Asks the dispatcher to poll now, so replayed messages go out at once rather than at the next poll. */
-  readonly wakeDispatcher?: () => void;
+  /** Woken after a replay, so replayed messages go out at once rather than at the next poll. */
+  readonly delivery?: Pick<OutboxDelivery, 'wake'>;
 }
 
 export const ADMIN_PREFIX = '/admin/v1';
@@ -96,7 +97,7 @@ export function adminRoutes(scope: FastifyInstance, deps: AdminDeps): void {
       }
       const replayed = await deps.store.replayUndelivered(filter, deps.clock.now());
       request.log.info({ filter, replayed }, 'admin: undelivered messages replayed');
-      if (replayed > 0) deps.wakeDispatcher?.();
+      if (replayed > 0) deps.delivery?.wake();
       return { replayed };
     },
   );
