@@ -87,10 +87,12 @@ async function main(): Promise<void> {
       ids,
       readiness: { accepting: () => accepting },
       metrics,
-      transferAccepted: (accepted) => {
-        metrics.statesEntered.inc({ state: CREDIT_TRANSFER_INITIAL_STATE });
-        if (config.processing.enabled) engine.remember(accepted.transactionId, accepted);
-        engine.wake();
+      processing: {
+        leaseForNew: () => engine.leaseForNew(),
+        accepted: (accepted) => {
+          metrics.statesEntered.inc({ state: CREDIT_TRANSFER_INITIAL_STATE });
+          if (config.processing.enabled) engine.accepted(accepted);
+        },
       },
       delivery: outboxDelivery,
     },

@@ -2,14 +2,14 @@ import type { IntegratorConfig } from '../config/types.js';
 import { ApiError } from '../domain/errors.js';
 import { eventMessage } from '../domain/events.js';
 import { CREDIT_TRANSFER_INITIAL_STATE } from '../domain/machines/credit-transfer.js';
-import type { OriginalMessage } from '../domain/messages/credit-transfer.js';
 import type { ValidCreditTransfer } from '../domain/messages/validate.js';
 import { supports } from '../domain/schemes.js';
 import { bodyHash } from '../lib/canonical-json.js';
 import type { TraceContext } from '../lib/trace.js';
 import type { Clock, Ids } from '../ports/clock.js';
 import type { OutboxDelivery } from '../ports/delivery.js';
-import type { NewOutboxMessage, Store } from '../ports/store.js';
+import type { TransferProcessing } from '../ports/processing.js';
+import type { NewOutboxMessage, NewTransaction, Store, TransactionRecord } from '../ports/store.js';
 import { checkOwnInstitution } from './institution.js';
 import { retryOfStoredMessage } from './stored-message.js';
 
@@ -18,17 +18,13 @@ export interface AcceptCreditTransferDeps {
   readonly clock: Clock;
   readonly ids: Ids;
   /**
-   * Called once a new transfer is committed, so processing starts at once rather than at the next
-   * poll, with the message as received and as parsed (the engine of this process need not read
-   * and parse it again).
+   * This instance's processing, told of each new transfer once it is committed, with the message
+   * as received and as parsed (its engine need not read and parse it again); a transfer it can
+   * take up at once is written leased to it, so it starts without a claim.
    */
-  readonly transferAccepted?: (accepted: AcceptedTransfer) => void;
+  readonly processing?: TransferProcessing;
   /** This instance's delivery: the first event is written leased to it when it can take it, else it is woken once the event is committed. */
   readonly delivery?: OutboxDelivery;
-}
-
-export interface AcceptedTransfer extends OriginalMessage {
-  readonly transactionId: string;
 }
 
 export interface AcceptCreditTransferInput {
@@ -76,7 +72,8 @@ export async function acceptCreditTransfer(deps: AcceptCreditTransferDeps, input
   }
 
   const lease = outbox.length > 0 ? deps.delivery?.leaseForNew() : undefined;
-  const outcome = await deps.store.intake({
+  const transactionLease = deps.processing?.leaseForNew();
+  const tx: NewTransaction = {
     id: transactionId,
     integratorId: integrator.id,
     kind: 'CREDIT_TRANSFER',
@@ -94,11 +91,18 @@ export async function acceptCreditTransfer(deps: AcceptCreditTransferDeps, input
     tracestate: input.trace.tracestate,
     outbox,
     ...(lease === undefined ? {} : { leaseOutbox: lease }),
-  });
+    ...(transactionLease === undefined ? {} : { leaseTransaction: transactionLease }),
+  };
+  const outcome = await deps.store.intake(tx);
 
   switch (outcome.kind) {
     case 'accepted':
-      deps.transferAccepted?.({ transactionId, rawBody: input.rawBody, message: transfer.message });
+      deps.processing?.accepted({
+        transactionId,
+        rawBody: input.rawBody,
+        message: transfer.message,
+        ...(transactionLease === undefined ? {} : { leased: asWritten(tx) }),
+      });
       if (outcome.leased.length > 0) deps.delivery?.take(outcome.leased);
       else if (outbox.length > 0 && lease === undefined) deps.delivery?.wake();
       return;
@@ -115,4 +119,26 @@ export async function acceptCreditTransfer(deps: AcceptCreditTransferDeps, input
 
 function traceHeaders(trace: TraceContext): Record<string, string> {
   return trace.tracestate === null ? { traceparent: trace.traceparent } : { traceparent: trace.traceparent, tracestate: trace.tracestate };
+}
+
+/** The transaction record of a transfer as intake writes it (version 1, no working data yet). */
+function asWritten(tx: NewTransaction): TransactionRecord {
+  return {
+    id: tx.id,
+    integratorId: tx.integratorId,
+    kind: tx.kind,
+    uetr: tx.uetr,
+    scheme: tx.scheme,
+    messageId: tx.messageId,
+    state: tx.state,
+    version: 1,
+    amountMinor: tx.amountMinor,
+    currency: tx.currency,
+    createdAt: tx.receivedAt,
+    updatedAt: tx.receivedAt,
+    dueAt: tx.dueAt,
+    traceparent: tx.traceparent,
+    tracestate: tx.tracestate,
+    data: {},
+  };
 }

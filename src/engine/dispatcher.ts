@@ -4,7 +4,7 @@ import { AssertionError } from '../lib/assert.js';
 import type { Clock } from '../ports/clock.js';
 import { SEND_ABORTED, type PartnerSender, type SendResult } from '../ports/partner.js';
 import type { OutboxDelivery } from '../ports/delivery.js';
-import type { OutboxChannel, OutboxEndpoint, OutboxLease, OutboxRecord, Store } from '../ports/store.js';
+import type { OutboxChannel, OutboxEndpoint, Lease, OutboxRecord, Store } from '../ports/store.js';
 
 /**
  * Delivers the outbox to integrators (CONTRACT §3–4): claims due messages, sends them with
@@ -182,7 +182,7 @@ export class Dispatcher implements OutboxDelivery {
    * would find no room (they are then left to claims). Changes written at once may each have
    * been given one, so the budget can be passed by that many; the endpoint bound still holds.
    */
-  leaseForNew(): OutboxLease | undefined {
+  leaseForNew(): Lease | undefined {
     if (!this.#running || this.#inFlight.size + this.#waitingCount >= this.#inFlightMax) return undefined;
     return { owner: this.#instanceId, leaseMs: this.#leaseMs };
   }

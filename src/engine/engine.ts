@@ -24,7 +24,8 @@ import { childTraceparent } from '../lib/trace.js';
 import type { Clock, Ids } from '../ports/clock.js';
 import type { OutboundTransfer, SchemeConnector, SchemeInbound, SchemeLimits, SchemeReport } from '../ports/scheme.js';
 import type { OutboxDelivery } from '../ports/delivery.js';
-import type { NewOutboxMessage, OutboxRecord, StateChange, Store, TransactionRecord } from '../ports/store.js';
+import type { AcceptedTransfer, TransferProcessing } from '../ports/processing.js';
+import type { Lease, NewOutboxMessage, OutboxRecord, StateChange, Store, TransactionRecord } from '../ports/store.js';
 import { KeyedSerialQueue } from './keyed-queue.js';
 
 export interface EngineOptions {
@@ -88,7 +89,7 @@ export interface EngineDeps {
  * only then talks to the scheme. Everything it needs to resume lives in the database: after a
  * crash, due timers and expired leases bring every transaction back.
  */
-export class Engine implements SchemeInbound {
+export class Engine implements SchemeInbound, TransferProcessing {
   readonly #deps: EngineDeps;
   readonly #options: EngineOptions;
   /** Inputs for one transaction are handled one at a time in this instance (versions guard across instances). */
@@ -128,11 +129,25 @@ export class Engine implements SchemeInbound {
   }
 
   /**
-   * The original message of a transfer this process just accepted, as received and as parsed:
-   * the engine then neither reads nor parses it again when it takes the transfer up.
+   * The lease to write a transfer this instance accepts with (NewTransaction.leaseTransaction), so
+   * `accepted` takes it up at once without a claim; undefined while stopped or at inFlightMax
+   * (the transfer is then left to claims).
    */
-  remember(transactionId: string, original: OriginalMessage): void {
-    this.#messages.set(transactionId, { rawBody: original.rawBody, message: original.message });
+  leaseForNew(): Lease | undefined {
+    if (!this.#running || this.#inFlight.size >= this.#options.inFlightMax) return undefined;
+    return { owner: this.#deps.instanceId, leaseMs: this.#options.leaseMs };
+  }
+
+  /**
+   * A transfer this process just accepted, with its message as received and as parsed (the
+   * engine then neither reads nor parses it again): taken up at once when it was written leased
+   * to this engine, otherwise looked for now. Once stopped, such a lease lapses and the transfer
+   * is claimed by its timer.
+   */
+  accepted(transfer: AcceptedTransfer): void {
+    this.#messages.set(transfer.transactionId, { rawBody: transfer.rawBody, message: transfer.message });
+    if (transfer.leased !== undefined && this.#running) this.#takeUp(transfer.leased);
+    else this.wake();
   }
 
   /** Look for due work now (e.g. right after an intake committed). */
@@ -178,17 +193,7 @@ export class Engine implements SchemeInbound {
       } catch (error) {
         log.error({ err: error }, 'engine: claiming due work failed; retrying');
       }
-      for (const transaction of claimed) {
-        this.#transactions.set(transaction.id, transaction);
-        void this.#track(
-          this.#handle(transaction.id, { type: 'tick' }).then(
-            // Done: give the claim back so the next timer is taken at its due time.
-            () => store.releaseTransaction(transaction.id, instanceId).catch(() => undefined),
-            // Failed: keep the claim, so the retry waits for the lease to lapse instead of spinning.
-            (error: unknown) => log.error({ err: error, transactionId: transaction.id }, 'engine: processing failed; retried when its lease lapses'),
-          ),
-        );
-      }
+      for (const transaction of claimed) this.#takeUp(transaction);
       if (claimed.length < this.#options.claimBatchMax && !this.#woken && this.#running) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, this.#options.pollIntervalMs);
@@ -200,6 +205,20 @@ export class Engine implements SchemeInbound {
         this.#wakeUp = undefined;
       }
     }
+  }
+
+  /** Work on a transaction leased to this engine (claimed, or written leased), then give the lease back. */
+  #takeUp(transaction: TransactionRecord): void {
+    const { store, instanceId, log } = this.#deps;
+    this.#transactions.set(transaction.id, transaction);
+    void this.#track(
+      this.#handle(transaction.id, { type: 'tick' }).then(
+        // Done: give the claim back so the next timer is taken at its due time.
+        () => store.releaseTransaction(transaction.id, instanceId).catch(() => undefined),
+        // Failed: keep the claim, so the retry waits for the lease to lapse instead of spinning.
+        (error: unknown) => log.error({ err: error, transactionId: transaction.id }, 'engine: processing failed; retried when its lease lapses'),
+      ),
+    );
   }
 
   #track<T>(work: Promise<T>): Promise<T> {

@@ -2,10 +2,10 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import pino, { type Logger } from 'pino';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { AcceptedTransfer } from '../app/accept-credit-transfer.js';
 import type { Config } from '../config/types.js';
 import type { Clock, Ids } from '../ports/clock.js';
 import type { OutboxDelivery } from '../ports/delivery.js';
+import type { TransferProcessing } from '../ports/processing.js';
 import type { Store } from '../ports/store.js';
 import { allowlistPlugin } from './plugins/allowlist.js';
 import { authPlugin } from './plugins/auth.js';
@@ -27,8 +27,8 @@ export interface AppDeps {
   readonly clock: Clock;
   readonly ids: Ids;
   readonly readiness: Readiness;
-  /** Wakes the engine after a new transfer is committed, handing it the message. */
-  readonly transferAccepted?: (accepted: AcceptedTransfer) => void;
+  /** This instance's processing, handed each new transfer once it is committed. */
+  readonly processing?: TransferProcessing;
   /** This instance's outbox delivery, told of the outbox messages requests write (none on an instance that does not process). */
   readonly delivery?: OutboxDelivery;
   /** Prometheus metrics; /metrics is served when given. */

@@ -1,4 +1,4 @@
-import type { OutboxLease, OutboxRecord } from './store.js';
+import type { Lease, OutboxRecord } from './store.js';
 
 /**
  * This instance's delivery of the outbox (the Dispatcher), as seen by whoever writes outbox
@@ -7,7 +7,7 @@ import type { OutboxLease, OutboxRecord } from './store.js';
  */
 export interface OutboxDelivery {
   /** The lease to write new outbox messages with (leaseOutbox), or undefined to leave them to claims. */
-  leaseForNew(): OutboxLease | undefined;
+  leaseForNew(): Lease | undefined;
   /** Messages leased to this instance as they were written: send them. */
   take(records: readonly OutboxRecord[]): void;
   /** Outbox messages were committed without a lease, or became due: look for them now. */

@@ -84,7 +84,13 @@ export interface NewTransaction {
   /** Messages caused by entering the first state (e.g. its event). */
   readonly outbox: readonly NewOutboxMessage[];
   /** As StateChange.leaseOutbox: what of `outbox` is due at once comes back leased in the outcome. */
-  readonly leaseOutbox?: OutboxLease;
+  readonly leaseOutbox?: Lease;
+  /**
+   * Written leased to this owner, as claimDue would lease it: the engine of the instance that
+   * accepted it takes it up at once without a claim. Should it never do so, the lease lapses and
+   * the transaction is claimable again by its timer (`dueAt`).
+   */
+  readonly leaseTransaction?: Lease;
 }
 
 /**
@@ -173,11 +179,11 @@ export interface StateChange {
    * they come back in the outcome's `leased`. The dispatcher of the instance that made the change
    * then sends them without a claim, one commit sooner.
    */
-  readonly leaseOutbox?: OutboxLease;
+  readonly leaseOutbox?: Lease;
 }
 
-/** Who takes an outbox lease, and for how long. */
-export interface OutboxLease {
+/** Who takes a lease (of a transaction or an outbox message), and for how long. */
+export interface Lease {
   readonly owner: string;
   readonly leaseMs: number;
 }
@@ -255,7 +261,7 @@ export interface DeliveryAttempt {
    * dispatcher then sends it at once, without waiting for a claim: an integrator's events for
    * one transaction go out back to back instead of one claim cycle apart.
    */
-  readonly leaseNext?: OutboxLease;
+  readonly leaseNext?: Lease;
 }
 
 export interface RefreshTokenRecord {

@@ -795,6 +795,20 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
           assert.deepEqual([...claimedBy.keys()].sort(), ids(txs));
         }));
 
+      void it('a transaction written with leaseTransaction is its owner\'s until released or lapsed, as if claimed', () =>
+        withStore(async (store, database) => {
+          const other = await database.open();
+          const claimDue = (at: Store, now: number, owner: string) => at.claimDue({ now, limit: 100, owner, leaseMs: LEASE_MS }).then(ids);
+          const [mine, lapsing] = [transfer({ leaseTransaction: { owner: 'w', leaseMs: LEASE_MS } }), transfer({ leaseTransaction: { owner: 'w', leaseMs: LEASE_MS } })];
+          await accept(store, mine);
+          await accept(store, lapsing);
+          assert.deepEqual(await store.leaseOwners(T0 + 1), ['w']);
+          assert.deepEqual(await claimDue(other, T0 + 1, 'other'), [], 'due, but leased');
+          await store.releaseTransaction(mine.id, 'w');
+          assert.deepEqual(await claimDue(other, T0 + 2, 'other'), [mine.id], 'released: claimable by its timer');
+          assert.deepEqual(await claimDue(other, T0 + LEASE_MS + 1, 'other'), [lapsing.id], 'claimable once the lease lapsed');
+        }));
+
       void it('claim cost does not grow with the number of due transactions under a live lease', (t) =>
         withStore(async (store) => {
           const busy = Array.from({ length: 2_000 }, (_, index) => transfer({ dueAt: T0 + (index % 100), outbox: [] }));

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
 import { systemClock, systemIds } from '../../src/adapters/system/system.js';
-import { acceptCreditTransfer, type AcceptedTransfer } from '../../src/app/accept-credit-transfer.js';
+import { acceptCreditTransfer } from '../../src/app/accept-credit-transfer.js';
 import { createIsoConnector } from '../../src/connectors/iso20022/connector.js';
 import { SchemeSimulator } from '../../src/connectors/simulator/simulator.js';
 import { ZA_RPP } from '../../src/connectors/za-rpp/family.js';
@@ -63,7 +63,7 @@ async function accepted(store: Store, change: (body: ReturnType<typeof creditTra
   const valid = validateCreditTransfer(JSON.parse(JSON.stringify(body)));
   assert.ok(valid.ok);
   await acceptCreditTransfer(
-    { store, clock: systemClock, ids: systemIds, ...(engine === undefined ? {} : { transferAccepted: (transfer: AcceptedTransfer) => engine.remember(transfer.transactionId, transfer) }) },
+    { store, clock: systemClock, ids: systemIds, ...(engine === undefined ? {} : { processing: engine }) },
     { integrator, transfer: valid.value, rawBody: JSON.stringify(body), trace: { traceparent: newTraceparent(), tracestate: null } },
   );
   return body.transactionIdentifiers.uetr;
@@ -190,6 +190,37 @@ void describe('engine: rows it remembers from its own commits', () => {
       const messageIdOf = async (uetr: string) => (await store.findTransaction('bank-a', uetr))?.messageId;
       // Only the transfer accepted without the hand-over (as by another instance) had its message read from the store.
       assert.deepEqual(messagesRead, [await messageIdOf(readBack)]);
+    } finally {
+      await engine.stop();
+      await connector.stop();
+      await store.close();
+    }
+  });
+
+  void it('takes up a transfer accepted while it runs without claiming it, and leaves one accepted while it is stopped to its claims', async () => {
+    const store = await memoryStore();
+    const claimedIds: string[] = [];
+    const counting = new Proxy(store, {
+      get(target, property) {
+        if (property === 'claimDue') {
+          return async (...args: Parameters<Store['claimDue']>) => {
+            const claimed = await target.claimDue(...args);
+            claimedIds.push(...claimed.map((record) => record.id));
+            return claimed;
+          };
+        }
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const { engine, connector } = await engineOn(counting, 'instance-a');
+    try {
+      const whileStopped = await accepted(store, undefined, engine);
+      engine.start();
+      const whileRunning = await accepted(store, undefined, engine);
+      const [stoppedId, runningId] = [await reaches(store, whileStopped, CT.RESPONSE_PENDING), await reaches(store, whileRunning, CT.RESPONSE_PENDING)];
+      assert.ok(claimedIds.includes(stoppedId), 'the one accepted while stopped was claimed');
+      assert.ok(!claimedIds.includes(runningId), 'the one accepted while running was never claimed');
     } finally {
       await engine.stop();
       await connector.stop();

@@ -8,7 +8,7 @@ import type {
   NewOutboxMessage,
   OutboxClaimOptions,
   OutboxQuery,
-  OutboxLease,
+  Lease,
   OutboxRecord,
   RequestOutcome,
   Store,
@@ -805,7 +805,7 @@ interface OutboxInsert {
   readonly seq: number;
   readonly at: number;
   /** Lease the row to this owner if it is due as written (StateChange.leaseOutbox). */
-  readonly lease: OutboxLease | undefined;
+  readonly lease: Lease | undefined;
 }
 
 function outboxRows(
@@ -814,7 +814,7 @@ function outboxRows(
   messages: readonly NewOutboxMessage[],
   lastSeq: number,
   at: number,
-  lease?: OutboxLease,
+  lease?: Lease,
 ): OutboxInsert[] {
   return messages.map((message, index) => ({ message, transactionId, integratorId, seq: lastSeq + index + 1, at, lease }));
 }
@@ -887,6 +887,8 @@ function transactionColumns(txs: readonly NewTransaction[]): unknown[] {
     txs.map((tx) => tx.dueAt),
     txs.map((tx) => tx.traceparent),
     txs.map((tx) => tx.tracestate),
+    txs.map((tx) => tx.leaseTransaction?.owner ?? null),
+    txs.map((tx) => (tx.leaseTransaction === undefined ? null : tx.receivedAt + tx.leaseTransaction.leaseMs)),
   ];
 }
 
@@ -1032,11 +1034,13 @@ const SQL = {
   insertTransactions: named(
     'insert_transactions',
     `INSERT INTO transactions (id, integrator_id, kind, uetr, scheme, message_id, state, version, amount_minor, currency,
-       created_at, updated_at, due_at, traceparent, tracestate, data)
-     SELECT id, integrator_id, kind, uetr, scheme, message_id, state, 1, amount_minor, currency, at, at, due_at, traceparent, tracestate, '{}'::jsonb
+       created_at, updated_at, due_at, lease_owner, lease_until, traceparent, tracestate, data)
+     SELECT id, integrator_id, kind, uetr, scheme, message_id, state, 1, amount_minor, currency, at, at, due_at, lease_owner, lease_until,
+       traceparent, tracestate, '{}'::jsonb
      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[],
-                 $10::bigint[], $11::bigint[], $12::text[], $13::text[])
-       WITH ORDINALITY AS i(id, integrator_id, kind, uetr, scheme, message_id, state, amount_minor, currency, at, due_at, traceparent, tracestate, ord)
+                 $10::bigint[], $11::bigint[], $12::text[], $13::text[], $14::text[], $15::bigint[])
+       WITH ORDINALITY AS i(id, integrator_id, kind, uetr, scheme, message_id, state, amount_minor, currency, at, due_at, traceparent, tracestate,
+                            lease_owner, lease_until, ord)
      ORDER BY ord
      ON CONFLICT DO NOTHING
      RETURNING id`,

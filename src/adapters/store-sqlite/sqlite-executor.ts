@@ -15,7 +15,7 @@ import type {
   OutboxChannel,
   OutboxClaimOptions,
   OutboxEndpoint,
-  OutboxLease,
+  Lease,
   OutboxRecord,
   RefreshTokenRecord,
   RefreshTokenUse,
@@ -185,6 +185,8 @@ export class SqliteExecutor {
         currency: tx.currency,
         at: tx.receivedAt,
         dueAt: tx.dueAt,
+        leaseOwner: tx.leaseTransaction?.owner ?? null,
+        leaseUntil: tx.leaseTransaction === undefined ? null : tx.receivedAt + tx.leaseTransaction.leaseMs,
         traceparent: tx.traceparent,
         tracestate: tx.tracestate,
       });
@@ -249,7 +251,7 @@ export class SqliteExecutor {
    * (unblockHead), so claimOutbox's due-time range never reaches it. With a `lease`, a head
    * available by `at` is leased as it is written (StateChange.leaseOutbox).
    */
-  #insertOutbox(transactionId: string, integratorId: string, messages: readonly NewOutboxMessage[], lastSeq: number, at: number, lease?: OutboxLease): string[] {
+  #insertOutbox(transactionId: string, integratorId: string, messages: readonly NewOutboxMessage[], lastSeq: number, at: number, lease?: Lease): string[] {
     const sql = this.#sql;
     const leased: string[] = [];
     const written = new Set<string>();
@@ -450,9 +452,9 @@ function prepareWriteStatements(db: Db) {
     versionOf: db.prepare('SELECT version, state, integrator_id FROM transactions WHERE id = ?'),
     insertTransaction: db.prepare(
       `INSERT INTO transactions (id, integrator_id, kind, uetr, scheme, message_id, state, version, amount_minor, currency,
-         created_at, updated_at, due_at, traceparent, tracestate, data)
+         created_at, updated_at, due_at, lease_owner, lease_until, traceparent, tracestate, data)
        VALUES (@id, @integratorId, @kind, @uetr, @scheme, @messageId, @state, 1, @amountMinor, @currency,
-         @at, @at, @dueAt, @traceparent, @tracestate, '{}')`,
+         @at, @at, @dueAt, @leaseOwner, @leaseUntil, @traceparent, @tracestate, '{}')`,
     ),
     updateState: db.prepare(
       `UPDATE transactions SET state = @state, version = @version, updated_at = @at, due_at = @dueAt,
