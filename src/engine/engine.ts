@@ -65,6 +65,14 @@ export const DEFAULT_ENGINE_OPTIONS: EngineOptions = {
   callbackCheckMs: 60_000,
 };
 
+/** Where an input comes from, when the decision needs to know. */
+interface InputOrigin {
+  /** The outbox message whose delivery outcome this is (only the transfer's own outcome callback moves it). */
+  readonly callbackId?: string;
+  /** The scheme report this is: ignored unless its UETR is the transaction's. */
+  readonly from?: SchemeReport;
+}
+
 export interface EngineDeps {
   readonly store: Store;
   readonly clock: Clock;
@@ -156,30 +164,26 @@ export class Engine implements SchemeInbound, TransferProcessing {
     this.#wakeUp?.();
   }
 
-  /** Inbound side of the scheme port: an answer from a scheme. */
+  /**
+   * Inbound side of the scheme port: an answer from a scheme. It names the transaction by the
+   * idempotency key it was submitted with; an answer whose transaction is unknown, or whose UETR is
+   * not that transaction's, is ignored (checked on the row the decision is made on, so an answer
+   * following another of the same transfer reads nothing).
+   */
   async receive(report: SchemeReport): Promise<void> {
-    const transaction = this.#transactions.get(report.idempotencyKey) ?? (await this.#deps.store.getTransaction(report.idempotencyKey));
-    if (transaction === undefined || transaction.uetr !== report.uetr) {
-      this.#deps.log.warn({ uetr: report.uetr, scheme: report.scheme }, 'scheme answer for an unknown transfer ignored');
-      return;
-    }
-    await this.#track(
-      this.#handle(transaction.id, {
-        type: 'scheme',
-        answer: {
-          kind: report.kind,
-          status: report.status,
-          ...(report.reasonCode === undefined ? {} : { reasonCode: report.reasonCode }),
-          ...(report.reasonText === undefined ? {} : { reasonText: report.reasonText }),
-          payloadJson: JSON.stringify(report.message),
-        },
-      }),
-    );
+    const answer = {
+      kind: report.kind,
+      status: report.status,
+      ...(report.reasonCode === undefined ? {} : { reasonCode: report.reasonCode }),
+      ...(report.reasonText === undefined ? {} : { reasonText: report.reasonText }),
+      payloadJson: JSON.stringify(report.message),
+    };
+    await this.#track(this.#handle(report.idempotencyKey, { type: 'scheme', answer }, { from: report }));
   }
 
   /** From the dispatcher: an attempt to deliver a callback was recorded. Only the transfer's own outcome callback moves it. */
   async callbackOutcome(record: OutboxRecord, delivered: boolean): Promise<void> {
-    await this.#track(this.#handle(record.transactionId, { type: 'callback', delivered }, record.id));
+    await this.#track(this.#handle(record.transactionId, { type: 'callback', delivered }, { callbackId: record.id }));
   }
 
   async #run(): Promise<void> {
@@ -227,11 +231,11 @@ export class Engine implements SchemeInbound, TransferProcessing {
     return work;
   }
 
-  #handle(transactionId: string, input: CtInput, callbackId?: string): Promise<void> {
-    return this.#serial.run(transactionId, () => this.#decideAndApply(transactionId, input, callbackId));
+  #handle(transactionId: string, input: CtInput, about: InputOrigin = {}): Promise<void> {
+    return this.#serial.run(transactionId, () => this.#decideAndApply(transactionId, input, about));
   }
 
-  async #decideAndApply(transactionId: string, input: CtInput, callbackId?: string): Promise<void> {
+  async #decideAndApply(transactionId: string, input: CtInput, { callbackId, from }: InputOrigin): Promise<void> {
     const { store } = this.#deps;
     // A decision refused as stale is made again, at most staleRetriesMax times; one that found
     // nothing to do on a remembered row is made again once, on the row as stored.
@@ -241,6 +245,10 @@ export class Engine implements SchemeInbound, TransferProcessing {
       const remembered = storedOnly ? undefined : this.#transactions.get(transactionId);
       this.#transactions.delete(transactionId);
       const transaction = remembered ?? (await store.getTransaction(transactionId));
+      if (from !== undefined && transaction?.uetr !== from.uetr) {
+        this.#deps.log.warn({ uetr: from.uetr, scheme: from.scheme }, 'scheme answer for an unknown transfer ignored');
+        return;
+      }
       if (transaction === undefined) throw new AssertionError(`transaction ${transactionId} vanished`);
       if (transaction.kind !== 'CREDIT_TRANSFER') return; // other operations have their own machines
       const state = transaction.state;

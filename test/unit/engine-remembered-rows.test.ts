@@ -227,4 +227,25 @@ void describe('engine: rows it remembers from its own commits', () => {
       await store.close();
     }
   });
+
+  void it('ignores, with a warning, a scheme answer naming an unknown transaction or another transfer\'s UETR', async () => {
+    const store = await memoryStore();
+    const warnings: string[] = [];
+    const log = pino({ level: 'warn' }, { write: (line: string) => warnings.push((JSON.parse(line) as { msg: string }).msg) });
+    const { engine, connector } = await engineOn(store, 'instance-a', log);
+    try {
+      const uetr = await accepted(store);
+      const transaction = await store.findTransaction('bank-a', uetr);
+      assert.ok(transaction);
+      const approval = { scheme: 'ZA_RPP', kind: 'status', status: 'ACCEPTED', message: { schema: 'pacs.002.001.10' }, receivedAt: Date.now() } as const;
+      await engine.receive({ ...approval, uetr: '8a562c67-ca16-48ba-b074-65581be6f011', idempotencyKey: transaction.id });
+      await engine.receive({ ...approval, uetr, idempotencyKey: 'no-such-transaction' });
+      assert.deepEqual(warnings, ['scheme answer for an unknown transfer ignored', 'scheme answer for an unknown transfer ignored']);
+      assert.equal((await store.getTransaction(transaction.id))?.version, 1, 'nothing was changed');
+    } finally {
+      await engine.stop();
+      await connector.stop();
+      await store.close();
+    }
+  });
 });
