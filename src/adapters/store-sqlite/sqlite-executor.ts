@@ -161,7 +161,7 @@ export class SqliteExecutor {
     sql.insertMessage.run(tx.integratorId, tx.messageId, tx.id, tx.payloadHash, tx.rawBody, tx.receivedAt);
     // Version 1's cause is the request itself, kept verbatim in messages.raw_body.
     sql.insertHistory.run(tx.id, 1, null, tx.state, tx.receivedAt, null);
-    const leasedIds = this.#insertOutbox(tx.id, tx.integratorId, tx.outbox, 0, tx.receivedAt, tx.leaseOutbox);
+    const leasedIds = this.#insertOutbox(tx.id, tx.integratorId, tx.outbox, 0, tx.receivedAt, tx.leaseOutbox, true);
     return { kind: 'accepted', transactionId: tx.id, leased: this.#leased(leasedIds) };
   }
 
@@ -208,7 +208,7 @@ export class SqliteExecutor {
     if (current.integrator_id !== request.integratorId) throw new StoreWriteError(`transaction ${request.transactionId} belongs to another integrator`);
     sql.insertMessage.run(request.integratorId, request.messageId, request.transactionId, request.payloadHash, request.rawBody, request.receivedAt);
     const { seq } = sql.maxSeq.get(request.transactionId) as { seq: number };
-    this.#insertOutbox(request.transactionId, request.integratorId, request.outbox, seq, request.receivedAt);
+    this.#insertOutbox(request.transactionId, request.integratorId, request.outbox, seq, request.receivedAt, undefined);
     return { kind: 'accepted' };
   }
 
@@ -249,14 +249,23 @@ export class SqliteExecutor {
    * a queue's head is due: a message written behind an earlier PENDING one of its (transaction,
    * channel), one written just before it included, is blocked until that one leaves PENDING
    * (unblockHead), so claimOutbox's due-time range never reaches it. With a `lease`, a head
-   * available by `at` is leased as it is written (StateChange.leaseOutbox).
+   * available by `at` is leased as it is written (StateChange.leaseOutbox). The queues of a
+   * transaction written in this same op (`newTransaction`) are known to be empty.
    */
-  #insertOutbox(transactionId: string, integratorId: string, messages: readonly NewOutboxMessage[], lastSeq: number, at: number, lease?: Lease): string[] {
+  #insertOutbox(
+    transactionId: string,
+    integratorId: string,
+    messages: readonly NewOutboxMessage[],
+    lastSeq: number,
+    at: number,
+    lease: Lease | undefined,
+    newTransaction = false,
+  ): string[] {
     const sql = this.#sql;
     const leased: string[] = [];
     const written = new Set<string>();
     messages.forEach((message, index) => {
-      const blocked = written.has(message.channel) || sql.queueHasPending.get(transactionId, message.channel) !== undefined;
+      const blocked = written.has(message.channel) || (!newTransaction && sql.queueHasPending.get(transactionId, message.channel) !== undefined);
       written.add(message.channel);
       const leaseNow = lease !== undefined && !blocked && message.availableAt <= at;
       sql.insertOutbox.run({
