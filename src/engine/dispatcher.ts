@@ -4,7 +4,7 @@ import { AssertionError } from '../lib/assert.js';
 import type { Clock } from '../ports/clock.js';
 import { SEND_ABORTED, type PartnerSender, type SendResult } from '../ports/partner.js';
 import type { OutboxDelivery } from '../ports/delivery.js';
-import type { OutboxChannel, OutboxEndpoint, Lease, OutboxRecord, Store } from '../ports/store.js';
+import type { Lease, OutboxChannel, OutboxEndpoint, OutboxRecord, Store } from '../ports/store.js';
 
 /**
  * Delivers the outbox to integrators (CONTRACT §3–4): claims due messages, sends them with
