@@ -820,12 +820,6 @@ function outboxRows(
 }
 
 /**
- * History rows and outbox rows of any number of transactions in one statement. A row behind an
- * earlier PENDING row of its (transaction, channel) is written blocked: the statement looks for
- * one already stored, and `queued` marks rows behind another row of the same statement (which
- * the statement's own snapshot does not show it).
- */
-/**
  * Outbox messages leased as they were written, by transaction, read back as a claim returns them
  * (the event payload spliced in): the INSERT's own RETURNING cannot see the history rows written
  * in the same statement.
@@ -839,7 +833,13 @@ async function leasedByTransaction(client: Client, ids: readonly string[]): Prom
   return leased;
 }
 
-/** Returns the ids of the outbox rows leased as they were written. */
+/**
+ * History rows and outbox rows of any number of transactions in one statement. A row behind an
+ * earlier PENDING row of its (transaction, channel) is written blocked: the statement looks for
+ * one already stored, and `queued` marks rows behind another row of the same statement (which
+ * the statement's own snapshot does not show it). A row with a lease that is due as written is
+ * leased; returns the ids of those.
+ */
 async function insertHistoryAndOutbox(client: Client, history: readonly HistoryInsert[], outbox: readonly OutboxInsert[]): Promise<string[]> {
   if (history.length === 0 && outbox.length === 0) return [];
   const firstSeq = new Map<string, number>();
