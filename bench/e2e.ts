@@ -40,6 +40,11 @@ export interface E2eFigures {
   readonly mainThreadCpuUsPerTransfer: number;
   /** The same by thread, largest first (`main`, then worker and helper threads by id). */
   readonly cpuUsPerTransferByThread: readonly string[];
+  /**
+   * `p50/p99` in ms of the transfers offered in each second of the load, in order: whether a p99
+   * comes from a few slow stretches or from the whole run, and when.
+   */
+  readonly latencyBySecond: readonly string[];
 }
 
 const PATH = '/api/v1/transactions/outbound/credit-transfer';
@@ -51,6 +56,17 @@ const EVENTS_PER_TRANSFER = 8;
 function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** The latencies (ms, sorted) of the transfers sent in each second from `started`, by second. */
+function bySecond(sentAt: ReadonlyMap<string, number>, callbacks: Readonly<Record<string, number>>, started: number): number[][] {
+  const seconds: number[][] = [];
+  for (const [uetr, t0] of sentAt) {
+    const at = callbacks[uetr];
+    if (at === undefined) continue;
+    (seconds[Math.floor((t0 - started) / 1000)] ??= []).push(at - t0);
+  }
+  return Array.from(seconds, (second) => (second ?? []).sort((a, b) => a - b));
 }
 
 async function stats(url: string): Promise<{ callbacks: Record<string, number>; events: Record<string, number>; eventCount: number; duplicateCallbacks: number }> {
@@ -191,6 +207,7 @@ export async function runE2e(options: {
       serviceCpuUsPerTransfer: Math.round(cpu.totalUs),
       mainThreadCpuUsPerTransfer: Math.round(cpu.byThread.find(([thread]) => thread === 'main')?.[1] ?? 0),
       cpuUsPerTransferByThread: cpu.byThread.map(([thread, us]) => `${thread}: ${Math.round(us)}`),
+      latencyBySecond: bySecond(sentAt, last.callbacks, started).map((second) => `${percentile(second, 50)}/${percentile(second, 99)}`),
     };
   } finally {
     await pool.close();
