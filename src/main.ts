@@ -17,7 +17,6 @@ import { Dispatcher } from './engine/dispatcher.js';
 import { Engine } from './engine/engine.js';
 import { instanceIdOf, recoverAtStart } from './engine/crash-recovery.js';
 import { buildApp, createLogger } from './http/app.js';
-import type { OutboxDelivery } from './ports/delivery.js';
 
 async function main(): Promise<void> {
   const config = await loadConfig({ argv: process.argv.slice(2) });
@@ -42,24 +41,6 @@ async function main(): Promise<void> {
     metrics,
   );
   // Engine and dispatcher call each other (outbox written -> delivery; callback outcome -> engine); both exist before either starts.
-  const outboxDelivery: OutboxDelivery = {
-    leaseForNew: () => dispatcher.leaseForNew(),
-    take: (records) => dispatcher.take(records),
-    wake: () => dispatcher.wake(),
-  };
-  const engine: Engine = new Engine({
-    store,
-    clock,
-    ids,
-    connectors,
-    integrators,
-    schemes: config.schemes,
-    instanceId,
-    log: log.child({ component: 'engine' }),
-    delivery: outboxDelivery,
-    stateEntered: (state) => metrics.statesEntered.inc({ state }),
-  });
-
   const dispatcher = new Dispatcher({
     store,
     sender,
@@ -78,6 +59,19 @@ async function main(): Promise<void> {
     stopTimeoutMs: Math.floor(config.server.shutdownGraceMs / 2),
     onCallbackOutcome: (record, outcome) => engine.callbackOutcome(record, outcome.delivered),
   });
+
+  const engine: Engine = new Engine({
+    store,
+    clock,
+    ids,
+    connectors,
+    integrators,
+    schemes: config.schemes,
+    instanceId,
+    log: log.child({ component: 'engine' }),
+    delivery: dispatcher,
+    stateEntered: (state) => metrics.statesEntered.inc({ state }),
+  });
   let accepting = false;
   const app = await buildApp(
     {
@@ -94,7 +88,7 @@ async function main(): Promise<void> {
           if (config.processing.enabled) engine.accepted(accepted);
         },
       },
-      delivery: outboxDelivery,
+      delivery: dispatcher,
     },
     { logger: log },
   );

@@ -16,6 +16,7 @@ import {
   seedTransaction,
   type ReceivedRequest,
   type Responder,
+  withStoreMethods,
 } from '../support/delivery.js';
 
 /**
@@ -193,16 +194,10 @@ void describe('delivering the outbox', () => {
     const bank = await receiver();
     const integrator = await integratorConfig('bank-a', bank.url);
     let claims = 0;
-    const counting = new Proxy(store, {
-      get(target, property) {
-        if (property === 'claimOutbox') {
-          return (...args: Parameters<Store['claimOutbox']>) => {
-            claims += 1;
-            return target.claimOutbox(...args);
-          };
-        }
-        const value: unknown = Reflect.get(target, property);
-        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    const counting = withStoreMethods(store, {
+      claimOutbox: (target) => (options) => {
+        claims += 1;
+        return target.claimOutbox(options);
       },
     });
     // No poll would come within the test: only the first wake and the hand-over can move the queue.
@@ -223,16 +218,10 @@ void describe('delivering the outbox', () => {
     const bank = await receiver();
     const integrator = await integratorConfig('bank-a', bank.url);
     let claims = 0;
-    const counting = new Proxy(store, {
-      get(target, property) {
-        if (property === 'claimOutbox') {
-          return (...args: Parameters<Store['claimOutbox']>) => {
-            claims += 1;
-            return target.claimOutbox(...args);
-          };
-        }
-        const value: unknown = Reflect.get(target, property);
-        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    const counting = withStoreMethods(store, {
+      claimOutbox: (target) => (options) => {
+        claims += 1;
+        return target.claimOutbox(options);
       },
     });
     const dispatcher = start([integrator], { pollIntervalMs: 60_000, store: counting, inFlightMax: 2 });

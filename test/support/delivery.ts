@@ -206,3 +206,18 @@ export async function seedTransaction(store: Store, integrator: IntegratorConfig
 export function memoryStore(): Promise<Store> {
   return openStore('sqlite::memory:');
 }
+
+/**
+ * The store with some of its methods replaced, everything else passed through: for counting or
+ * refusing calls. A replacement gets the real store to call on.
+ */
+export function withStoreMethods(store: Store, replaced: { readonly [K in keyof Store]?: (target: Store) => Store[K] }): Store {
+  return new Proxy(store, {
+    get(target, property) {
+      const replace = (replaced as Record<PropertyKey, ((target: Store) => unknown) | undefined>)[property];
+      if (replace !== undefined) return replace(target);
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}

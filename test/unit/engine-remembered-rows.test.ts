@@ -13,7 +13,7 @@ import { newTraceparent } from '../../src/lib/trace.js';
 import type { SchemeConnector } from '../../src/ports/scheme.js';
 import type { Store } from '../../src/ports/store.js';
 import { creditTransfer } from '../fixtures/credit-transfer.js';
-import { eventually, integratorConfig, memoryStore } from '../support/delivery.js';
+import { eventually, integratorConfig, memoryStore, withStoreMethods } from '../support/delivery.js';
 
 /** The institution of the fixtures' debtor agent. */
 const DEMO_INSTITUTION = { institution: { bicfi: 'DEMOZAJJ', memberId: '210001' } };
@@ -137,16 +137,10 @@ void describe('engine: rows it remembers from its own commits', () => {
     let changesTried = 0;
     const warnings: { msg: string; changesTried: number }[] = [];
     // Another instance always got there first: every change is refused as stale.
-    const alwaysStale = new Proxy(store, {
-      get(target, property) {
-        if (property === 'applyChange') {
-          return () => {
-            changesTried += 1;
-            return Promise.resolve({ ok: false, reason: 'stale' });
-          };
-        }
-        const value: unknown = Reflect.get(target, property, target);
-        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    const alwaysStale = withStoreMethods(store, {
+      applyChange: () => () => {
+        changesTried += 1;
+        return Promise.resolve({ ok: false, reason: 'stale' });
       },
     });
     const log = pino({ level: 'warn' }, { write: (line: string) => warnings.push({ msg: (JSON.parse(line) as { msg: string }).msg, changesTried }) });
@@ -168,16 +162,10 @@ void describe('engine: rows it remembers from its own commits', () => {
     const store = await memoryStore();
     const messagesRead: string[] = [];
     // The store as the engine sees it, counting the reads of stored messages.
-    const counting = new Proxy(store, {
-      get(target, property) {
-        if (property === 'findMessage') {
-          return (integratorId: string, messageId: string) => {
-            messagesRead.push(messageId);
-            return target.findMessage(integratorId, messageId);
-          };
-        }
-        const value: unknown = Reflect.get(target, property, target);
-        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    const counting = withStoreMethods(store, {
+      findMessage: (target) => (integratorId, messageId) => {
+        messagesRead.push(messageId);
+        return target.findMessage(integratorId, messageId);
       },
     });
     const { engine, connector } = await engineOn(counting, 'instance-a');
@@ -200,17 +188,11 @@ void describe('engine: rows it remembers from its own commits', () => {
   void it('takes up a transfer accepted while it runs without claiming it, and leaves one accepted while it is stopped to its claims', async () => {
     const store = await memoryStore();
     const claimedIds: string[] = [];
-    const counting = new Proxy(store, {
-      get(target, property) {
-        if (property === 'claimDue') {
-          return async (...args: Parameters<Store['claimDue']>) => {
-            const claimed = await target.claimDue(...args);
-            claimedIds.push(...claimed.map((record) => record.id));
-            return claimed;
-          };
-        }
-        const value: unknown = Reflect.get(target, property, target);
-        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    const counting = withStoreMethods(store, {
+      claimDue: (target) => async (options) => {
+        const claimed = await target.claimDue(options);
+        claimedIds.push(...claimed.map((record) => record.id));
+        return claimed;
       },
     });
     const { engine, connector } = await engineOn(counting, 'instance-a');
