@@ -18,6 +18,8 @@ import { scratchDir } from './scratch-dir.js';
 
 export interface E2eFigures {
   readonly offeredPerS: number;
+  /** When the measured load began (ms since epoch): latencyBySecond[0] is the second that follows. */
+  readonly startedAt: number;
   readonly durationS: number;
   readonly accepted: number;
   readonly completed: number;
@@ -190,6 +192,7 @@ export async function runE2e(options: {
     if (failures > 0) process.stderr.write(`${failures} requests failed\n`);
     return {
       offeredPerS: options.ratePerS,
+      startedAt: started,
       durationS: options.durationS,
       accepted: sentAt.size,
       completed: latencies.length,
