@@ -90,7 +90,8 @@ export async function startServer(options: {
   main?: string;
 }): Promise<RunningServer> {
   const port = options.port ?? (await freePort());
-  const args = ['--enable-source-maps', ...(options.nodeArgs ?? []), options.main ?? MAIN, ...(options.configPath === undefined ? [] : ['--config', options.configPath])];
+  // As the README runs the service (its young-generation size).
+  const args = ['--enable-source-maps', '--max-semi-space-size=64', ...(options.nodeArgs ?? []), options.main ?? MAIN, ...(options.configPath === undefined ? [] : ['--config', options.configPath])];
   const child = spawn(process.execPath, args, {
     cwd: options.cwd ?? process.cwd(),
     env: { ...process.env, PORT: String(port), ...options.env },
