@@ -193,13 +193,7 @@ void describe('delivering the outbox', () => {
   void it('sends the next event of a transaction as soon as the one before is acknowledged, with one claim for the whole queue', async () => {
     const bank = await receiver();
     const integrator = await integratorConfig('bank-a', bank.url);
-    let claims = 0;
-    const counting = withStoreMethods(store, {
-      claimOutbox: (target) => (options) => {
-        claims += 1;
-        return target.claimOutbox(options);
-      },
-    });
+    const { counting, claims } = countingClaims(store);
     // No poll would come within the test: only the first wake and the hand-over can move the queue.
     const dispatcher = start([integrator], { pollIntervalMs: 60_000, store: counting });
     const events = Array.from({ length: 8 }, (_, n) => message(integrator, 'event', { n }));
@@ -211,22 +205,16 @@ void describe('delivering the outbox', () => {
       events.map((event) => event.id),
       'in order, each once',
     );
-    assert.ok(claims <= 3, `the queue was walked by hand-over, not by claims (${claims} claims)`);
+    assert.ok(claims() <= 3, `the queue was walked by hand-over, not by claims (${claims()} claims)`);
   });
 
   void it('sends the messages a change wrote leased to it without any claim, and gives no lease once stopped or out of room', async () => {
     const bank = await receiver();
     const integrator = await integratorConfig('bank-a', bank.url);
-    let claims = 0;
-    const counting = withStoreMethods(store, {
-      claimOutbox: (target) => (options) => {
-        claims += 1;
-        return target.claimOutbox(options);
-      },
-    });
+    const { counting, claims } = countingClaims(store);
     const dispatcher = start([integrator], { pollIntervalMs: 60_000, store: counting, inFlightMax: 2 });
     // The first claim of its loop runs at start, before anything is written.
-    await eventually(() => Promise.resolve(claims === 1), 'the dispatcher made its first claim');
+    await eventually(() => Promise.resolve(claims() === 1), 'the dispatcher made its first claim');
     const txId = await seedTransaction(store, integrator, [], T0);
     const callback = message(integrator, 'callback');
     const lease = dispatcher.leaseForNew();
@@ -245,7 +233,7 @@ void describe('delivering the outbox', () => {
     dispatcher.take(outcome.leased);
     await eventually(async () => (await row(txId, callback.id)).status === 'DELIVERED', 'the callback is delivered');
     assert.equal(bank.to(CALLBACK_PATH).length, 1);
-    assert.equal(claims, 1, 'no claim was needed');
+    assert.equal(claims(), 1, 'no claim was needed');
 
     // Out of room: two deliveries hang, so a third message is left to claims.
     const hanging = await receiver(() => ({ status: 200, hang: true }));
@@ -461,3 +449,15 @@ void describe('delivering the outbox', () => {
     assert.deepEqual(await store.deliveryAttempts(callback.id), [], 'its lease lapses and it is sent again after the restart');
   });
 });
+
+/** The store as a dispatcher sees it, counting its outbox claims. */
+function countingClaims(store: Store): { counting: Store; claims: () => number } {
+  let claims = 0;
+  const counting = withStoreMethods(store, {
+    claimOutbox: (target) => (options) => {
+      claims += 1;
+      return target.claimOutbox(options);
+    },
+  });
+  return { counting, claims: () => claims };
+}
