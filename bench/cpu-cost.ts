@@ -3,14 +3,18 @@
  * at a fixed offered rate (open loop) that the machine can carry. Throughput on a shared 2-core
  * machine moves by ±20 % between runs; CPU per transfer moves far less, so this is the figure to
  * compare when judging a change to the intake path (run it before and after, several times).
- * Intake alone (processing.enabled: false) on SQLite. Knobs: CPU_RATE (transfers/s offered,
+ * Intake alone (processing.enabled: false) on SQLite, and the bare Fastify server of `npm run
+ * bench` at the same rate, with the load generator's own CPU per request: from these it projects
+ * the rate ratio `npm run bench` would show where CPU runs out. Knobs: CPU_RATE (transfers/s offered,
  * default 2000), CPU_DURATION_S (10), BENCH_SERVER_NODE_ARGS (node flags for the server, e.g.
  * `--perf-basic-prof` to name JavaScript frames for `perf record`). Linux only (reads /proc).
  */
 import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { creditTransfer } from '../test/fixtures/credit-transfer.js';
-import { basicAuth, startServer, writeTestConfig } from '../test/support/server.js';
+import { basicAuth, freePort, startServer, writeTestConfig } from '../test/support/server.js';
 import { cpuPerUnit, threadCpuUs } from './thread-cpu.js';
 import { scratchDir } from './scratch-dir.js';
 
@@ -22,35 +26,88 @@ const configPath = writeTestConfig({
   integratorExtra: { limits: { requestsPerSecond: 1_000_000, burst: 1_000_000 } },
   extra: { server: { host: '127.0.0.1', port: 0, logLevel: 'warn' }, processing: { enabled: false } },
 });
-const server = await startServer({ configPath, nodeArgs: process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter((arg) => arg !== '') ?? [] });
-const pid = server.child.pid;
-if (pid === undefined) throw new Error('the server has no pid');
 
-const offer = (durationS: number) =>
-  autocannon({
-    url: server.url,
-    connections: 32,
-    duration: durationS,
-    overallRate: RATE,
-    requests: [
-      {
-        method: 'POST',
-        path: '/api/v1/transactions/outbound/credit-transfer',
-        headers: { 'content-type': 'application/json', authorization: basicAuth() },
-        setupRequest: (request) => ({ ...request, body: JSON.stringify(creditTransfer('ZA_RPP')) }),
-      },
-    ],
-  });
+interface Cost {
+  readonly acceptedPerS: number;
+  readonly latency: { readonly p50: number; readonly average: number; readonly p99: number };
+  readonly non2xx: number;
+  /** The server's CPU per 2xx, by thread. */
+  readonly server: ReturnType<typeof cpuPerUnit>;
+  /** The load generator's (this process's) CPU per 2xx. */
+  readonly generatorUs: number;
+}
 
-try {
+/** Offer RATE/s to `url` (served by process `pid`) for a warm-up, then measure DURATION_S. */
+async function cost(url: string, pid: number): Promise<Cost> {
+  const offer = (durationS: number) =>
+    autocannon({
+      url,
+      connections: 32,
+      duration: durationS,
+      overallRate: RATE,
+      requests: [
+        {
+          method: 'POST',
+          path: '/api/v1/transactions/outbound/credit-transfer',
+          headers: { 'content-type': 'application/json', authorization: basicAuth() },
+          setupRequest: (request) => ({ ...request, body: JSON.stringify(creditTransfer('ZA_RPP')) }),
+        },
+      ],
+    });
   await offer(WARMUP_S);
   const before = threadCpuUs(pid);
+  const generatorBefore = process.cpuUsage();
   const result = await offer(DURATION_S);
+  const generator = process.cpuUsage(generatorBefore);
   const accepted = result['2xx'];
-  const cpu = cpuPerUnit(before, threadCpuUs(pid), accepted);
+  return {
+    acceptedPerS: accepted / result.duration,
+    latency: result.latency,
+    non2xx: result.non2xx,
+    server: cpuPerUnit(before, threadCpuUs(pid), accepted),
+    generatorUs: (generator.user + generator.system) / accepted,
+  };
+}
+
+/** The bare Fastify server of `npm run bench` (bare-server.ts), at the same offered rate. */
+async function bareCost(): Promise<Cost> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./bare-server.js', import.meta.url))], { env: { ...process.env, PORT: String(port) }, stdio: 'inherit' });
+  try {
+    const url = `http://127.0.0.1:${port}`;
+    for (let tries = 0; ; tries += 1) {
+      try {
+        await fetch(`${url}/api/v1/transactions/outbound/credit-transfer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+        break;
+      } catch (error) {
+        if (tries > 200) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+    if (child.pid === undefined) throw new Error('the bare server has no pid');
+    return await cost(url, child.pid);
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
+const byThread = (figures: Cost): string => figures.server.byThread.map(([thread, us]) => `${thread} ${us.toFixed(0)}`).join(' + ');
+const bare = await bareCost();
+const server = await startServer({ configPath, nodeArgs: process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter((arg) => arg !== '') ?? [] });
+try {
+  if (server.child.pid === undefined) throw new Error('the server has no pid');
+  const regpay = await cost(server.url, server.child.pid);
+  // At saturation the two cores are shared by the server and the load generator, so a server's
+  // rate goes as 1 / (its CPU per request + the generator's): the ratio this projects for
+  // `npm run bench` where CPU is what runs out, from figures that move far less than rates do.
+  const projected = (bare.server.totalUs + bare.generatorUs) / (regpay.server.totalUs + regpay.generatorUs);
   process.stdout.write(
-    `intake alone, SQLite, ${RATE}/s offered for ${DURATION_S} s: ${(accepted / result.duration).toFixed(0)}/s accepted, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}\n` +
-      `CPU per accepted transfer: ${cpu.totalUs.toFixed(0)} µs = ${cpu.byThread.map(([thread, us]) => `${thread} ${us.toFixed(0)}`).join(' + ')}\n`,
+    `${RATE}/s offered for ${DURATION_S} s\n` +
+      `bare Fastify 202: ${bare.acceptedPerS.toFixed(0)}/s accepted, p50 ${bare.latency.p50} ms, p99 ${bare.latency.p99} ms; ` +
+      `CPU per request: server ${bare.server.totalUs.toFixed(0)} µs (${byThread(bare)}), load generator ${bare.generatorUs.toFixed(0)} µs\n` +
+      `intake alone, SQLite: ${regpay.acceptedPerS.toFixed(0)}/s accepted, p50 ${regpay.latency.p50} ms, mean ${regpay.latency.average} ms, p99 ${regpay.latency.p99} ms, non-2xx ${regpay.non2xx}; ` +
+      `CPU per accepted transfer: server ${regpay.server.totalUs.toFixed(0)} µs = ${byThread(regpay)}, load generator ${regpay.generatorUs.toFixed(0)} µs\n` +
+      `CPU per request, regpay / bare: ${(regpay.server.totalUs / bare.server.totalUs).toFixed(2)}; rate ratio projected where CPU runs out: ${projected.toFixed(2)}\n`,
   );
 } finally {
   await server.stop();

@@ -2,7 +2,8 @@
  * `npm run bench`: accepted credit transfers per second and p99 latency of regpay (real
  * validation, durable group-committed store) as ratios to a bare Fastify server answering 202 to
  * the same payloads, all measured in this run. Figures are printed and written to
- * bench/results/latest.json. Knobs: BENCH_DURATION_S (default 15), BENCH_CONNECTIONS (32),
+ * bench/results/latest.json. Each part alternates with the bare server (paired()). Knobs:
+ * BENCH_DURATION_S (seconds of each part under load, default 15), BENCH_ROUNDS (3), BENCH_CONNECTIONS (32),
  * DATABASE_URL (PostgreSQL to use; otherwise an embedded one is started).
  */
 import autocannon from 'autocannon';
@@ -18,6 +19,7 @@ import { startBenchReceiver } from './receiver-process.js';
 import { scratchDir } from './scratch-dir.js';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 15);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WARMUP_S = 3;
 const SETTLE_MS = 5_000;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -60,13 +62,63 @@ async function load(name: string, url: string, durationS: number): Promise<Figur
   };
 }
 
-async function measure(name: string, url: string): Promise<Figures> {
-  await load(`${name} (warm-up)`, url, WARMUP_S);
-  return load(name, url, DURATION_S);
+/** A subject's figures, measured in rounds between windows of the baseline. */
+interface Paired extends Figures {
+  /** Its rate over the baseline's in each round (against the mean of the baseline windows either side). */
+  readonly roundRatios: readonly number[];
+  /** The median of roundRatios: the figure the target is judged by. */
+  readonly ratio: number;
+  /** The baseline's windows of this part, in order. */
+  readonly baselineWindows: readonly Figures[];
 }
 
-/** A stand-in server (bare-server.ts or durable-bare-server.ts) started as its own process and measured. */
-async function standIn(name: string, program: string, env: Record<string, string> = {}): Promise<Figures> {
+/**
+ * The machine's speed drifts within a run (the same bare server measured minutes apart here gave
+ * 8,058 and 17,575 /s), so one window of the baseline at the start and one of each subject later
+ * compare two machines. Instead every part alternates with the baseline, each server warm and
+ * idle while the other is loaded: baseline, subject, baseline, ... , baseline (ROUNDS windows
+ * of the subject, DURATION_S / ROUNDS seconds each), and each round's ratio is the subject's rate
+ * over the mean of the two baseline windows around it. The part's ratio is the median round;
+ * its rate is over all its windows; its p50 the median and its p99 the worst of its windows.
+ */
+async function paired(name: string, url: string): Promise<Paired> {
+  const windowS = Math.max(1, Math.round(DURATION_S / ROUNDS));
+  await load(`${name} (warm-up)`, url, WARMUP_S);
+  const baselineWindows: Figures[] = [await load('bare Fastify 202 (baseline)', baselineServer.url, windowS)];
+  const windows: Figures[] = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    windows.push(await load(name, url, windowS));
+    baselineWindows.push(await load('bare Fastify 202 (baseline)', baselineServer.url, windowS));
+  }
+  const roundRatios = windows.map((window, round) => window.acceptedPerS / ((baselineWindows[round]!.acceptedPerS + baselineWindows[round + 1]!.acceptedPerS) / 2));
+  return { ...combined(name, windows), roundRatios, ratio: median(roundRatios), baselineWindows };
+}
+
+/** Windows of one server as one figure: the rate over all of them, the median p50 and the worst p99. */
+function combined(name: string, windows: readonly Figures[]): Figures {
+  return {
+    name,
+    acceptedPerS: windows.reduce((sum, window) => sum + window.acceptedPerS, 0) / windows.length,
+    p50Ms: median(windows.map((window) => window.p50Ms)),
+    p99Ms: Math.max(...windows.map((window) => window.p99Ms)),
+    non2xx: windows.reduce((sum, window) => sum + window.non2xx, 0),
+    errors: windows.reduce((sum, window) => sum + window.errors, 0),
+  };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+interface StandIn {
+  readonly url: string;
+  stop(): void;
+}
+
+/** A stand-in server (bare-server.ts or durable-bare-server.ts) started as its own process. */
+async function startStandIn(program: string, env: Record<string, string> = {}): Promise<StandIn> {
   const port = await freePort();
   const child = spawn(process.execPath, [fileURLToPath(new URL(program, import.meta.url))], {
     env: { ...process.env, ...env, PORT: String(port) },
@@ -78,15 +130,14 @@ async function standIn(name: string, program: string, env: Record<string, string
       await fetch(`${url}${PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
       break;
     } catch (error) {
-      if (tries > 200) throw error;
+      if (tries > 200) {
+        child.kill('SIGTERM');
+        throw error;
+      }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
-  try {
-    return await measure(name, url);
-  } finally {
-    child.kill('SIGTERM');
-  }
+  return { url, stop: () => child.kill('SIGTERM') };
 }
 
 /**
@@ -106,7 +157,7 @@ async function settle(): Promise<void> {
  * API-tier instance), the figure is intake alone: validation, duplicate detection and the durable
  * group-committed write of the transaction, its message, first state and first event.
  */
-async function regpay(name: string, database: string, processing: boolean): Promise<Figures> {
+async function regpay(name: string, database: string, processing: boolean): Promise<Paired> {
   await settle();
   const receiver = await startBenchReceiver();
   const configPath = writeTestConfig({
@@ -120,7 +171,7 @@ async function regpay(name: string, database: string, processing: boolean): Prom
   });
   const server = await startServer({ configPath, nodeArgs: SERVER_NODE_ARGS });
   try {
-    return await measure(name, server.url);
+    return await paired(name, server.url);
   } finally {
     await server.stop();
     receiver.stop();
@@ -129,15 +180,34 @@ async function regpay(name: string, database: string, processing: boolean): Prom
 
 const sqliteUrl = () => `sqlite:${join(scratchDir('regpay-bench-'), 'bench.db')}`;
 
-function row(figures: Figures, baseline: Figures): string {
-  const ratio = (figures.acceptedPerS / baseline.acceptedPerS).toFixed(2);
+function row(figures: Figures, ratio: string): string {
   return `${figures.name.padEnd(34)} ${figures.acceptedPerS.toFixed(0).padStart(7)} /s  ratio ${ratio}  p50 ${figures.p50Ms.toFixed(1).padStart(5)} ms  p99 ${figures.p99Ms.toFixed(1).padStart(6)} ms  non-2xx ${figures.non2xx}  errors ${figures.errors}`;
 }
 
-const baseline = await standIn('bare Fastify 202 (baseline)', './bare-server.js');
+function pairedRows(figures: Paired): string[] {
+  const rounds = figures.roundRatios.map((ratio) => ratio.toFixed(2)).join(', ');
+  return [
+    row(combined(`  its baseline windows`, figures.baselineWindows), '1.00'),
+    `${row(figures, figures.ratio.toFixed(2))}  (rounds ${rounds})`,
+  ];
+}
+
+// The bare server runs through the whole benchmark: every part alternates with it (paired()).
+const baselineServer = await startStandIn('./bare-server.js');
+const baseline = await (async () => {
+  await load('bare Fastify 202 (warm-up)', baselineServer.url, WARMUP_S);
+  return load('bare Fastify 202 (baseline)', baselineServer.url, Math.max(1, Math.round(DURATION_S / ROUNDS)));
+})();
 // The floor: what durability alone leaves of the baseline (no authentication, validation or state).
 const floor = runs('floor')
-  ? await standIn('bare + durable SQLite row (floor)', './durable-bare-server.js', { DATABASE_FILE: join(scratchDir('regpay-bench-'), 'floor.db') })
+  ? await (async () => {
+      const server = await startStandIn('./durable-bare-server.js', { DATABASE_FILE: join(scratchDir('regpay-bench-'), 'floor.db') });
+      try {
+        return await paired('bare + durable SQLite row (floor)', server.url);
+      } finally {
+        server.stop();
+      }
+    })()
   : undefined;
 const sqlite = runs('sqlite') ? await regpay('intake alone, SQLite (durable)', sqliteUrl(), false) : undefined;
 const sqliteFull = runs('sqlite-full') ? await regpay('intake + processing, SQLite', sqliteUrl(), true) : undefined;
@@ -148,6 +218,7 @@ const [postgres, postgresFull] =
         runs('postgres-full') ? await regpay('intake + processing, PostgreSQL', await freshPostgresUrl(), true) : undefined,
       ])
     : [undefined, undefined];
+baselineServer.stop();
 
 const E2E_RATE = Number(process.env.E2E_RATE ?? 1000);
 const E2E_DURATION_S = Number(process.env.E2E_DURATION_S ?? 60);
@@ -164,12 +235,13 @@ function e2eRow(figures: E2eFigures): string {
 }
 
 const lines = [
-  `credit-transfer intake: ${CONNECTIONS} connections, ${DURATION_S} s each after ${WARMUP_S} s warm-up, new transfer per request`,
-  row(baseline, baseline),
-  ...[floor, sqlite, sqliteFull, postgres, postgresFull].flatMap((figures) => (figures === undefined ? [] : [row(figures, baseline)])),
+  `credit-transfer intake: ${CONNECTIONS} connections, new transfer per request; each part ${ROUNDS} windows of ${Math.max(1, Math.round(DURATION_S / ROUNDS))} s ` +
+    `after ${WARMUP_S} s warm-up, alternating with windows of the bare server (ratio: median of the rounds)`,
+  row(baseline, '1.00'),
+  ...[floor, sqlite, sqliteFull, postgres, postgresFull].flatMap((figures) => (figures === undefined ? [] : pairedRows(figures))),
   ...(e2e === undefined ? [] : [`end to end (SQLite, simulator at zero latency, receiver process): ${e2eRow(e2e)}`]),
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
 const resultsDir = fileURLToPath(new URL('../../bench/results/', import.meta.url));
 mkdirSync(resultsDir, { recursive: true });
-writeFileSync(join(resultsDir, 'latest.json'), JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, durationS: DURATION_S, baseline, floor, sqlite, sqliteFull, postgres, postgresFull, e2e }, null, 2));
+writeFileSync(join(resultsDir, 'latest.json'), JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, durationS: DURATION_S, rounds: ROUNDS, baseline, floor, sqlite, sqliteFull, postgres, postgresFull, e2e }, null, 2));
