@@ -5,18 +5,19 @@
  * compare when judging a change to the intake path (run it before and after, several times).
  * Intake alone (processing.enabled: false) on SQLite, and the bare Fastify server of `npm run
  * bench` at the same rate, with the load generator's own CPU per request: from these it projects
- * the rate ratio `npm run bench` would show where CPU runs out. Knobs: CPU_RATE (transfers/s offered,
+ * the rate ratio `npm run bench` would show where CPU runs out. Every figure per request also
+ * carries costs paid per second (timers, collections), so the projection holds only at a rate
+ * near regpay's capacity (2,000-3,000/s on these machines; at 1,000/s it says 0.57). Knobs: CPU_RATE (transfers/s offered,
  * default 2000), CPU_DURATION_S (10), BENCH_SERVER_NODE_ARGS (node flags for the server, e.g.
  * `--perf-basic-prof` to name JavaScript frames for `perf record`). Linux only (reads /proc).
  */
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { creditTransfer } from '../test/fixtures/credit-transfer.js';
-import { basicAuth, freePort, startServer, writeTestConfig } from '../test/support/server.js';
+import { basicAuth, startServer, writeTestConfig } from '../test/support/server.js';
 import { cpuPerUnit, threadCpuUs } from './thread-cpu.js';
 import { scratchDir } from './scratch-dir.js';
+import { startStandIn } from './stand-in.js';
 
 const RATE = Number(process.env.CPU_RATE ?? 2000);
 const DURATION_S = Number(process.env.CPU_DURATION_S ?? 10);
@@ -71,23 +72,11 @@ async function cost(url: string, pid: number): Promise<Cost> {
 
 /** The bare Fastify server of `npm run bench` (bare-server.ts), at the same offered rate. */
 async function bareCost(): Promise<Cost> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [fileURLToPath(new URL('./bare-server.js', import.meta.url))], { env: { ...process.env, PORT: String(port) }, stdio: 'inherit' });
+  const bare = await startStandIn('./bare-server.js');
   try {
-    const url = `http://127.0.0.1:${port}`;
-    for (let tries = 0; ; tries += 1) {
-      try {
-        await fetch(`${url}/api/v1/transactions/outbound/credit-transfer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-        break;
-      } catch (error) {
-        if (tries > 200) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    }
-    if (child.pid === undefined) throw new Error('the bare server has no pid');
-    return await cost(url, child.pid);
+    return await cost(bare.url, bare.pid);
   } finally {
-    child.kill('SIGTERM');
+    bare.stop();
   }
 }
 

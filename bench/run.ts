@@ -7,16 +7,17 @@
  * DATABASE_URL (PostgreSQL to use; otherwise an embedded one is started).
  */
 import autocannon from 'autocannon';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { creditTransfer } from '../test/fixtures/credit-transfer.js';
 import { freshPostgresUrl, withPostgres } from '../test/support/postgres.js';
-import { basicAuth, freePort, startServer, writeTestConfig } from '../test/support/server.js';
+import { basicAuth, startServer, writeTestConfig } from '../test/support/server.js';
 import { runE2e, type E2eFigures } from './e2e.js';
 import { startBenchReceiver } from './receiver-process.js';
 import { scratchDir } from './scratch-dir.js';
+import { startStandIn } from './stand-in.js';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 15);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -110,34 +111,6 @@ function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-interface StandIn {
-  readonly url: string;
-  stop(): void;
-}
-
-/** A stand-in server (bare-server.ts or durable-bare-server.ts) started as its own process. */
-async function startStandIn(program: string, env: Record<string, string> = {}): Promise<StandIn> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [fileURLToPath(new URL(program, import.meta.url))], {
-    env: { ...process.env, ...env, PORT: String(port) },
-    stdio: 'inherit',
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let tries = 0; ; tries += 1) {
-    try {
-      await fetch(`${url}${PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-      break;
-    } catch (error) {
-      if (tries > 200) {
-        child.kill('SIGTERM');
-        throw error;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  return { url, stop: () => child.kill('SIGTERM') };
 }
 
 /**
