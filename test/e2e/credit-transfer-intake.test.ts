@@ -1,10 +1,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../../src/adapters/store.js';
 import type { Store } from '../../src/ports/store.js';
+import { Client } from 'undici';
 import { creditTransfer } from '../fixtures/credit-transfer.js';
 import { dropTestDatabase, freshPostgresUrl } from '../support/postgres.js';
 import { basicAuth, OTHER_USER, startServer, writeTestConfig, type RunningServer } from '../support/server.js';
@@ -169,6 +171,49 @@ for (const [storeName, makeDatabase] of databases) {
       const tooLarge = await post(huge);
       assert.equal(tooLarge.status, 413);
       assert.equal(((await tooLarge.json()) as Json).schema, 'ErrorDetail');
+    });
+
+    it('answers 413 to a client still sending an oversized body, and its connection serves the next request', async () => {
+      // Closing the connection on a body refused unread reset a client still sending it, and
+      // the reset often destroyed the 413 before it was read (fetch failed with EPIPE on about
+      // six uploads in ten): twenty in a row on one connection would not all have passed.
+      const huge = creditTransfer('ZA_RTC');
+      (huge as Json).supplementaryData = { blob: 'x'.repeat(2 * 1024 * 1024) };
+      const body = JSON.stringify(huge);
+      const client = new Client(server.url, { pipelining: 1 });
+      try {
+        const headers = { 'content-type': 'application/json', authorization: basicAuth() };
+        const path = '/api/v1/transactions/outbound/credit-transfer';
+        for (let upload = 0; upload < 20; upload += 1) {
+          const response = await client.request({ method: 'POST', path, headers, body });
+          assert.equal(response.statusCode, 413);
+          assert.equal(((await response.body.json()) as Json).schema, 'ErrorDetail');
+        }
+        const next = await client.request({ method: 'POST', path, headers, body: JSON.stringify(creditTransfer('ZA_RTC')) });
+        await next.body.dump();
+        assert.equal(next.statusCode, 202, 'the same connection carries the next transfer');
+      } finally {
+        await client.close();
+      }
+    });
+
+    it('closes the connection after a 413 for a declared length far beyond the limit, without reading the body', async () => {
+      const { hostname, port } = new URL(server.url);
+      const socket = connect(Number(port), hostname);
+      socket.setTimeout(5_000, () => socket.destroy(new Error('the connection was neither answered nor closed within 5 s')));
+      try {
+        // Headers only: the declared 100 MiB never come; the answer must not wait for them.
+        socket.write(
+          `POST /api/v1/transactions/outbound/credit-transfer HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: ${basicAuth()}\r\n` +
+            `Content-Type: application/json\r\nContent-Length: ${100 * 1024 * 1024}\r\n\r\n{"schema":`,
+        );
+        let received = '';
+        for await (const chunk of socket) received += (chunk as Buffer).toString('latin1');
+        assert.match(received, /^HTTP\/1\.1 413 /);
+        assert.match(received, /\r\nconnection: close\r\n/i);
+      } finally {
+        socket.destroy();
+      }
     });
 
     it('answers 401 with WWW-Authenticate without credentials or with a wrong password', async () => {
