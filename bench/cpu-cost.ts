@@ -7,9 +7,10 @@
  * bench` at the same rate, with the load generator's own CPU per request: from these it projects
  * the rate ratio `npm run bench` would show where CPU runs out. Every figure per request also
  * carries costs paid per second (timers, collections), so the projection holds only at a rate
- * near regpay's capacity (2,000-3,000/s on these machines; at 1,000/s it says 0.57). Knobs: CPU_RATE (transfers/s offered,
- * default 2000), CPU_DURATION_S (10), BENCH_SERVER_NODE_ARGS (node flags for the server, e.g.
- * `--perf-basic-prof` to name JavaScript frames for `perf record`). Linux only (reads /proc).
+ * near regpay's capacity (2,000-3,000/s on these machines; at 1,000/s it says 0.57).
+ * Knobs: CPU_RATE (transfers/s offered, default 2000), CPU_DURATION_S (10),
+ * BENCH_SERVER_NODE_ARGS (node flags for the server, e.g. `--perf-basic-prof` to name JavaScript
+ * frames for `perf record`). Linux only (reads /proc).
  */
 import autocannon from 'autocannon';
 import { join } from 'node:path';

@@ -164,6 +164,8 @@ function pairedRows(figures: Paired): string[] {
 
 // The bare server runs through the whole benchmark: every part alternates with it (paired()).
 const baselineServer = await startStandIn('./bare-server.js');
+// Also when a part fails: the bare server is a process of its own and would outlive this one.
+process.once('exit', () => baselineServer.stop());
 const baseline = await (async () => {
   await load('bare Fastify 202 (warm-up)', baselineServer.url, WARMUP_S);
   return load('bare Fastify 202 (baseline)', baselineServer.url, Math.max(1, Math.round(DURATION_S / ROUNDS)));
