@@ -1,6 +1,6 @@
 // Minimal typing of the parts of autocannon the benchmarks use (the package ships no types).
 declare module 'autocannon' {
-  interface RequestSpec {
+  export interface RequestSpec {
     method?: string;
     path?: string;
     headers?: Record<string, string>;

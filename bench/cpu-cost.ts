@@ -4,7 +4,7 @@
  * machine moves by ±20 % between runs; CPU per transfer moves far less, so this is the figure to
  * compare when judging a change to the intake path (run it before and after, several times).
  * Intake alone (processing.enabled: false) on SQLite, and the bare Fastify server of `npm run
- * bench` at the same rate, with the load generator's own CPU per request: from these it projects
+ * bench` at the same rate (before and after regpay), with the load generator's own CPU per request: from these it projects
  * the rate ratio `npm run bench` would show where CPU runs out. Every figure per request also
  * carries costs paid per second (timers, collections), so the projection holds only at a rate
  * near regpay's capacity (2,000-3,000/s on these machines; at 1,000/s it says 0.57).
@@ -14,8 +14,8 @@
  */
 import autocannon from 'autocannon';
 import { join } from 'node:path';
-import { creditTransfer } from '../test/fixtures/credit-transfer.js';
-import { basicAuth, startServer, writeTestConfig } from '../test/support/server.js';
+import { startServer, writeTestConfig } from '../test/support/server.js';
+import { intakeRequests } from './intake-load.js';
 import { cpuPerUnit, threadCpuUs } from './thread-cpu.js';
 import { scratchDir } from './scratch-dir.js';
 import { startStandIn } from './stand-in.js';
@@ -39,27 +39,13 @@ interface Cost {
   readonly generatorUs: number;
 }
 
-/** Offer RATE/s to `url` (served by process `pid`) for a warm-up, then measure DURATION_S. */
+const offer = (url: string, durationS: number) => autocannon({ url, connections: 32, duration: durationS, overallRate: RATE, requests: intakeRequests() });
+
+/** Offer RATE/s to `url` (served by process `pid`) for DURATION_S and measure what it cost. */
 async function cost(url: string, pid: number): Promise<Cost> {
-  const offer = (durationS: number) =>
-    autocannon({
-      url,
-      connections: 32,
-      duration: durationS,
-      overallRate: RATE,
-      requests: [
-        {
-          method: 'POST',
-          path: '/api/v1/transactions/outbound/credit-transfer',
-          headers: { 'content-type': 'application/json', authorization: basicAuth() },
-          setupRequest: (request) => ({ ...request, body: JSON.stringify(creditTransfer('ZA_RPP')) }),
-        },
-      ],
-    });
-  await offer(WARMUP_S);
   const before = threadCpuUs(pid);
   const generatorBefore = process.cpuUsage();
-  const result = await offer(DURATION_S);
+  const result = await offer(url, DURATION_S);
   const generator = process.cpuUsage(generatorBefore);
   const accepted = result['2xx'];
   return {
@@ -71,34 +57,36 @@ async function cost(url: string, pid: number): Promise<Cost> {
   };
 }
 
-/** The bare Fastify server of `npm run bench` (bare-server.ts), at the same offered rate. */
-async function bareCost(): Promise<Cost> {
-  const bare = await startStandIn('./bare-server.js');
-  try {
-    return await cost(bare.url, bare.pid);
-  } finally {
-    bare.stop();
-  }
-}
-
 const byThread = (figures: Cost): string => figures.server.byThread.map(([thread, us]) => `${thread} ${us.toFixed(0)}`).join(' + ');
-const bare = await bareCost();
+// Both servers run at once, each idle while the other is measured, and the bare server is
+// measured before and after regpay: the machine's speed drifts within minutes, and CPU per
+// request drifts with it (npm run bench's paired() for the same reason).
+const bare = await startStandIn('./bare-server.js');
 const server = await startServer({ configPath, nodeArgs: process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter((arg) => arg !== '') ?? [] });
 try {
-  if (server.child.pid === undefined) throw new Error('the server has no pid');
-  const regpay = await cost(server.url, server.child.pid);
+  const pid = server.child.pid;
+  if (pid === undefined) throw new Error('the server has no pid');
+  await offer(bare.url, WARMUP_S);
+  await offer(server.url, WARMUP_S);
+  const bareBefore = await cost(bare.url, bare.pid);
+  const regpay = await cost(server.url, pid);
+  const bareAfter = await cost(bare.url, bare.pid);
+  const bareServerUs = (bareBefore.server.totalUs + bareAfter.server.totalUs) / 2;
+  const bareGeneratorUs = (bareBefore.generatorUs + bareAfter.generatorUs) / 2;
   // At saturation the two cores are shared by the server and the load generator, so a server's
   // rate goes as 1 / (its CPU per request + the generator's): the ratio this projects for
   // `npm run bench` where CPU is what runs out, from figures that move far less than rates do.
-  const projected = (bare.server.totalUs + bare.generatorUs) / (regpay.server.totalUs + regpay.generatorUs);
+  const projected = (bareServerUs + bareGeneratorUs) / (regpay.server.totalUs + regpay.generatorUs);
   process.stdout.write(
-    `${RATE}/s offered for ${DURATION_S} s\n` +
-      `bare Fastify 202: ${bare.acceptedPerS.toFixed(0)}/s accepted, p50 ${bare.latency.p50} ms, p99 ${bare.latency.p99} ms; ` +
-      `CPU per request: server ${bare.server.totalUs.toFixed(0)} µs (${byThread(bare)}), load generator ${bare.generatorUs.toFixed(0)} µs\n` +
+    `${RATE}/s offered for ${DURATION_S} s each\n` +
+      `bare Fastify 202, before and after regpay: p99 ${bareBefore.latency.p99} and ${bareAfter.latency.p99} ms; ` +
+      `CPU per request: server ${bareBefore.server.totalUs.toFixed(0)} and ${bareAfter.server.totalUs.toFixed(0)} µs, ` +
+      `load generator ${bareBefore.generatorUs.toFixed(0)} and ${bareAfter.generatorUs.toFixed(0)} µs\n` +
       `intake alone, SQLite: ${regpay.acceptedPerS.toFixed(0)}/s accepted, p50 ${regpay.latency.p50} ms, mean ${regpay.latency.average} ms, p99 ${regpay.latency.p99} ms, non-2xx ${regpay.non2xx}; ` +
       `CPU per accepted transfer: server ${regpay.server.totalUs.toFixed(0)} µs = ${byThread(regpay)}, load generator ${regpay.generatorUs.toFixed(0)} µs\n` +
-      `CPU per request, regpay / bare: ${(regpay.server.totalUs / bare.server.totalUs).toFixed(2)}; rate ratio projected where CPU runs out: ${projected.toFixed(2)}\n`,
+      `CPU per request, regpay / bare: ${(regpay.server.totalUs / bareServerUs).toFixed(2)}; rate ratio projected where CPU runs out: ${projected.toFixed(2)}\n`,
   );
 } finally {
+  bare.stop();
   await server.stop();
 }

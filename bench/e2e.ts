@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { creditTransfer } from '../test/fixtures/credit-transfer.js';
 import { basicAuth, startServer, writeTestConfig } from '../test/support/server.js';
+import { INTAKE_PATH } from './intake-load.js';
 import { startBenchReceiver } from './receiver-process.js';
 import { cpuPerUnit, threadCpuUs } from './thread-cpu.js';
 import { scratchDir } from './scratch-dir.js';
@@ -49,7 +50,6 @@ export interface E2eFigures {
   readonly latencyBySecond: readonly string[];
 }
 
-const PATH = '/api/v1/transactions/outbound/credit-transfer';
 /**
  * Before measuring: this many seconds at the offered rate (at most WARM_UP_RATE_PER_S), drained.
  * Long enough for the SQLite WAL file to reach its working size (~400 MB, in about 6 s at 300/s):
@@ -139,7 +139,7 @@ export async function runE2e(options: {
         const body = JSON.stringify(transfer);
         const t0 = Date.now();
         const request = pool
-          .request({ method: 'POST', path: PATH, headers: { 'content-type': 'application/json', authorization: basicAuth() }, body })
+          .request({ method: 'POST', path: INTAKE_PATH, headers: { 'content-type': 'application/json', authorization: basicAuth() }, body })
           .then(async (response) => {
             await response.body.dump();
             if (response.statusCode === 202) {

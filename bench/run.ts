@@ -11,20 +11,20 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { creditTransfer } from '../test/fixtures/credit-transfer.js';
 import { freshPostgresUrl, withPostgres } from '../test/support/postgres.js';
-import { basicAuth, startServer, writeTestConfig } from '../test/support/server.js';
+import { startServer, writeTestConfig } from '../test/support/server.js';
 import { runE2e, type E2eFigures } from './e2e.js';
+import { intakeRequests } from './intake-load.js';
 import { startBenchReceiver } from './receiver-process.js';
 import { scratchDir } from './scratch-dir.js';
 import { startStandIn } from './stand-in.js';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 15);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const WINDOW_S = Math.max(1, Math.round(DURATION_S / ROUNDS));
 const WARMUP_S = 3;
 const SETTLE_MS = 5_000;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const PATH = '/api/v1/transactions/outbound/credit-transfer';
 const ONLY = process.env.BENCH_ONLY?.split(',').map((part) => part.trim());
 const SERVER_NODE_ARGS = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter((arg) => arg !== '') ?? [];
 const runs = (part: string): boolean => ONLY === undefined || ONLY.includes(part);
@@ -43,15 +43,7 @@ async function load(name: string, url: string, durationS: number): Promise<Figur
     url,
     connections: CONNECTIONS,
     duration: durationS,
-    requests: [
-      {
-        method: 'POST',
-        path: PATH,
-        headers: { 'content-type': 'application/json', authorization: basicAuth() },
-        // Every request is a new transfer (new message id and uetr): no duplicate shortcuts.
-        setupRequest: (request) => ({ ...request, body: JSON.stringify(creditTransfer('ZA_RPP')) }),
-      },
-    ],
+    requests: intakeRequests(),
   });
   return {
     name,
@@ -78,18 +70,17 @@ interface Paired extends Figures {
  * 8,058 and 17,575 /s), so one window of the baseline at the start and one of each subject later
  * compare two machines. Instead every part alternates with the baseline, each server warm and
  * idle while the other is loaded: baseline, subject, baseline, ... , baseline (ROUNDS windows
- * of the subject, DURATION_S / ROUNDS seconds each), and each round's ratio is the subject's rate
+ * of the subject, WINDOW_S seconds each), and each round's ratio is the subject's rate
  * over the mean of the two baseline windows around it. The part's ratio is the median round;
  * its rate is over all its windows; its p50 the median and its p99 the worst of its windows.
  */
-async function paired(name: string, url: string): Promise<Paired> {
-  const windowS = Math.max(1, Math.round(DURATION_S / ROUNDS));
+async function paired(name: string, url: string, baselineUrl: string): Promise<Paired> {
   await load(`${name} (warm-up)`, url, WARMUP_S);
-  const baselineWindows: Figures[] = [await load('bare Fastify 202 (baseline)', baselineServer.url, windowS)];
+  const baselineWindows: Figures[] = [await load('bare Fastify 202 (baseline)', baselineUrl, WINDOW_S)];
   const windows: Figures[] = [];
   for (let round = 0; round < ROUNDS; round += 1) {
-    windows.push(await load(name, url, windowS));
-    baselineWindows.push(await load('bare Fastify 202 (baseline)', baselineServer.url, windowS));
+    windows.push(await load(name, url, WINDOW_S));
+    baselineWindows.push(await load('bare Fastify 202 (baseline)', baselineUrl, WINDOW_S));
   }
   const roundRatios = windows.map((window, round) => window.acceptedPerS / ((baselineWindows[round]!.acceptedPerS + baselineWindows[round + 1]!.acceptedPerS) / 2));
   return { ...combined(name, windows), roundRatios, ratio: median(roundRatios), baselineWindows };
@@ -130,7 +121,7 @@ async function settle(): Promise<void> {
  * API-tier instance), the figure is intake alone: validation, duplicate detection and the durable
  * group-committed write of the transaction, its message, first state and first event.
  */
-async function regpay(name: string, database: string, processing: boolean): Promise<Paired> {
+async function regpay(name: string, database: string, processing: boolean, baselineUrl: string): Promise<Paired> {
   await settle();
   const receiver = await startBenchReceiver();
   const configPath = writeTestConfig({
@@ -144,7 +135,7 @@ async function regpay(name: string, database: string, processing: boolean): Prom
   });
   const server = await startServer({ configPath, nodeArgs: SERVER_NODE_ARGS });
   try {
-    return await paired(name, server.url);
+    return await paired(name, server.url, baselineUrl);
   } finally {
     await server.stop();
     receiver.stop();
@@ -162,35 +153,36 @@ function pairedRows(figures: Paired): string[] {
   return [`${row(figures, figures.ratio.toFixed(2))}  (rounds ${rounds})`, row(combined(`  its baseline windows`, figures.baselineWindows), '1.00')];
 }
 
-// The bare server runs through the whole benchmark: every part alternates with it (paired()).
-const baselineServer = await startStandIn('./bare-server.js');
+// The bare server runs through every intake part, which all alternate with it (paired()).
+const baselineServer = ['floor', 'sqlite', 'sqlite-full', 'postgres', 'postgres-full'].some(runs) ? await startStandIn('./bare-server.js') : undefined;
 // Also when a part fails: the bare server is a process of its own and would outlive this one.
-process.once('exit', () => baselineServer.stop());
-const baseline = await (async () => {
-  await load('bare Fastify 202 (warm-up)', baselineServer.url, WARMUP_S);
-  return load('bare Fastify 202 (baseline)', baselineServer.url, Math.max(1, Math.round(DURATION_S / ROUNDS)));
-})();
+process.once('exit', () => baselineServer?.stop());
+const baselineUrl = baselineServer?.url ?? '';
+if (baselineServer !== undefined) await load('bare Fastify 202 (warm-up)', baselineUrl, WARMUP_S);
 // The floor: what durability alone leaves of the baseline (no authentication, validation or state).
 const floor = runs('floor')
   ? await (async () => {
       const server = await startStandIn('./durable-bare-server.js', { DATABASE_FILE: join(scratchDir('regpay-bench-'), 'floor.db') });
       try {
-        return await paired('bare + durable SQLite row (floor)', server.url);
+        return await paired('bare + durable SQLite row (floor)', server.url, baselineUrl);
       } finally {
         server.stop();
       }
     })()
   : undefined;
-const sqlite = runs('sqlite') ? await regpay('intake alone, SQLite (durable)', sqliteUrl(), false) : undefined;
-const sqliteFull = runs('sqlite-full') ? await regpay('intake + processing, SQLite', sqliteUrl(), true) : undefined;
+const sqlite = runs('sqlite') ? await regpay('intake alone, SQLite (durable)', sqliteUrl(), false, baselineUrl) : undefined;
+const sqliteFull = runs('sqlite-full') ? await regpay('intake + processing, SQLite', sqliteUrl(), true, baselineUrl) : undefined;
 const [postgres, postgresFull] =
   runs('postgres') || runs('postgres-full')
     ? await withPostgres(async () => [
-        runs('postgres') ? await regpay('intake alone, PostgreSQL', await freshPostgresUrl(), false) : undefined,
-        runs('postgres-full') ? await regpay('intake + processing, PostgreSQL', await freshPostgresUrl(), true) : undefined,
+        runs('postgres') ? await regpay('intake alone, PostgreSQL', await freshPostgresUrl(), false, baselineUrl) : undefined,
+        runs('postgres-full') ? await regpay('intake + processing, PostgreSQL', await freshPostgresUrl(), true, baselineUrl) : undefined,
       ])
     : [undefined, undefined];
-baselineServer.stop();
+baselineServer?.stop();
+const intakeParts = [floor, sqlite, sqliteFull, postgres, postgresFull].filter((part) => part !== undefined);
+// The baseline as a whole: every window of it, in every part.
+const baseline = intakeParts.length === 0 ? undefined : combined('bare Fastify 202 (baseline)', intakeParts.flatMap((part) => part.baselineWindows));
 
 const E2E_RATE = Number(process.env.E2E_RATE ?? 1000);
 const E2E_DURATION_S = Number(process.env.E2E_DURATION_S ?? 60);
@@ -207,10 +199,14 @@ function e2eRow(figures: E2eFigures): string {
 }
 
 const lines = [
-  `credit-transfer intake: ${CONNECTIONS} connections, new transfer per request; each part ${ROUNDS} windows of ${Math.max(1, Math.round(DURATION_S / ROUNDS))} s ` +
-    `after ${WARMUP_S} s warm-up, alternating with windows of the bare server (ratio: median of the rounds)`,
-  row(baseline, '1.00'),
-  ...[floor, sqlite, sqliteFull, postgres, postgresFull].flatMap((figures) => (figures === undefined ? [] : pairedRows(figures))),
+  ...(baseline === undefined
+    ? []
+    : [
+        `credit-transfer intake: ${CONNECTIONS} connections, new transfer per request; each part ${ROUNDS} windows of ${WINDOW_S} s ` +
+          `after ${WARMUP_S} s warm-up, alternating with windows of the bare server (ratio: median of the rounds)`,
+        row(baseline, '1.00'),
+      ]),
+  ...intakeParts.flatMap(pairedRows),
   ...(e2e === undefined ? [] : [`end to end (SQLite, simulator at zero latency, receiver process): ${e2eRow(e2e)}`]),
 ];
 process.stdout.write(`${lines.join('\n')}\n`);

@@ -5,8 +5,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../test/support/server.js';
-
-const PATH = '/api/v1/transactions/outbound/credit-transfer';
+import { INTAKE_PATH } from './intake-load.js';
 
 export interface StandIn {
   readonly url: string;
@@ -27,7 +26,7 @@ export async function startStandIn(program: string, env: Record<string, string> 
   const url = `http://127.0.0.1:${port}`;
   for (let tries = 0; ; tries += 1) {
     try {
-      await fetch(`${url}${PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      await fetch(`${url}${INTAKE_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
       break;
     } catch (error) {
       if (tries > 200) {

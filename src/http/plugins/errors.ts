@@ -68,7 +68,7 @@ function send(reply: FastifyReply, error: ApiError): FastifyReply {
 }
 
 /** How far past the body limit a declared length may go and still be read to its end (drainsRefusedBody). */
-export const REFUSED_BODY_DRAIN_FACTOR = 4;
+const REFUSED_BODY_DRAIN_FACTOR = 4;
 
 /**
  * Whether a body refused as too large is read to its end and discarded, keeping the connection,
