@@ -12,7 +12,6 @@ import { demoCredentialLines } from './config/demo.js';
 import { loadConfig } from './config/load.js';
 import type { Config } from './config/types.js';
 import { createConnectors } from './connectors/registry.js';
-import { CREDIT_TRANSFER_INITIAL_STATE } from './domain/machines/credit-transfer.js';
 import { Dispatcher } from './engine/dispatcher.js';
 import { Engine } from './engine/engine.js';
 import { instanceIdOf, recoverAtStart } from './engine/crash-recovery.js';
@@ -83,10 +82,11 @@ async function main(): Promise<void> {
       metrics,
       processing: {
         leaseForNew: () => engine.leaseForNew(),
-        accepted: (accepted) => {
-          metrics.statesEntered.inc({ state: CREDIT_TRANSFER_INITIAL_STATE });
-          if (config.processing.enabled) engine.accepted(accepted);
+        accepted: (work) => {
+          metrics.statesEntered.inc({ state: work.state });
+          if (config.processing.enabled) engine.accepted(work);
         },
+        decideNow: (transactionId) => engine.decideNow(transactionId),
       },
       delivery: dispatcher,
     },

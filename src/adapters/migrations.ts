@@ -13,8 +13,12 @@ export type SqlDialect = 'sqlite' | 'postgres';
 export interface Migration {
   readonly version: number;
   readonly name: string;
-  /** SQL statements, with `{bigint}`, `{json}`, `{bool}`, `{false}`, `{identity}`, `{strict}` and `{greatest}` placeholders. */
-  readonly statements: readonly string[];
+  /**
+   * SQL statements, with `{bigint}`, `{json}`, `{bool}`, `{false}`, `{identity}`, `{strict}` and
+   * `{greatest}` placeholders; a statement the dialects cannot share (SQLite alters no constraint
+   * in place) is given once per dialect.
+   */
+  readonly statements: readonly (string | { readonly sqlite: readonly string[]; readonly postgres: readonly string[] })[];
 }
 
 const TYPES: Readonly<Record<SqlDialect, Readonly<Record<string, string>>>> = {
@@ -193,12 +197,64 @@ export const MIGRATIONS: readonly Migration[] = [
       `DROP INDEX messages_transaction`,
     ],
   },
+  {
+    version: 5,
+    name: 'a transaction is unique per integrator, uetr and kind; identifier determinations are found by what they looked up',
+    statements: [
+      // An identifier determination and the payment it resolved share their UETR (PayShap keeps
+      // one UETR across every message of a payment), so the transaction key takes the kind in.
+      // SQLite changes a table constraint only by rebuilding the table (its documented procedure:
+      // the store runs migrations with foreign keys off and checks them before committing).
+      {
+        postgres: [
+          `ALTER TABLE transactions DROP CONSTRAINT transactions_integrator_uetr`,
+          `ALTER TABLE transactions ADD CONSTRAINT transactions_integrator_uetr_kind UNIQUE (integrator_id, uetr, kind)`,
+          `ALTER TABLE transactions ADD COLUMN lookup_key TEXT`,
+        ],
+        sqlite: [
+          `CREATE TABLE transactions_new (
+            id TEXT PRIMARY KEY,
+            integrator_id TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            uetr TEXT NOT NULL,
+            scheme TEXT NOT NULL,
+            message_id TEXT NOT NULL,
+            state TEXT NOT NULL,
+            version INTEGER NOT NULL CHECK (version >= 1),
+            amount_minor INTEGER,
+            currency TEXT,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL,
+            due_at INTEGER,
+            lease_owner TEXT,
+            lease_until INTEGER,
+            traceparent TEXT,
+            tracestate TEXT,
+            data TEXT NOT NULL,
+            lookup_key TEXT,
+            CONSTRAINT transactions_integrator_uetr_kind UNIQUE (integrator_id, uetr, kind),
+            CONSTRAINT transactions_amount_has_currency CHECK ((amount_minor IS NULL) = (currency IS NULL))
+          ) STRICT`,
+          `INSERT INTO transactions_new (id, integrator_id, kind, uetr, scheme, message_id, state, version, amount_minor, currency,
+             created_at, updated_at, due_at, lease_owner, lease_until, traceparent, tracestate, data)
+           SELECT id, integrator_id, kind, uetr, scheme, message_id, state, version, amount_minor, currency,
+             created_at, updated_at, due_at, lease_owner, lease_until, traceparent, tracestate, data
+           FROM transactions`,
+          `DROP TABLE transactions`,
+          `ALTER TABLE transactions_new RENAME TO transactions`,
+          `CREATE INDEX transactions_claimable ON transactions (MAX(due_at, COALESCE(lease_until + 1, 0)), due_at) WHERE due_at IS NOT NULL`,
+        ],
+      },
+      // The latest determinations of a proxy or account (store: recentDeterminations): only rows that name one.
+      `CREATE INDEX transactions_lookup ON transactions (integrator_id, lookup_key, created_at) WHERE lookup_key IS NOT NULL`,
+    ],
+  },
 ];
 
 /** The statements of one migration in one dialect. */
 export function migrationSql(migration: Migration, dialect: SqlDialect): string[] {
   const types = TYPES[dialect];
-  return migration.statements.map((statement) =>
+  return migration.statements.flatMap((entry) => (typeof entry === 'string' ? [entry] : entry[dialect])).map((statement) =>
     statement.replace(/\{(\w+)\}/g, (whole, key: string) => {
       const replacement = types[key];
       if (replacement === undefined) throw new Error(`migration ${migration.version}: unknown placeholder ${whole}`);

@@ -197,7 +197,19 @@ export function attemptErrorText(attempt: DeliveryAttempt): string | null {
  * group commit, so the stores differ only in how they queue and run a batch (`enqueue`).
  */
 export abstract class QueuedWrites {
+  readonly #changeListeners = new Set<(transactionId: string) => void>();
+
   protected abstract enqueue<K extends WriteOp['kind']>(op: OpOf<K>): Promise<WriteResults[K]>;
+
+  onChange(listener: (transactionId: string) => void): () => void {
+    this.#changeListeners.add(listener);
+    return () => this.#changeListeners.delete(listener);
+  }
+
+  /** A committed change someone may wait on: tell this instance's listeners. */
+  protected changed(transactionId: string): void {
+    for (const listener of this.#changeListeners) listener(transactionId);
+  }
 
   intake(tx: NewTransaction): Promise<IntakeOutcome> {
     return this.enqueue({ kind: 'intake', tx });
@@ -211,8 +223,10 @@ export abstract class QueuedWrites {
     return this.enqueue({ kind: 'setMessageResponse', integratorId, messageId, response });
   }
 
-  applyChange(change: StateChange): Promise<ChangeOutcome> {
-    return this.enqueue({ kind: 'applyChange', change });
+  async applyChange(change: StateChange): Promise<ChangeOutcome> {
+    const outcome = await this.enqueue({ kind: 'applyChange', change });
+    if (outcome.ok && change.notify === true) this.changed(change.transactionId);
+    return outcome;
   }
 
   claimDue(options: ClaimOptions): Promise<TransactionRecord[]> {

@@ -1,31 +1,14 @@
 import type { IntegratorConfig } from '../config/types.js';
 import { ApiError } from '../domain/errors.js';
-import { eventMessage } from '../domain/events.js';
 import { CREDIT_TRANSFER_INITIAL_STATE } from '../domain/machines/credit-transfer.js';
 import type { ValidCreditTransfer } from '../domain/messages/validate.js';
 import { supports } from '../domain/schemes.js';
-import { bodyHash } from '../lib/canonical-json.js';
 import type { TraceContext } from '../lib/trace.js';
-import type { Clock, Ids } from '../ports/clock.js';
-import type { OutboxDelivery } from '../ports/delivery.js';
-import type { TransferProcessing } from '../ports/processing.js';
-import type { NewOutboxMessage, NewTransaction, Store, TransactionRecord } from '../ports/store.js';
+import { admit, type AdmitDeps } from './admit.js';
 import { checkOwnInstitution } from './institution.js';
 import { retryOfStoredMessage } from './stored-message.js';
 
-export interface AcceptCreditTransferDeps {
-  readonly store: Store;
-  readonly clock: Clock;
-  readonly ids: Ids;
-  /**
-   * This instance's processing, told of each new transfer once it is committed, with the message
-   * as received and as parsed (its engine need not read and parse it again); a transfer it can
-   * take up at once is written leased to it, so it starts without a claim.
-   */
-  readonly processing?: TransferProcessing;
-  /** This instance's delivery: the first event is written leased to it when it can take it, else it is woken once the event is committed. */
-  readonly delivery?: OutboxDelivery;
-}
+export type AcceptCreditTransferDeps = AdmitDeps;
 
 export interface AcceptCreditTransferInput {
   readonly integrator: IntegratorConfig;
@@ -52,59 +35,20 @@ export async function acceptCreditTransfer(deps: AcceptCreditTransferDeps, input
   }
   checkOwnInstitution(integrator, transfer.message.debtorAgent, '/debtorAgent');
 
-  const now = deps.clock.now();
-  const transactionId = deps.ids.uuid();
-  const outbox: NewOutboxMessage[] = [];
-  if (integrator.events) {
-    // Version 1 of the history: its cause is the request itself.
-    outbox.push(
-      eventMessage({
-        id: deps.ids.uuid(),
-        eventsApiUrl: integrator.eventsApiUrl,
-        type: CREDIT_TRANSFER_INITIAL_STATE,
-        uetr: transfer.uetr,
-        scheme: transfer.scheme,
-        createdAt: now,
-        payloadVersion: 1,
-        headers: traceHeaders(input.trace),
-      }),
-    );
-  }
-
-  const lease = outbox.length > 0 ? deps.delivery?.leaseForNew() : undefined;
-  const transactionLease = deps.processing?.leaseForNew();
-  const tx: NewTransaction = {
-    id: transactionId,
-    integratorId: integrator.id,
+  const outcome = await admit(deps, {
+    integrator,
     kind: 'CREDIT_TRANSFER',
-    uetr: transfer.uetr,
-    scheme: transfer.scheme,
-    messageId: transfer.messageId,
-    payloadHash: bodyHash(input.rawBody),
-    rawBody: input.rawBody,
-    amountMinor: transfer.settlementAmount.minor,
-    currency: transfer.settlementAmount.currency,
     state: CREDIT_TRANSFER_INITIAL_STATE,
-    receivedAt: now,
-    dueAt: now,
-    traceparent: input.trace.traceparent,
-    tracestate: input.trace.tracestate,
-    outbox,
-    ...(lease === undefined ? {} : { leaseOutbox: lease }),
-    ...(transactionLease === undefined ? {} : { leaseTransaction: transactionLease }),
-  };
-  const outcome = await deps.store.intake(tx);
-
+    scheme: transfer.scheme,
+    uetr: transfer.uetr,
+    messageId: transfer.messageId,
+    rawBody: input.rawBody,
+    message: transfer.message,
+    amount: transfer.settlementAmount,
+    trace: input.trace,
+  });
   switch (outcome.kind) {
     case 'accepted':
-      deps.processing?.accepted({
-        transactionId,
-        rawBody: input.rawBody,
-        message: transfer.message,
-        ...(transactionLease === undefined ? {} : { leased: asWritten(tx) }),
-      });
-      if (outcome.leased.length > 0) deps.delivery?.take(outcome.leased);
-      else if (outbox.length > 0 && lease === undefined) deps.delivery?.wake();
       return;
     case 'duplicate':
     case 'message_differs':
@@ -115,30 +59,4 @@ export async function acceptCreditTransfer(deps: AcceptCreditTransferDeps, input
         { field: '/transactionIdentifiers/uetr', message: 'already identifies another transaction' },
       ]);
   }
-}
-
-function traceHeaders(trace: TraceContext): Record<string, string> {
-  return trace.tracestate === null ? { traceparent: trace.traceparent } : { traceparent: trace.traceparent, tracestate: trace.tracestate };
-}
-
-/** The transaction record of a transfer as intake writes it (version 1, no working data yet). */
-function asWritten(tx: NewTransaction): TransactionRecord {
-  return {
-    id: tx.id,
-    integratorId: tx.integratorId,
-    kind: tx.kind,
-    uetr: tx.uetr,
-    scheme: tx.scheme,
-    messageId: tx.messageId,
-    state: tx.state,
-    version: 1,
-    amountMinor: tx.amountMinor,
-    currency: tx.currency,
-    createdAt: tx.receivedAt,
-    updatedAt: tx.receivedAt,
-    dueAt: tx.dueAt,
-    traceparent: tx.traceparent,
-    tracestate: tx.tracestate,
-    data: {},
-  };
 }

@@ -1,32 +1,19 @@
 import type { Logger } from 'pino';
 import type { IntegratorConfig, SchemeConfig } from '../config/types.js';
 import { eventMessage } from '../domain/events.js';
-import {
-  assertTransition,
-  CT,
-  decide,
-  isCtState,
-  type CtData,
-  type CtDecision,
-  type CtState,
-  type CtEnv,
-  type CtInput,
-  type Verdict,
-} from '../domain/machines/credit-transfer.js';
-import type { CreditTransfer, OriginalMessage } from '../domain/messages/credit-transfer.js';
-import { paymentStatusReportJson } from '../domain/messages/payment-status-report.js';
+import { assertLegalTransition } from '../domain/machines/machine.js';
 import type { SchemeName } from '../domain/schemes.js';
 import { AssertionError } from '../lib/assert.js';
 import { BoundedMap } from '../lib/bounded-map.js';
 import { parseJson } from '../lib/json.js';
-import { currencyDecimals, parseAmount } from '../lib/money.js';
-import { childTraceparent } from '../lib/trace.js';
 import type { Clock, Ids } from '../ports/clock.js';
-import type { OutboundTransfer, SchemeConnector, SchemeInbound, SchemeLimits, SchemeReport } from '../ports/scheme.js';
 import type { OutboxDelivery } from '../ports/delivery.js';
-import type { AcceptedTransfer, TransferProcessing } from '../ports/processing.js';
+import type { AcceptedWork, Processing } from '../ports/processing.js';
+import type { IdentificationReport, SchemeConnector, SchemeInbound, SchemeReport } from '../ports/scheme.js';
 import type { Lease, NewOutboxMessage, OutboxRecord, StateChange, Store, TransactionRecord } from '../ports/store.js';
 import { KeyedSerialQueue } from './keyed-queue.js';
+import { traceHeaders, type DriverEnv, type EngineInput, type KindContext, type KindDecision, type KindDriver } from './kinds/kind.js';
+import { DRIVERS } from './kinds/registry.js';
 
 export interface EngineOptions {
   /** Transactions claimed per poll. */
@@ -47,7 +34,7 @@ export interface EngineOptions {
   readonly staleRetriesMax: number;
   /** Claimed transactions being processed at once; claiming pauses beyond it. */
   readonly inFlightMax: number;
-  /** How often an undelivered outcome callback is compared with its outbox row (see CtEnv). */
+  /** How often an undelivered callback is compared with its outbox row (see EngineDelays). */
   readonly callbackCheckMs: number;
 }
 
@@ -64,14 +51,6 @@ export const DEFAULT_ENGINE_OPTIONS: EngineOptions = {
   inFlightMax: 1024,
   callbackCheckMs: 60_000,
 };
-
-/** Where an input comes from, when the decision needs to know. */
-interface InputOrigin {
-  /** The outbox message whose delivery outcome this is (only the transfer's own outcome callback moves it). */
-  readonly callbackId?: string;
-  /** The scheme report this is: ignored unless its UETR is the transaction's. */
-  readonly from?: SchemeReport;
-}
 
 export interface EngineDeps {
   readonly store: Store;
@@ -91,13 +70,14 @@ export interface EngineDeps {
 }
 
 /**
- * The asynchronous runner of credit transfers. It claims transactions whose durable timer is
- * due, receives scheme answers and callback outcomes, asks the pure state machine what to do,
- * commits the decision (states entered, history, events, callbacks, next timer) atomically, and
- * only then talks to the scheme. Everything it needs to resume lives in the database: after a
- * crash, due timers and expired leases bring every transaction back.
+ * The asynchronous runner of every kind of transaction. It claims transactions whose durable
+ * timer is due, receives scheme answers and callback outcomes, asks the state machine of the
+ * transaction's kind what to do (through the kind's driver, kinds/registry.ts), commits the
+ * decision (states entered, history, events, callbacks, next timer) atomically, and only then
+ * talks to the scheme. Everything it needs to resume lives in the database: after a crash, due
+ * timers and expired leases bring every transaction back.
  */
-export class Engine implements SchemeInbound, TransferProcessing {
+export class Engine implements SchemeInbound, Processing {
   readonly #deps: EngineDeps;
   readonly #options: EngineOptions;
   /** Inputs for one transaction are handled one at a time in this instance (versions guard across instances). */
@@ -107,7 +87,7 @@ export class Engine implements SchemeInbound, TransferProcessing {
   #wakeUp: (() => void) | undefined;
   #woken = false;
   readonly #inFlight = new Set<Promise<unknown>>();
-  /** The original message of recent transfers: it never changes, and each transfer needs it at several steps. */
+  /** The original message of recent transactions: it never changes, and each transaction needs it at several steps. */
   readonly #messages = new BoundedMap<string, OriginalMessage>(10_000);
   /**
    * Recent transactions as this engine last claimed or changed them, so a decision need not read
@@ -137,9 +117,9 @@ export class Engine implements SchemeInbound, TransferProcessing {
   }
 
   /**
-   * The lease to write a transfer this instance accepts with (NewTransaction.leaseTransaction), so
-   * `accepted` takes it up at once without a claim; undefined while stopped or at inFlightMax
-   * (the transfer is then left to claims).
+   * The lease to write a transaction this instance accepts with (NewTransaction.leaseTransaction),
+   * so `accepted` takes it up at once without a claim; undefined while stopped or at inFlightMax
+   * (the transaction is then left to claims).
    */
   leaseForNew(): Lease | undefined {
     if (!this.#running || this.#inFlight.size >= this.#options.inFlightMax) return undefined;
@@ -147,15 +127,20 @@ export class Engine implements SchemeInbound, TransferProcessing {
   }
 
   /**
-   * A transfer this process just accepted, with its message as received and as parsed (the
+   * A transaction this process just accepted, with its message as received and as parsed (the
    * engine then neither reads nor parses it again): taken up at once when it was written leased
-   * to this engine, otherwise looked for now. Once stopped, such a lease lapses and the transfer
-   * is claimed by its timer.
+   * to this engine, otherwise looked for now. Once stopped, such a lease lapses and the
+   * transaction is claimed by its timer.
    */
-  accepted(transfer: AcceptedTransfer): void {
-    this.#messages.set(transfer.transactionId, { rawBody: transfer.rawBody, message: transfer.message });
-    if (transfer.leased !== undefined && this.#running) this.#takeUp(transfer.leased);
+  accepted(work: AcceptedWork): void {
+    this.#messages.set(work.transactionId, { rawBody: work.rawBody, message: work.message });
+    if (work.leased !== undefined && this.#running) this.#takeUp(work.leased);
     else this.wake();
+  }
+
+  /** Decide on a transaction now, as its timer would (Processing.decideNow). */
+  async decideNow(transactionId: string): Promise<void> {
+    await this.#track(this.#handle(transactionId, { type: 'tick' }));
   }
 
   /** Look for due work now (e.g. right after an intake committed). */
@@ -166,24 +151,18 @@ export class Engine implements SchemeInbound, TransferProcessing {
 
   /**
    * Inbound side of the scheme port: an answer from a scheme. It names the transaction by the
-   * idempotency key it was submitted with; an answer whose transaction is unknown, or whose UETR is
-   * not that transaction's, is ignored (checked on the row the decision is made on, so an answer
-   * following another of the same transfer reads nothing).
+   * idempotency key it was sent with; an answer whose transaction is unknown, or that its kind's
+   * driver says is not about it (a transfer's report with another UETR), is ignored (checked on
+   * the row the decision is made on, so an answer following another of the same transaction reads
+   * nothing).
    */
-  async receive(report: SchemeReport): Promise<void> {
-    const answer = {
-      kind: report.kind,
-      status: report.status,
-      ...(report.reasonCode === undefined ? {} : { reasonCode: report.reasonCode }),
-      ...(report.reasonText === undefined ? {} : { reasonText: report.reasonText }),
-      payloadJson: JSON.stringify(report.message),
-    };
-    await this.#track(this.#handle(report.idempotencyKey, { type: 'scheme', answer }, { from: report }));
+  async receive(report: SchemeReport | IdentificationReport): Promise<void> {
+    await this.#track(this.#handle(report.idempotencyKey, { type: 'scheme', report }));
   }
 
-  /** From the dispatcher: an attempt to deliver a callback was recorded. Only the transfer's own outcome callback moves it. */
+  /** From the dispatcher: an attempt to deliver a callback was recorded. */
   async callbackOutcome(record: OutboxRecord, delivered: boolean): Promise<void> {
-    await this.#track(this.#handle(record.transactionId, { type: 'callback', delivered }, { callbackId: record.id }));
+    await this.#track(this.#handle(record.transactionId, { type: 'callback', outboxId: record.id, delivered }));
   }
 
   async #run(): Promise<void> {
@@ -231,11 +210,11 @@ export class Engine implements SchemeInbound, TransferProcessing {
     return work;
   }
 
-  #handle(transactionId: string, input: CtInput, about: InputOrigin = {}): Promise<void> {
-    return this.#serial.run(transactionId, () => this.#decideAndApply(transactionId, input, about));
+  #handle(transactionId: string, input: EngineInput): Promise<void> {
+    return this.#serial.run(transactionId, () => this.#decideAndApply(transactionId, input));
   }
 
-  async #decideAndApply(transactionId: string, input: CtInput, { callbackId, from }: InputOrigin): Promise<void> {
+  async #decideAndApply(transactionId: string, input: EngineInput): Promise<void> {
     const { store } = this.#deps;
     // A decision refused as stale is made again, at most staleRetriesMax times; one that found
     // nothing to do on a remembered row is made again once, on the row as stored.
@@ -245,19 +224,16 @@ export class Engine implements SchemeInbound, TransferProcessing {
       const remembered = storedOnly ? undefined : this.#transactions.get(transactionId);
       this.#transactions.delete(transactionId);
       const transaction = remembered ?? (await store.getTransaction(transactionId));
-      if (from !== undefined && transaction?.uetr !== from.uetr) {
-        this.#deps.log.warn({ uetr: from.uetr, scheme: from.scheme }, 'scheme answer for an unknown transfer ignored');
+      const driver = transaction === undefined ? undefined : DRIVERS.get(transaction.kind);
+      if (input.type === 'scheme' && (transaction === undefined || driver?.answers(transaction, input.report) !== true)) {
+        const { report } = input;
+        this.#deps.log.warn({ scheme: report.scheme, ...('uetr' in report ? { uetr: report.uetr } : {}) }, 'scheme answer for an unknown transfer ignored');
         return;
       }
       if (transaction === undefined) throw new AssertionError(`transaction ${transactionId} vanished`);
-      if (transaction.kind !== 'CREDIT_TRANSFER') return; // other operations have their own machines
-      const state = transaction.state;
-      if (!isCtState(state)) throw new AssertionError(`unknown credit-transfer state ${state}`);
-      const data = transaction.data as CtData;
-      // A status request's re-sent status is a callback too, but only the verdict's own one moves the transfer.
-      const moves = input.type !== 'callback' || callbackId === data.callbackId;
+      if (driver === undefined) throw new AssertionError(`no engine driver for ${transaction.kind} transactions`);
       const context = await this.#context(transaction);
-      const decision = moves ? decide({ state, data, dueAt: transaction.dueAt }, await this.#refine(context, state, data, input), this.#env(transaction.scheme)) : undefined;
+      const decision = await driver.decide(context, input, this.#env(transaction.scheme));
       if (decision === undefined || (decision.steps.length === 0 && decision.commands.length === 0 && sameTimer(transaction, decision))) {
         // Nothing to do, unless the remembered row was stale: then judge again on the row as stored.
         if (remembered !== undefined) {
@@ -266,7 +242,7 @@ export class Engine implements SchemeInbound, TransferProcessing {
         }
         return;
       }
-      const change = this.#change(context, decision);
+      const change = this.#change(driver, context, decision);
       const outcome = await store.applyChange(change);
       if (!outcome.ok) {
         if (outcome.reason !== 'stale') throw new AssertionError(`transaction ${transactionId} not found while changing it`);
@@ -287,40 +263,28 @@ export class Engine implements SchemeInbound, TransferProcessing {
       if (outcome.leased.length > 0) this.#deps.delivery?.take(outcome.leased);
       else if (change.outbox.length > 0 && change.leaseOutbox === undefined) this.#deps.delivery?.wake();
       for (const step of decision.steps) this.#deps.stateEntered?.(step.state);
-      await this.#execute(context, decision);
+      await this.#execute(driver, context, decision);
       return;
     }
     this.#deps.log.warn({ transactionId }, 'engine: decision stayed stale; the timer retries it');
   }
 
-  /**
-   * Complete a tick with what the machine cannot look up itself: the scheme's rules for a new
-   * transfer, and the state of the outcome callback's outbox row (the dispatcher's notice of it
-   * may have been lost in a crash; the row is the truth).
-   */
-  async #refine(context: TransferContext, state: CtState, data: CtData, input: CtInput): Promise<CtInput> {
-    if (input.type !== 'tick') return input;
-    if (state === CT.RECEIVED) return { type: 'tick', rules: this.#rules(context) };
-    if ((state === CT.RESPONSE_PENDING || state === CT.RESPONSE_DELIVERY_FAILURE) && data.callbackId !== undefined) {
-      const row = (await this.#deps.store.outbox(context.transaction.id)).find((message) => message.id === data.callbackId);
-      if (row?.status === 'DELIVERED') return { type: 'callback', delivered: true };
-      if (row !== undefined && row.attempts > 0 && state === CT.RESPONSE_PENDING) return { type: 'callback', delivered: false };
-    }
-    return input;
-  }
-
-  #env(scheme: SchemeName): CtEnv {
+  #env(scheme: SchemeName): DriverEnv {
     const options = this.#options;
     return {
       now: this.#deps.clock.now(),
+      ids: this.#deps.ids,
       timeBudgetMs: this.#deps.schemes[scheme]?.timeBudgetMs ?? options.defaultTimeBudgetMs,
-      resubmitDelayMs: (n) => backoff(options.resubmitDelayMs, options.resubmitDelayMaxMs, n - 1),
-      enquiryDelayMs: (n) => backoff(options.enquiryDelayMs, options.enquiryDelayMaxMs, n - 1),
-      callbackCheckMs: options.callbackCheckMs,
+      delays: {
+        resendDelayMs: (n) => backoff(options.resubmitDelayMs, options.resubmitDelayMaxMs, n - 1),
+        enquiryDelayMs: (n) => backoff(options.enquiryDelayMs, options.enquiryDelayMaxMs, n - 1),
+        callbackCheckMs: options.callbackCheckMs,
+      },
+      store: this.#deps.store,
     };
   }
 
-  async #context(transaction: TransactionRecord): Promise<TransferContext> {
+  async #context(transaction: TransactionRecord): Promise<KindContext> {
     const integrator = this.#deps.integrators.get(transaction.integratorId);
     if (integrator === undefined) throw new AssertionError(`integrator ${transaction.integratorId} is not configured`);
     const connector = this.#deps.connectors.get(transaction.scheme);
@@ -333,35 +297,27 @@ export class Engine implements SchemeInbound, TransferProcessing {
     if (cached !== undefined) return cached;
     const stored = await this.#deps.store.findMessage(transaction.integratorId, transaction.messageId);
     if (stored === undefined) throw new AssertionError(`raw message of ${transaction.id} is missing`);
-    // The lossless parser keeps the literal text of every number (instructed amount, exchange rate) for the scheme message.
+    // The lossless parser keeps the literal text of every number (amounts, exchange rates) for the scheme message.
     const parsed = parseJson(stored.rawBody);
     if (!parsed.ok) throw new AssertionError(`stored message of ${transaction.id} does not parse: ${parsed.message}`);
-    const original = { rawBody: stored.rawBody, message: parsed.value as CreditTransfer };
+    const original = { rawBody: stored.rawBody, message: parsed.value };
     this.#messages.set(transaction.id, original);
     return original;
   }
 
-  #rules(context: TransferContext): ReturnType<SchemeConnector['check']> {
-    return context.connector.check(outboundTransfer(context), limitsOf(context.integrator, context.transaction));
-  }
-
-  #change(context: TransferContext, decision: CtDecision): StateChange {
+  /** The decision as one atomic change: every transition asserted, one event per state entered, the kind's own messages. */
+  #change(driver: KindDriver, context: KindContext, decision: KindDecision): StateChange {
     const { transaction, integrator } = context;
     const now = this.#deps.clock.now();
     let from = transaction.state;
     const outbox: NewOutboxMessage[] = [];
     decision.steps.forEach((step, index) => {
-      assertTransition(from, step.state);
+      assertLegalTransition(driver.machine, from, step.state);
       from = step.state;
       // The store gives each state entered the next version; its history cause is the event's payload.
       if (integrator.events) outbox.push(this.#event(context, step.state, transaction.version + 1 + index, now));
     });
-    let data: CtData = decision.data;
-    if (decision.callback !== undefined) {
-      const callback = this.#callback(context, decision.callback, now);
-      outbox.push(callback);
-      data = { ...data, callbackId: callback.id };
-    }
+    outbox.push(...decision.outbox);
     const last = decision.steps.at(-1);
     const via = decision.steps.slice(0, -1).map((step) => ({ state: step.state, cause: step.payloadJson }));
     const lease = outbox.length > 0 ? this.#deps.delivery?.leaseForNew() : undefined;
@@ -373,13 +329,14 @@ export class Engine implements SchemeInbound, TransferProcessing {
       at: now,
       cause: last?.payloadJson ?? null,
       dueAt: decision.dueAt,
-      data: data as Record<string, unknown>,
+      data: decision.data,
       outbox,
       ...(lease === undefined ? {} : { leaseOutbox: lease }),
+      ...(decision.notify === true ? { notify: true } : {}),
     };
   }
 
-  #event(context: TransferContext, type: string, payloadVersion: number, now: number): NewOutboxMessage {
+  #event(context: KindContext, type: string, payloadVersion: number, now: number): NewOutboxMessage {
     const { transaction, integrator } = context;
     return eventMessage({
       id: this.#deps.ids.uuid(),
@@ -393,77 +350,30 @@ export class Engine implements SchemeInbound, TransferProcessing {
     });
   }
 
-  #callback(context: TransferContext, verdict: Verdict, now: number): NewOutboxMessage {
-    const id = this.#deps.ids.uuid();
-    return {
-      id,
-      channel: 'callback',
-      url: `${context.integrator.partnerApiUrl}/transactions/outbound/credit-transfer-response`,
-      body: paymentStatusReportJson({ original: context.message, verdict, messageIdentification: id.replaceAll('-', ''), createdAt: now }),
-      headers: traceHeaders(context.transaction),
-      availableAt: now,
-    };
-  }
-
-  /** Scheme calls happen only after the decision is committed; their results are fed back as inputs. */
-  async #execute(context: TransferContext, decision: CtDecision): Promise<void> {
+  /** Scheme calls happen only after the decision is committed; their outcomes are fed back as inputs. */
+  async #execute(driver: KindDriver, context: KindContext, decision: KindDecision): Promise<void> {
     for (const command of decision.commands) {
-      const transfer = outboundTransfer(context);
-      let result: CtInput;
+      let outcome: Awaited<ReturnType<KindDriver['execute']>>;
       try {
-        const sent = command === 'submit' ? await context.connector.submit(transfer) : await context.connector.enquire(transfer);
-        result = sent.kind === 'delivered' ? { type: 'sent', what: command, ok: true } : { type: 'sent', what: command, ok: false, retryable: sent.retryable, error: sent.error };
+        outcome = await driver.execute(context, command);
       } catch (error) {
-        result = { type: 'sent', what: command, ok: false, retryable: true, error: error instanceof Error ? error.message : String(error) };
+        outcome = { kind: 'failed', retryable: true, error: error instanceof Error ? error.message : String(error) };
       }
       // Fed back outside this transaction's serial slot, which the caller still holds.
-      void this.#track(this.#handle(context.transaction.id, result)).catch((error: unknown) =>
+      void this.#track(this.#handle(context.transaction.id, { type: 'sent', command, outcome })).catch((error: unknown) =>
         this.#deps.log.error({ err: error, transactionId: context.transaction.id }, 'engine: recording a scheme call failed; the timer retries it'),
       );
     }
   }
 }
 
-interface TransferContext {
-  readonly transaction: TransactionRecord;
-  readonly integrator: IntegratorConfig;
-  readonly connector: SchemeConnector;
+/** A transaction's request as received (stored verbatim) and as parsed losslessly. */
+interface OriginalMessage {
   readonly rawBody: string;
-  readonly message: CreditTransfer;
+  readonly message: unknown;
 }
 
-function outboundTransfer(context: TransferContext): OutboundTransfer {
-  const { transaction } = context;
-  if (transaction.amountMinor === null || transaction.currency === null) throw new AssertionError(`credit transfer ${transaction.id} has no amount`);
-  return {
-    transactionId: transaction.id,
-    integratorId: transaction.integratorId,
-    scheme: transaction.scheme,
-    uetr: transaction.uetr,
-    // Derived from the transaction, never random per attempt (STYLE.md rule 6).
-    idempotencyKey: transaction.id,
-    message: context.message,
-    amount: { currency: transaction.currency, minor: transaction.amountMinor },
-    traceparent: transaction.traceparent,
-  };
-}
-
-/** The integrator's configured maximum for the scheme, in minor units of the transfer's currency. */
-function limitsOf(integrator: IntegratorConfig, transaction: TransactionRecord): SchemeLimits {
-  const max = integrator.limits.amountMax[transaction.scheme];
-  if (max === undefined || transaction.currency === null || currencyDecimals(transaction.currency) === undefined) return {};
-  const parsed = parseAmount(max, transaction.currency);
-  return parsed.ok ? { amountMaxMinor: parsed.money.minor } : {};
-}
-
-function traceHeaders(transaction: TransactionRecord): Record<string, string> {
-  if (transaction.traceparent === null) return {};
-  const headers: Record<string, string> = { traceparent: childTraceparent(transaction.traceparent) };
-  if (transaction.tracestate !== null) headers.tracestate = transaction.tracestate;
-  return headers;
-}
-
-function sameTimer(transaction: TransactionRecord, decision: CtDecision): boolean {
+function sameTimer(transaction: TransactionRecord, decision: KindDecision): boolean {
   return transaction.dueAt === decision.dueAt && JSON.stringify(transaction.data) === JSON.stringify(decision.data);
 }
 

@@ -5,7 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from '../config/types.js';
 import type { Clock, Ids } from '../ports/clock.js';
 import type { OutboxDelivery } from '../ports/delivery.js';
-import type { TransferProcessing } from '../ports/processing.js';
+import type { Processing } from '../ports/processing.js';
 import type { Store } from '../ports/store.js';
 import { allowlistPlugin } from './plugins/allowlist.js';
 import { authPlugin } from './plugins/auth.js';
@@ -27,8 +27,8 @@ export interface AppDeps {
   readonly clock: Clock;
   readonly ids: Ids;
   readonly readiness: Readiness;
-  /** This instance's processing, handed each new transfer once it is committed. */
-  readonly processing?: TransferProcessing;
+  /** This instance's processing, handed each new transaction once it is committed. */
+  readonly processing?: Processing;
   /** This instance's outbox delivery, told of the outbox messages requests write (none on an instance that does not process). */
   readonly delivery?: OutboxDelivery;
   /** Prometheus metrics; /metrics is served when given. */

@@ -1,20 +1,31 @@
-import type { OriginalMessage } from '../domain/messages/credit-transfer.js';
+import type { TransactionKind } from '../domain/kinds.js';
 import type { Lease, TransactionRecord } from './store.js';
 
-/** A transfer this instance has just committed, with its message as received and as parsed. */
-export interface AcceptedTransfer extends OriginalMessage {
+/** A transaction this instance has just committed, with the message that started it as received and as parsed. */
+export interface AcceptedWork {
   readonly transactionId: string;
-  /** The transaction as written, when it was written leased to this instance (TransferProcessing.leaseForNew). */
+  readonly kind: TransactionKind;
+  /** The state it was written in (its first). */
+  readonly state: string;
+  readonly rawBody: string;
+  readonly message: unknown;
+  /** The transaction as written, when it was written leased to this instance (Processing.leaseForNew). */
   readonly leased?: TransactionRecord;
 }
 
 /**
- * This instance's processing of transfers (the Engine), as the intake sees it: a transfer it can
- * take up at once is written leased to it and handed over in memory, without a claim.
+ * This instance's processing of transactions (the Engine), as the intake sees it: a transaction
+ * it can take up at once is written leased to it and handed over in memory, without a claim.
  */
-export interface TransferProcessing {
-  /** The lease to write a new transfer with (NewTransaction.leaseTransaction), or undefined to leave it to claims. */
+export interface Processing {
+  /** The lease to write a new transaction with (NewTransaction.leaseTransaction), or undefined to leave it to claims. */
   leaseForNew(): Lease | undefined;
-  /** A transfer was committed: taken up at once when it was written leased to this instance, else looked for. */
-  accepted(transfer: AcceptedTransfer): void;
+  /** A transaction was committed: taken up at once when it was written leased to this instance, else looked for. */
+  accepted(work: AcceptedWork): void;
+  /**
+   * Decide on a transaction now, whether or not its lease is this instance's (a held request
+   * whose deadline passed must not wait for the next claim). Concurrent decisions elsewhere are
+   * caught by the version check, so it decides at most once.
+   */
+  decideNow(transactionId: string): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import type { CreditTransfer } from '../domain/messages/credit-transfer.js';
+import type { IdentifierDeterminationRequest, ResolvedAccount } from '../domain/messages/identifier-determination.js';
 import type { SchemeName } from '../domain/schemes.js';
 import type { Money } from '../lib/money.js';
 
@@ -23,6 +24,34 @@ export interface OutboundTransfer {
   readonly message: CreditTransfer;
   readonly amount: Money;
   readonly traceparent: string | null;
+}
+
+/** An identifier determination (proxy or account resolution) as the engine hands it to a connector. */
+export interface OutboundLookup {
+  readonly transactionId: string;
+  readonly integratorId: string;
+  readonly scheme: SchemeName;
+  readonly uetr: string;
+  /** Derived from the transaction, never random per attempt: every (re)send of one lookup carries the same key. */
+  readonly idempotencyKey: string;
+  /** The integrator's request as accepted (validated). */
+  readonly message: IdentifierDeterminationRequest;
+  readonly traceparent: string | null;
+}
+
+/** The scheme's answer to an identifier determination (acmt.024 for ZA_RPP). */
+export interface IdentificationReport {
+  readonly kind: 'identification';
+  readonly scheme: SchemeName;
+  readonly idempotencyKey: string;
+  readonly outcome: 'SUCCESSFUL' | 'FAILED';
+  /** On failure: the reason code of the spec's table (e.g. PX03, AC04). */
+  readonly reasonCode?: string;
+  readonly reasonText?: string;
+  readonly account?: ResolvedAccount;
+  /** The scheme message as received, in a JSON form (element names as keys), used as event payload. */
+  readonly message: Readonly<Record<string, unknown>>;
+  readonly receivedAt: number;
 }
 
 /** Limits that vary per integrator (from configuration), applied by the scheme rules. */
@@ -67,14 +96,16 @@ export type SubmitOutcome =
   /** Technical failure; `retryable` false means retrying the same message cannot help. */
   | { readonly kind: 'failed'; readonly retryable: boolean; readonly error: string };
 
-/** Implemented by the engine: connectors hand every scheme answer to it. Resolves once durably recorded. */
+/** Implemented by the engine: connectors hand every scheme answer to it, whatever kind of transaction it answers. Resolves once durably recorded. */
 export interface SchemeInbound {
-  receive(report: SchemeReport): Promise<void>;
+  receive(report: SchemeReport | IdentificationReport): Promise<void>;
 }
 
 export interface ConnectorCapabilities {
   readonly creditTransfer: boolean;
   readonly statusEnquiry: boolean;
+  /** Proxy and account resolution (`resolve`). */
+  readonly identifierDetermination?: boolean;
 }
 
 export interface SchemeConnector {
@@ -88,6 +119,12 @@ export interface SchemeConnector {
   submit(transfer: OutboundTransfer): Promise<SubmitOutcome>;
   /** Ask for the status of a transfer submitted earlier; the answer comes back as a SchemeReport. */
   enquire(transfer: OutboundTransfer): Promise<SubmitOutcome>;
+  /**
+   * Send an identifier determination (acmt.023 for ZA_RPP); idempotent by `lookup.idempotencyKey`.
+   * The answer comes back as an IdentificationReport. A connector without the capability answers
+   * `failed`, not retryable.
+   */
+  resolve(lookup: OutboundLookup): Promise<SubmitOutcome>;
   /** Begin passing scheme answers to `inbound`. */
   start(inbound: SchemeInbound): Promise<void>;
   /** Stop; answers not yet passed on are dropped (the engine enquires again after restart). */

@@ -1,4 +1,7 @@
+import type { TransactionKind } from '../domain/kinds.js';
 import type { SchemeName } from '../domain/schemes.js';
+
+export type { TransactionKind } from '../domain/kinds.js';
 
 /**
  * The durable store the service stands on. Two adapters implement it (SQLite embedded,
@@ -8,8 +11,6 @@ import type { SchemeName } from '../domain/schemes.js';
  * writes are group-committed: calls made close together share one database transaction, so
  * durability does not cost a disk flush per request.
  */
-export type TransactionKind = 'CREDIT_TRANSFER' | 'IDENTIFIER_DETERMINATION' | 'REQUEST_TO_PAY';
-
 export type OutboxChannel = 'event' | 'callback';
 
 /** A message to deliver to an integrator, written in the same database transaction as the state change that caused it. */
@@ -81,6 +82,10 @@ export interface NewTransaction {
   readonly dueAt: number | null;
   readonly traceparent: string | null;
   readonly tracestate: string | null;
+  /** The engine's first working data (empty when absent). */
+  readonly data?: Readonly<Record<string, unknown>>;
+  /** What an identifier determination looked up, in one spelling (recentDeterminations finds it by this). */
+  readonly lookupKey?: string;
   /** Messages caused by entering the first state (e.g. its event). */
   readonly outbox: readonly NewOutboxMessage[];
   /** As StateChange.leaseOutbox: what of `outbox` is due at once comes back leased in the outcome. */
@@ -108,7 +113,7 @@ export type IntakeOutcome =
   /** Newly stored: the transaction, its raw message, its first state and outbox rows are committed (`leased`: by leaseOutbox). */
   | { readonly kind: 'accepted'; readonly transactionId: string; readonly leased: readonly OutboxRecord[] }
   | StoredMessageOutcome
-  /** New messageId, but (integrator, uetr) already identifies a transaction. */
+  /** New messageId, but (integrator, uetr) already identifies a transaction of the same kind. */
   | { readonly kind: 'uetr_conflict' };
 
 export interface TransactionRecord {
@@ -180,6 +185,8 @@ export interface StateChange {
    * then sends them without a claim, one commit sooner.
    */
   readonly leaseOutbox?: Lease;
+  /** Tell every instance's `onChange` listeners, once committed (someone waits on this transaction: a held request). */
+  readonly notify?: boolean;
 }
 
 /** Who takes a lease (of a transaction or an outbox message), and for how long. */
@@ -289,7 +296,17 @@ export interface Store {
   /** Remember the answer given to a message (so a duplicate gets the same answer). */
   setMessageResponse(integratorId: string, messageId: string, response: string): Promise<void>;
   findMessage(integratorId: string, messageId: string): Promise<StoredMessage | undefined>;
-  findTransaction(integratorId: string, uetr: string): Promise<TransactionRecord | undefined>;
+  /** The integrator's transaction of this kind (a credit transfer unless said) with this uetr. */
+  findTransaction(integratorId: string, uetr: string, kind?: TransactionKind): Promise<TransactionRecord | undefined>;
+  /** The integrator's identifier determinations of `lookupKey` created at or after `since`, newest first (at most `limit`). */
+  recentDeterminations(integratorId: string, lookupKey: string, since: number, limit: number): Promise<TransactionRecord[]>;
+  /**
+   * Listen for committed changes made with `notify`, by this instance or (PostgreSQL) any other;
+   * returns the function that stops listening. A notice may come more than once or, while a
+   * PostgreSQL connection is being re-established, not at all: a waiter also reads the row now
+   * and then.
+   */
+  onChange(listener: (transactionId: string) => void): () => void;
   getTransaction(id: string): Promise<TransactionRecord | undefined>;
   history(transactionId: string): Promise<HistoryRecord[]>;
 

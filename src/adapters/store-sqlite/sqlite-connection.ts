@@ -43,8 +43,13 @@ export function openConnection(filename: string, busyTimeoutMs: number, access: 
   }
 }
 
-/** BEGIN IMMEDIATE takes the write lock first, so two processes opening one file migrate one after the other. */
+/**
+ * BEGIN IMMEDIATE takes the write lock first, so two processes opening one file migrate one after
+ * the other. Foreign keys are off while migrations run (a migration may rebuild a table, SQLite's
+ * only way to change a constraint) and checked in full before the commit.
+ */
 export function migrate(db: Db): void {
+  db.pragma('foreign_keys = OFF');
   db.exec('BEGIN IMMEDIATE');
   try {
     db.exec(schemaMigrationsTableSql('sqlite'));
@@ -54,9 +59,13 @@ export function migrate(db: Db): void {
       for (const statement of migrationSql(migration, 'sqlite')) db.exec(statement);
       record.run(migration.version, migration.name, Date.now());
     }
+    const broken = db.pragma('foreign_key_check') as unknown[];
+    if (broken.length > 0) throw new Error(`migrations left ${broken.length} rows with a broken foreign key; nothing was changed`);
     db.exec('COMMIT');
   } catch (error) {
     if (db.inTransaction) db.exec('ROLLBACK');
     throw error;
+  } finally {
+    db.pragma('foreign_keys = ON');
   }
 }

@@ -189,10 +189,12 @@ export class SqliteExecutor {
         leaseUntil: tx.leaseTransaction === undefined ? null : tx.receivedAt + tx.leaseTransaction.leaseMs,
         traceparent: tx.traceparent,
         tracestate: tx.tracestate,
+        data: JSON.stringify(tx.data ?? {}),
+        lookupKey: tx.lookupKey ?? null,
       });
       return true;
     } catch (error) {
-      // transactions_integrator_uetr is the table's only UNIQUE constraint (its id is the PRIMARY KEY).
+      // transactions_integrator_uetr_kind is the table's only UNIQUE constraint (its id is the PRIMARY KEY).
       if (error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE' && this.#db.inTransaction) return false;
       throw error;
     }
@@ -461,9 +463,9 @@ function prepareWriteStatements(db: Db) {
     versionOf: db.prepare('SELECT version, state, integrator_id FROM transactions WHERE id = ?'),
     insertTransaction: db.prepare(
       `INSERT INTO transactions (id, integrator_id, kind, uetr, scheme, message_id, state, version, amount_minor, currency,
-         created_at, updated_at, due_at, lease_owner, lease_until, traceparent, tracestate, data)
+         created_at, updated_at, due_at, lease_owner, lease_until, traceparent, tracestate, data, lookup_key)
        VALUES (@id, @integratorId, @kind, @uetr, @scheme, @messageId, @state, 1, @amountMinor, @currency,
-         @at, @at, @dueAt, @leaseOwner, @leaseUntil, @traceparent, @tracestate, '{}')`,
+         @at, @at, @dueAt, @leaseOwner, @leaseUntil, @traceparent, @tracestate, @data, @lookupKey)`,
     ),
     updateState: db.prepare(
       `UPDATE transactions SET state = @state, version = @version, updated_at = @at, due_at = @dueAt,

@@ -6,12 +6,14 @@ import type {
   OutboxRecord,
   Store,
   StoredMessage,
+  TransactionKind,
   TransactionRecord,
 } from '../../ports/store.js';
 import { pendingWrite, QueuedWrites, type OpOf, type PendingWrite, type WriteOp, type WriteResults } from '../store-ops.js';
 import { settleInTurns, WriteQueue } from '../write-queue.js';
 import { InThreadWriter, WorkerThreadWriter, type BatchWriter } from './sqlite-batch-writer.js';
 import { migrate, openConnection, type Db } from './sqlite-connection.js';
+import { prepareDeterminationReads } from './sqlite-determinations.js';
 import { SqliteExecutor } from './sqlite-executor.js';
 import {
   attemptFromRow,
@@ -83,6 +85,7 @@ class SqliteStore extends QueuedWrites implements Store {
   readonly #writer: BatchWriter;
   readonly #queue: WriteQueue<PendingWrite>;
   readonly #sql: ReturnType<typeof prepareReadStatements>;
+  readonly #determinations: ReturnType<typeof prepareDeterminationReads>;
   #closed = false;
 
   constructor(db: Db, writer: BatchWriter, options: SqliteStoreOptions) {
@@ -90,6 +93,7 @@ class SqliteStore extends QueuedWrites implements Store {
     this.#db = db;
     this.#writer = writer;
     this.#sql = prepareReadStatements(db);
+    this.#determinations = prepareDeterminationReads(db);
     this.#queue = new WriteQueue<PendingWrite>((batch) => this.#flush(batch), {
       batchMax: options.groupCommitBatchMax ?? 1024,
       queueMax: options.groupCommitQueueMax ?? 10_000,
@@ -119,11 +123,15 @@ class SqliteStore extends QueuedWrites implements Store {
     });
   }
 
-  findTransaction(integratorId: string, uetr: string): Promise<TransactionRecord | undefined> {
+  findTransaction(integratorId: string, uetr: string, kind: TransactionKind = 'CREDIT_TRANSFER'): Promise<TransactionRecord | undefined> {
     return read(() => {
-      const row = this.#sql.transactionByUetr.get(integratorId, uetr) as TransactionRow | undefined;
+      const row = this.#sql.transactionByUetr.get(integratorId, uetr, kind) as TransactionRow | undefined;
       return row && transactionFromRow(row);
     });
+  }
+
+  recentDeterminations(integratorId: string, lookupKey: string, since: number, limit: number): Promise<TransactionRecord[]> {
+    return read(() => this.#determinations.recentDeterminations(integratorId, lookupKey, since, limit));
   }
 
   getTransaction(id: string): Promise<TransactionRecord | undefined> {
@@ -221,7 +229,7 @@ function prepareReadStatements(db: Db) {
     ping: db.prepare('SELECT 1'),
     // Rows carrying amount_minor are read with safeIntegers so money never passes through a double.
     transactionById: db.prepare(`SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE id = ?`).safeIntegers(true),
-    transactionByUetr: db.prepare(`SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE integrator_id = ? AND uetr = ?`).safeIntegers(true),
+    transactionByUetr: db.prepare(`SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE integrator_id = ? AND uetr = ? AND kind = ?`).safeIntegers(true),
     messageByKey: db.prepare('SELECT * FROM messages WHERE integrator_id = ? AND message_id = ?'),
     historyOf: db.prepare('SELECT * FROM state_history WHERE transaction_id = ? ORDER BY version'),
     outboxOf: db.prepare(`SELECT ${OUTBOX_COLUMNS} FROM outbox WHERE transaction_id = ? ORDER BY seq`),

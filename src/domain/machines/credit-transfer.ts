@@ -1,4 +1,5 @@
 import { AssertionError } from '../../lib/assert.js';
+import { assertLegalTransition, isStateOf, truncateReason, type MachineDefinition } from './machine.js';
 
 /**
  * The state machine of an outbound credit transfer (docs/state-machine.md). Each state is named
@@ -42,14 +43,19 @@ export const CT_TRANSITIONS: Readonly<Record<CtState, readonly CtState[]>> = {
   [CT.RESPONSE_DELIVERED]: [],
 };
 
+export const CREDIT_TRANSFER_MACHINE: MachineDefinition<CtState> = {
+  kind: 'CREDIT_TRANSFER',
+  name: 'credit-transfer',
+  initialState: CREDIT_TRANSFER_INITIAL_STATE,
+  transitions: CT_TRANSITIONS,
+};
+
 export function isCtState(value: string): value is CtState {
-  return Object.prototype.hasOwnProperty.call(CT_TRANSITIONS, value);
+  return isStateOf(CREDIT_TRANSFER_MACHINE, value);
 }
 
 export function assertTransition(from: string, to: string): void {
-  if (!isCtState(from) || !isCtState(to) || !CT_TRANSITIONS[from].includes(to)) {
-    throw new AssertionError(`illegal credit-transfer transition ${from} -> ${to}`);
-  }
+  assertLegalTransition(CREDIT_TRANSFER_MACHINE, from, to);
 }
 
 /** The outcome told to the integrator in the credit-transfer-response callback. */
@@ -236,7 +242,7 @@ function onSent(view: CtView, input: Extract<CtInput, { type: 'sent' }>, env: Ct
   if (input.what === 'enquire') return NOTHING(view); // the enquiry timer asks again
   if (!input.retryable) {
     // The scheme cannot take this message at all: it will never be paid, so it is declined.
-    const verdict: Verdict = { outcome: 'REJECTED', reasonCode: 'AB10', reasonText: truncate(input.error) };
+    const verdict: Verdict = { outcome: 'REJECTED', reasonCode: 'AB10', reasonText: truncateReason(input.error) };
     return verdictSteps(view, verdict, JSON.stringify({ schema: 'SchemeTransportFailure', error: input.error }), [CT.REQUEST_DELIVERY_FAILURE], env);
   }
   if (view.state === CT.REQUEST_PENDING) {
@@ -300,9 +306,4 @@ function onCallback(view: CtView, delivered: boolean, env: CtEnv): CtDecision {
     return { steps: [{ state: CT.RESPONSE_DELIVERED, payloadJson: null }], data: view.data, dueAt: null, commands: [] };
   }
   return NOTHING(view);
-}
-
-/** Scheme restriction: reason descriptions may be cut at 35 characters. */
-function truncate(text: string): string {
-  return text.length <= 35 ? text : text.slice(0, 35);
 }

@@ -1,0 +1,13 @@
+import type { TransactionKind } from '../kinds.js';
+import { CREDIT_TRANSFER_MACHINE } from './credit-transfer.js';
+import { IDENTIFIER_DETERMINATION_MACHINE } from './identifier-determination.js';
+import type { MachineDefinition } from './machine.js';
+
+/** Every transaction kind's state machine, one line each (docs/state-machine.md draws them). */
+export const MACHINES: ReadonlyMap<TransactionKind, MachineDefinition> = new Map<TransactionKind, MachineDefinition>(
+  [CREDIT_TRANSFER_MACHINE, IDENTIFIER_DETERMINATION_MACHINE].map((machine) => [machine.kind, machine]),
+);
+
+export function machineOf(kind: TransactionKind): MachineDefinition | undefined {
+  return MACHINES.get(kind);
+}

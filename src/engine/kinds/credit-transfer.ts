@@ -1,0 +1,117 @@
+import type { IntegratorConfig } from '../../config/types.js';
+import { CREDIT_TRANSFER_MACHINE, CT, decide, isCtState, type Command, type CtData, type CtInput, type CtState } from '../../domain/machines/credit-transfer.js';
+import type { CreditTransfer } from '../../domain/messages/credit-transfer.js';
+import { paymentStatusReportJson } from '../../domain/messages/payment-status-report.js';
+import { AssertionError } from '../../lib/assert.js';
+import { currencyDecimals, parseAmount } from '../../lib/money.js';
+import type { OutboundTransfer, SchemeLimits } from '../../ports/scheme.js';
+import type { NewOutboxMessage, TransactionRecord } from '../../ports/store.js';
+import { callbackMessage, callbackRowInput, sentInput, type DriverEnv, type EngineInput, type KindContext, type KindDecision, type KindDriver } from './kind.js';
+
+const CALLBACK_PATH = '/transactions/outbound/credit-transfer-response';
+
+/** The engine's side of an outbound credit transfer: the machine of domain/machines/credit-transfer.ts. */
+export const CREDIT_TRANSFER_DRIVER: KindDriver = {
+  machine: CREDIT_TRANSFER_MACHINE,
+
+  answers(transaction, report) {
+    return report.kind !== 'identification' && transaction.uetr === report.uetr;
+  },
+
+  async decide(context, input, env) {
+    const { transaction } = context;
+    const state = transaction.state;
+    if (!isCtState(state)) throw new AssertionError(`unknown credit-transfer state ${state}`);
+    const data = transaction.data as CtData;
+    const ctInput = await machineInput(context, state, data, input, env);
+    if (ctInput === undefined) return undefined;
+    const decision = decide({ state, data, dueAt: transaction.dueAt }, ctInput, {
+      now: env.now,
+      timeBudgetMs: env.timeBudgetMs,
+      resubmitDelayMs: env.delays.resendDelayMs,
+      enquiryDelayMs: env.delays.enquiryDelayMs,
+      callbackCheckMs: env.delays.callbackCheckMs,
+    });
+    const outbox: NewOutboxMessage[] = [];
+    let next: CtData = decision.data;
+    if (decision.callback !== undefined) {
+      const id = env.ids.uuid();
+      const body = paymentStatusReportJson({ original: messageOf(context), verdict: decision.callback, messageIdentification: id.replaceAll('-', ''), createdAt: env.now });
+      outbox.push(callbackMessage(context, id, CALLBACK_PATH, body, env.now));
+      next = { ...next, callbackId: id };
+    }
+    return { steps: decision.steps, data: next as Record<string, unknown>, dueAt: decision.dueAt, commands: decision.commands, outbox } satisfies KindDecision;
+  },
+
+  execute(context, command) {
+    const transfer = outboundTransfer(context);
+    return (command as Command) === 'submit' ? context.connector.submit(transfer) : context.connector.enquire(transfer);
+  },
+};
+
+/**
+ * The engine's input as the credit-transfer machine's, completed with what the machine cannot look
+ * up itself: the scheme's rules for a new transfer, and the state of the outcome callback's outbox
+ * row. Only the verdict's own callback moves the transfer (a status request's re-sent status is a
+ * callback too).
+ */
+async function machineInput(context: KindContext, state: CtState, data: CtData, input: EngineInput, env: DriverEnv): Promise<CtInput | undefined> {
+  switch (input.type) {
+    case 'tick': {
+      if (state === CT.RECEIVED) {
+        return { type: 'tick', rules: context.connector.check(outboundTransfer(context), limitsOf(context.integrator, context.transaction)) };
+      }
+      if ((state === CT.RESPONSE_PENDING || state === CT.RESPONSE_DELIVERY_FAILURE) && data.callbackId !== undefined) {
+        const callback = await callbackRowInput(env, context.transaction.id, data.callbackId, state === CT.RESPONSE_PENDING);
+        if (callback?.type === 'callback') return { type: 'callback', delivered: callback.delivered };
+      }
+      return { type: 'tick' };
+    }
+    case 'sent':
+      return { type: 'sent', what: input.command as Command, ...sentInput(input.outcome) };
+    case 'scheme': {
+      const { report } = input;
+      if (report.kind === 'identification') return undefined;
+      return {
+        type: 'scheme',
+        answer: {
+          kind: report.kind,
+          status: report.status,
+          ...(report.reasonCode === undefined ? {} : { reasonCode: report.reasonCode }),
+          ...(report.reasonText === undefined ? {} : { reasonText: report.reasonText }),
+          payloadJson: JSON.stringify(report.message),
+        },
+      };
+    }
+    case 'callback':
+      return input.outboxId === data.callbackId ? { type: 'callback', delivered: input.delivered } : undefined;
+  }
+}
+
+function messageOf(context: KindContext): CreditTransfer {
+  return context.message as CreditTransfer;
+}
+
+function outboundTransfer(context: KindContext): OutboundTransfer {
+  const { transaction } = context;
+  if (transaction.amountMinor === null || transaction.currency === null) throw new AssertionError(`credit transfer ${transaction.id} has no amount`);
+  return {
+    transactionId: transaction.id,
+    integratorId: transaction.integratorId,
+    scheme: transaction.scheme,
+    uetr: transaction.uetr,
+    // Derived from the transaction, never random per attempt (STYLE.md rule 6).
+    idempotencyKey: transaction.id,
+    message: messageOf(context),
+    amount: { currency: transaction.currency, minor: transaction.amountMinor },
+    traceparent: transaction.traceparent,
+  };
+}
+
+/** The integrator's configured maximum for the scheme, in minor units of the transfer's currency. */
+function limitsOf(integrator: IntegratorConfig, transaction: TransactionRecord): SchemeLimits {
+  const max = integrator.limits.amountMax[transaction.scheme];
+  if (max === undefined || transaction.currency === null || currencyDecimals(transaction.currency) === undefined) return {};
+  const parsed = parseAmount(max, transaction.currency);
+  return parsed.ok ? { amountMaxMinor: parsed.money.minor } : {};
+}

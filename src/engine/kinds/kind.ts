@@ -1,0 +1,108 @@
+import type { IntegratorConfig } from '../../config/types.js';
+import type { MachineDefinition, Step } from '../../domain/machines/machine.js';
+import { childTraceparent } from '../../lib/trace.js';
+import type { Ids } from '../../ports/clock.js';
+import type { IdentificationReport, SchemeConnector, SchemeReport, SubmitOutcome } from '../../ports/scheme.js';
+import type { NewOutboxMessage, Store, TransactionRecord } from '../../ports/store.js';
+
+/**
+ * What the engine needs of one transaction kind (STYLE.md rule 14): its machine, and the glue
+ * between the engine's inputs and the machine's pure decide() — the lookups a decision needs, the
+ * messages it writes (callbacks, answers), the scheme calls its commands make. The engine itself
+ * knows only this interface and the registry (kinds/registry.ts), never a kind.
+ */
+export interface KindDriver {
+  readonly machine: MachineDefinition;
+  /** Whether a scheme report is about this transaction (the engine found it by the report's idempotency key). */
+  answers(transaction: TransactionRecord, report: SchemeReport | IdentificationReport): boolean;
+  /** The machine's decision on one input; undefined when the input does not concern the transaction's machine. */
+  decide(context: KindContext, input: EngineInput, env: DriverEnv): Promise<KindDecision | undefined>;
+  /** Carry out one command of a committed decision (a scheme call); its outcome comes back as a `sent` input. */
+  execute(context: KindContext, command: string): Promise<SubmitOutcome>;
+}
+
+/** The inputs the engine hands a transaction's machine, whatever its kind. */
+export type EngineInput =
+  /** The transaction's timer is due, or it was just accepted. */
+  | { readonly type: 'tick' }
+  /** What the scheme's transport did with a command's message. */
+  | { readonly type: 'sent'; readonly command: string; readonly outcome: SubmitOutcome }
+  /** An answer from the scheme. */
+  | { readonly type: 'scheme'; readonly report: SchemeReport | IdentificationReport }
+  /** An attempt to deliver one of the transaction's callbacks was recorded. */
+  | { readonly type: 'callback'; readonly outboxId: string; readonly delivered: boolean };
+
+/** What a decision needs to know of its transaction. */
+export interface KindContext {
+  readonly transaction: TransactionRecord;
+  readonly integrator: IntegratorConfig;
+  readonly connector: SchemeConnector;
+  /** The request that started the transaction, as received and as parsed (losslessly). */
+  readonly rawBody: string;
+  readonly message: unknown;
+}
+
+export interface DriverEnv {
+  readonly now: number;
+  readonly ids: Ids;
+  /** The scheme's time budget. */
+  readonly timeBudgetMs: number;
+  readonly delays: EngineDelays;
+  /** Read access for the lookups a decision needs (a callback's outbox row). */
+  readonly store: Pick<Store, 'outbox'>;
+}
+
+/** Retry and check intervals, from the engine's options. */
+export interface EngineDelays {
+  /** Sending again what the scheme's transport did not take: first delay, doubled per attempt up to the max. */
+  readonly resendDelayMs: (attempts: number) => number;
+  /** Status enquiries after the time budget: first delay, doubled per enquiry up to the max. */
+  readonly enquiryDelayMs: (enquiries: number) => number;
+  /** How often an undelivered callback is compared with its outbox row. */
+  readonly callbackCheckMs: number;
+}
+
+/** A machine's decision, with the messages it writes rendered (events are added by the engine, one per step). */
+export interface KindDecision {
+  readonly steps: readonly Step[];
+  readonly data: Readonly<Record<string, unknown>>;
+  readonly dueAt: number | null;
+  readonly commands: readonly string[];
+  /** Callbacks to queue in the same commit. */
+  readonly outbox: readonly NewOutboxMessage[];
+  /** Someone waits on this change (a held request): tell every instance once committed. */
+  readonly notify?: boolean;
+}
+
+/** The trace headers of a message the transaction causes: a child span of the request that started it. */
+export function traceHeaders(transaction: TransactionRecord): Record<string, string> {
+  if (transaction.traceparent === null) return {};
+  const headers: Record<string, string> = { traceparent: childTraceparent(transaction.traceparent) };
+  if (transaction.tracestate !== null) headers.tracestate = transaction.tracestate;
+  return headers;
+}
+
+/**
+ * A callback message to the integrator's partner API, written with the change that decides it.
+ * `id` is its webhook-id; without dashes, the message identification inside `body`.
+ */
+export function callbackMessage(context: KindContext, id: string, path: string, body: string, now: number): NewOutboxMessage {
+  return { id, channel: 'callback', url: `${context.integrator.partnerApiUrl}${path}`, body, headers: traceHeaders(context.transaction), availableAt: now };
+}
+
+/**
+ * While a transaction waits for its callback's acknowledgement, the callback's outbox row is the
+ * truth (the dispatcher's notice of it may have died with a process): a delivered row, or a
+ * failed attempt while still pending, becomes the callback input the notice would have been.
+ */
+export async function callbackRowInput(env: DriverEnv, transactionId: string, callbackId: string, pending: boolean): Promise<EngineInput | undefined> {
+  const row = (await env.store.outbox(transactionId)).find((message) => message.id === callbackId);
+  if (row?.status === 'DELIVERED') return { type: 'callback', outboxId: callbackId, delivered: true };
+  if (row !== undefined && row.attempts > 0 && pending) return { type: 'callback', outboxId: callbackId, delivered: false };
+  return undefined;
+}
+
+/** A transport outcome as a machine's `sent` input. */
+export function sentInput(outcome: SubmitOutcome): { readonly ok: true } | { readonly ok: false; readonly retryable: boolean; readonly error: string } {
+  return outcome.kind === 'delivered' ? { ok: true } : { ok: false, retryable: outcome.retryable, error: outcome.error };
+}
