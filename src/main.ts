@@ -86,7 +86,8 @@ async function main(): Promise<void> {
           metrics.statesEntered.inc({ state: work.state });
           if (config.processing.enabled) engine.accepted(work);
         },
-        decideNow: (transactionId) => engine.decideNow(transactionId),
+        // An instance with processing off never talks to a scheme; the instances that process decide by their timers.
+        decideNow: (transactionId) => (config.processing.enabled ? engine.decideNow(transactionId) : Promise.resolve()),
       },
       delivery: dispatcher,
     },

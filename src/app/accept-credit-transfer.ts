@@ -1,4 +1,4 @@
-import type { IntegratorConfig } from '../config/types.js';
+import type { IntegratorConfig, ProxyPaymentsConfig } from '../config/types.js';
 import { ApiError } from '../domain/errors.js';
 import { CREDIT_TRANSFER_INITIAL_STATE } from '../domain/machines/credit-transfer.js';
 import type { ValidCreditTransfer } from '../domain/messages/validate.js';
@@ -6,9 +6,13 @@ import { supports } from '../domain/schemes.js';
 import type { TraceContext } from '../lib/trace.js';
 import { admit, type AdmitDeps } from './admit.js';
 import { checkOwnInstitution } from './institution.js';
+import { proxyLink } from './proxy-link.js';
 import { retryOfStoredMessage } from './stored-message.js';
 
-export type AcceptCreditTransferDeps = AdmitDeps;
+export interface AcceptCreditTransferDeps extends AdmitDeps {
+  /** Link payments to a proxy to their identifier determination (proxy-link.ts); without it, nothing is linked or required. */
+  readonly proxyPayments?: ProxyPaymentsConfig;
+}
 
 export interface AcceptCreditTransferInput {
   readonly integrator: IntegratorConfig;
@@ -34,6 +38,7 @@ export async function acceptCreditTransfer(deps: AcceptCreditTransferDeps, input
     throw new ApiError('SCHEME_NOT_ENABLED', `${transfer.scheme} is not enabled for this integrator`);
   }
   checkOwnInstitution(integrator, transfer.message.debtorAgent, '/debtorAgent');
+  const link = deps.proxyPayments === undefined ? undefined : await proxyLink({ ...deps, proxyPayments: deps.proxyPayments }, integrator, transfer);
 
   const outcome = await admit(deps, {
     integrator,
@@ -46,6 +51,7 @@ export async function acceptCreditTransfer(deps: AcceptCreditTransferDeps, input
     message: transfer.message,
     amount: transfer.settlementAmount,
     trace: input.trace,
+    ...(link === undefined ? {} : { data: { determination: link } }),
   });
   switch (outcome.kind) {
     case 'accepted':

@@ -436,6 +436,7 @@ function schemeConfigs(file: ConfigFile): Partial<Record<SchemeName, SchemeConfi
       connector: given?.connector ?? 'simulator',
       timeBudgetMs: given?.timeBudgetMs ?? TIME_BUDGET_MS_DEFAULTS[scheme],
       ...(given?.simulatorLatencyMs === undefined ? {} : { simulatorLatencyMs: given.simulatorLatencyMs }),
+      ...(given?.simulatorDirectory === undefined ? {} : { simulatorDirectory: given.simulatorDirectory }),
     };
   }
   return out;
@@ -483,6 +484,7 @@ async function buildConfig(input: unknown, source: string, env: NodeJS.ProcessEn
       retryScheduleMs: { callback: [...delivery.retryScheduleMs.callback], event: [...delivery.retryScheduleMs.event] },
     },
     processing: { enabled: file.processing.enabled },
+    proxyPayments: { ...file.proxyPayments },
     ...(admin === undefined ? {} : { admin }),
     demo,
   };

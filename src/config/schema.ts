@@ -21,6 +21,8 @@ const Cidr = Type.String({ format: 'cidr' });
 const HttpUrl = Type.String({ format: 'http-url' });
 
 export const DEFAULTS = {
+  /** A determination links a proxy payment for ten minutes (the sender confirms the name, then pays). */
+  determinationValidityMs: 600_000,
   serverHost: '127.0.0.1',
   serverPort: 8080,
   bodyBytesMax: 1_048_576,
@@ -231,8 +233,19 @@ const SchemeConfigSchema = Type.Object(
     connector: NonEmpty({ default: DEFAULTS.connector }),
     timeBudgetMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 604_800_000 })),
     simulatorLatencyMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 600_000 })),
+    simulatorDirectory: Type.Optional(NonEmpty({ maxLength: 4_096 })),
   },
   { additionalProperties: false },
+);
+
+const ProxyPaymentsSchema = Type.Object(
+  {
+    /** A ZA_RPP credit transfer to a proxy needs a successful identifier determination of it first. */
+    determinationRequired: Type.Boolean({ default: true }),
+    /** How old that determination may be. */
+    determinationValidityMs: Type.Integer({ minimum: 1_000, maximum: 86_400_000, default: DEFAULTS.determinationValidityMs }),
+  },
+  { additionalProperties: false, default: {} },
 );
 
 export const ConfigFileSchema = Type.Object(
@@ -247,6 +260,7 @@ export const ConfigFileSchema = Type.Object(
     ),
     delivery: DeliverySchema,
     processing: ProcessingSchema,
+    proxyPayments: ProxyPaymentsSchema,
     admin: Type.Optional(AdminSchema),
   },
   { additionalProperties: false },
@@ -258,9 +272,10 @@ export interface ConfigFile {
   database: string;
   auth: Static<typeof AuthSchema>;
   integrators: IntegratorFile[];
-  schemes: Partial<Record<SchemeName, { connector: string; timeBudgetMs?: number; simulatorLatencyMs?: number }>>;
+  schemes: Partial<Record<SchemeName, { connector: string; timeBudgetMs?: number; simulatorLatencyMs?: number; simulatorDirectory?: string }>>;
   delivery: Static<typeof DeliverySchema>;
   processing: Static<typeof ProcessingSchema>;
+  proxyPayments: Static<typeof ProxyPaymentsSchema>;
   admin?: Static<typeof AdminSchema>;
 }
 

@@ -62,6 +62,16 @@ export interface SchemeConfig {
   readonly timeBudgetMs: number;
   /** With `connector: simulator`: delay of the simulated scheme's answers (default in config/schema.ts DEFAULTS). */
   readonly simulatorLatencyMs?: number;
+  /** With `connector: simulator` on ZA_RPP: the directory file of proxies and accounts it resolves (docs/simulator.md). */
+  readonly simulatorDirectory?: string;
+}
+
+/** PayShap payments to a proxy (docs/identifier-determination.md). */
+export interface ProxyPaymentsConfig {
+  /** Refuse (422) a ZA_RPP credit transfer to a proxy without a successful determination of that proxy. */
+  readonly determinationRequired: boolean;
+  /** How old that determination may be. */
+  readonly determinationValidityMs: number;
 }
 
 export interface AuthConfig {
@@ -160,6 +170,7 @@ export interface Config {
   readonly schemes: Readonly<Partial<Record<SchemeName, SchemeConfig>>>;
   readonly delivery: DeliveryConfig;
   readonly processing: ProcessingConfig;
+  readonly proxyPayments: ProxyPaymentsConfig;
   readonly admin?: AdminConfig;
   /** True when started without a config file: the demo setup (its credentials are printed). */
   readonly demo: boolean;

@@ -23,11 +23,13 @@ export const ERROR_CATALOGUE = {
   BODY_TOO_LARGE: { status: 413, message: 'Request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Content-Type must be application/json' },
   OPERATION_NOT_SUPPORTED: { status: 422, message: 'The scheme does not support this operation' },
+  IDENTIFIER_NOT_DETERMINED: { status: 422, message: 'A PayShap payment to a proxy needs a successful identifier determination of that proxy first' },
   RATE_LIMITED: { status: 429, message: 'Rate limit exceeded for this integrator' },
   TOO_MANY_FAILED_AUTHENTICATIONS: { status: 429, message: 'Too many failed authentications from this address' },
   INTERNAL: { status: 500, message: 'Internal error' },
   NOT_READY: { status: 503, message: 'Service not ready; retry the identical request later' },
   OVERLOADED: { status: 503, message: 'Service overloaded; retry the identical request later' },
+  DETERMINATION_PENDING: { status: 503, message: 'The identifier determination is not decided yet; retry the identical request' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

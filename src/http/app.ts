@@ -19,6 +19,9 @@ import { adminRoutes } from './routes/admin.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { operationsRoutes, type Readiness } from './routes/operations.js';
 import { creditTransferRoutes } from './routes/v1/credit-transfer.js';
+import { identifierDeterminationRoutes } from './routes/v1/identifier-determination.js';
+import { IdentifierDeterminationResponseSchema } from '../domain/messages/identifier-determination.js';
+import { TIME_BUDGET_MS_DEFAULTS } from '../config/schema.js';
 import { ErrorDetailSchema } from './schemas.js';
 
 export interface AppDeps {
@@ -34,6 +37,9 @@ export interface AppDeps {
   /** Prometheus metrics; /metrics is served when given. */
   readonly metrics?: Metrics;
 }
+
+/** A held identifier determination reads its row this often when no notice of a change reaches it. */
+const HELD_REQUEST_POLL_MS = 1_000;
 
 /** Paths that logs must never show in clear. */
 const REDACTED_LOG_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'];
@@ -63,6 +69,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
   });
 
   app.addSchema(ErrorDetailSchema);
+  app.addSchema(IdentifierDeterminationResponseSchema);
   await app.register(errorsPlugin);
   await app.register(jsonBodyPlugin, { bodyBytesMax: config.server.bodyBytesMax });
   await app.register(swagger, {
@@ -99,7 +106,12 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
     async (api) => {
       await api.register(authPlugin, { config, store: deps.store, clock: deps.clock });
       await api.register(rateLimitPlugin, { config, clock: deps.clock });
-      creditTransferRoutes(api, deps);
+      creditTransferRoutes(api, { ...deps, proxyPayments: config.proxyPayments });
+      identifierDeterminationRoutes(api, {
+        ...deps,
+        timeBudgetMs: (scheme) => config.schemes[scheme]?.timeBudgetMs ?? TIME_BUDGET_MS_DEFAULTS[scheme],
+        pollIntervalMs: HELD_REQUEST_POLL_MS,
+      });
     },
     { prefix: '/api/v1' },
   );

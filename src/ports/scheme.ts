@@ -24,6 +24,11 @@ export interface OutboundTransfer {
   readonly message: CreditTransfer;
   readonly amount: Money;
   readonly traceparent: string | null;
+  /**
+   * For a payment to a proxy: the account the proxy resolved to, by the identifier determination
+   * the payment is linked to. The scheme message then carries both the proxy and this account.
+   */
+  readonly resolvedAccount?: string;
 }
 
 /** An identifier determination (proxy or account resolution) as the engine hands it to a connector. */

@@ -44,6 +44,8 @@ export function testConfigObject(options: TestConfigOptions): Record<string, unk
     auth: { mode: options.auth ?? 'basic' },
     integrators: [integrator('demo-bank', 'DEMOZAJJ', '210001', DEMO_USER), integrator('other-bank', 'OTHRZAJJ', '250655', OTHER_USER)],
     schemes: { ZA_RPP: { connector: 'simulator', timeBudgetMs: 10000 }, ZA_RTC: { connector: 'simulator', timeBudgetMs: 60000 } },
+    // The credit-transfer fixtures pay a proxy without determining it first; the identifier-determination tests switch the requirement on.
+    proxyPayments: { determinationRequired: false },
     ...options.extra,
   };
 }

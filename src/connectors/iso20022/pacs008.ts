@@ -143,7 +143,7 @@ class TransactionMapper {
       CdtrAgt: this.#requiredAgent(m.creditorAgent, 'creditorAgent'),
       CdtrAgtAcct: this.#account(m.creditorAgentAccount, 'creditorAgentAccount'),
       Cdtr: this.#requiredParty(m.creditor, 'creditor'),
-      CdtrAcct: this.#account(m.creditorAccount, 'creditorAccount'),
+      CdtrAcct: this.#account(withResolvedAccount(m.creditorAccount, this.transfer.resolvedAccount), 'creditorAccount'),
       InstrForCdtrAgt: (m.instructionForCreditorAgent ?? []).map((instruction) => {
         const code = instruction.code !== undefined && INSTRUCTION_CODES.has(instruction.code) ? instruction.code : undefined;
         const information = [code === undefined ? instruction.code : undefined, instruction.information].filter((part) => part !== undefined).join(' ');
@@ -431,6 +431,12 @@ function chunks(value: string, size: number): string[] {
 
 function record(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/** A proxy-only creditor account with the account number its identifier determination resolved it to. */
+function withResolvedAccount(account: PaymentAccount, resolved: string | undefined): PaymentAccount {
+  if (resolved === undefined || account.identification?.value !== undefined) return account;
+  return { ...account, identification: { schema: 'GENERIC', value: resolved } };
 }
 
 /** What a scheme reads from a pacs.008: the simulator's view of a transfer. */

@@ -79,6 +79,16 @@ export interface CtData {
   readonly verdict?: Verdict;
   /** Outbox id of the outcome callback carrying the verdict (set by the engine when it queues it). */
   readonly callbackId?: string;
+  /** A payment to a proxy: the identifier determination it is linked to (set at intake). */
+  readonly determination?: ProxyLink;
+}
+
+/** The successful identifier determination a payment to a proxy is linked to. */
+export interface ProxyLink {
+  readonly transactionId: string;
+  readonly uetr: string;
+  /** The account number the proxy resolved to. */
+  readonly account: string;
 }
 
 export interface CtView {

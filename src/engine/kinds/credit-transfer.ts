@@ -94,6 +94,7 @@ function messageOf(context: KindContext): CreditTransfer {
 
 function outboundTransfer(context: KindContext): OutboundTransfer {
   const { transaction } = context;
+  const data = transaction.data as CtData;
   if (transaction.amountMinor === null || transaction.currency === null) throw new AssertionError(`credit transfer ${transaction.id} has no amount`);
   return {
     transactionId: transaction.id,
@@ -105,6 +106,7 @@ function outboundTransfer(context: KindContext): OutboundTransfer {
     message: messageOf(context),
     amount: { currency: transaction.currency, minor: transaction.amountMinor },
     traceparent: transaction.traceparent,
+    ...(data.determination === undefined ? {} : { resolvedAccount: data.determination.account }),
   };
 }
 

@@ -1,0 +1,166 @@
+import type { IntegratorConfig } from '../config/types.js';
+import { ApiError } from '../domain/errors.js';
+import { ID, type AnswerMode, type IdData } from '../domain/machines/identifier-determination.js';
+import type { ValidIdentifierDetermination } from '../domain/messages/identifier-determination.js';
+import { supports, type SchemeName } from '../domain/schemes.js';
+import type { TraceContext } from '../lib/trace.js';
+import type { TransactionRecord } from '../ports/store.js';
+import { admit, type AdmitDeps } from './admit.js';
+import { checkOwnInstitution } from './institution.js';
+import { retryOfStoredMessage } from './stored-message.js';
+
+export interface DetermineIdentifierDeps extends AdmitDeps {
+  /** The scheme's time budget: how long a held request waits for the scheme's report. */
+  readonly timeBudgetMs: (scheme: SchemeName) => number;
+  /** How often a held request reads its transaction when no notice of a change came (notices can be lost). */
+  readonly pollIntervalMs: number;
+}
+
+export interface DetermineIdentifierInput {
+  readonly integrator: IntegratorConfig;
+  readonly request: ValidIdentifierDetermination;
+  /** The body exactly as received; stored as the raw message. */
+  readonly rawBody: string;
+  readonly trace: TraceContext;
+  /** The request said `Prefer: respond-async` (RFC 7240). */
+  readonly respondAsync: boolean;
+}
+
+export type DetermineIdentifierResult =
+  /** Sync mode: the IdentifierDeterminationResponse as decided and stored (JSON text), for the 200. */
+  | { readonly kind: 'answered'; readonly response: string }
+  /** Async mode: 202; the response follows as a callback. */
+  | { readonly kind: 'accepted' };
+
+/** Beyond the time budget, how long a held request waits before deciding the timeout itself. */
+const TIMEOUT_GRACE_MS = 500;
+
+/**
+ * Outbound identifier determination (CONTRACT §2): stored like any transaction, then, in sync
+ * mode, the HTTP request is held until the answer is decided and stored (whichever instance's
+ * engine decides it: every instance hears of the change) and answered with exactly that stored
+ * text. A retry of the same message waits for, or repeats, the same answer; no second scheme
+ * lookup is made. In async mode (the integrator's configuration, or `Prefer: respond-async`) the
+ * answer is a callback and the request gets 202.
+ */
+export async function determineIdentifier(deps: DetermineIdentifierDeps, input: DetermineIdentifierInput): Promise<DetermineIdentifierResult> {
+  const { integrator, request } = input;
+  const { message } = request;
+  if (!supports(request.scheme, 'identifierDetermination')) {
+    throw new ApiError('OPERATION_NOT_SUPPORTED', `${request.scheme} does not carry identifier determination (ZA_RPP does)`, [
+      { field: '/request/schema', message: `${request.scheme} does not support identifier determination` },
+    ]);
+  }
+  if (!integrator.schemes.includes(request.scheme)) throw new ApiError('SCHEME_NOT_ENABLED', `${request.scheme} is not enabled for this integrator`);
+  checkOwnInstitution(integrator, message.request.requestor, '/request/requestor');
+  if (message.request.instructingAgent !== undefined) checkOwnInstitution(integrator, message.request.instructingAgent, '/request/instructingAgent');
+
+  const mode: AnswerMode = input.respondAsync || integrator.identifierDetermination === 'async' ? 'async' : 'sync';
+  const outcome = await admit(deps, {
+    integrator,
+    kind: 'IDENTIFIER_DETERMINATION',
+    state: ID.RECEIVED,
+    scheme: request.scheme,
+    uetr: request.uetr,
+    messageId: request.messageId,
+    rawBody: input.rawBody,
+    message,
+    trace: input.trace,
+    data: { mode } satisfies IdData,
+    lookupKey: request.lookupKey,
+  });
+  let transactionId: string;
+  switch (outcome.kind) {
+    case 'accepted':
+      if (mode === 'async') return { kind: 'accepted' };
+      transactionId = outcome.transactionId;
+      break;
+    case 'duplicate':
+    case 'message_differs':
+      transactionId = retryOfStoredMessage(outcome, message, request.messageId).transactionId;
+      break;
+    case 'uetr_conflict':
+      throw new ApiError('UETR_CONFLICT', `uetr ${request.uetr} already identifies another identifier determination`, [
+        { field: '/request/uetr', message: 'already identifies another identifier determination' },
+      ]);
+  }
+  return answerOf(deps, transactionId);
+}
+
+/**
+ * The stored answer of a determination, waited for while it is still undecided. Past the time
+ * budget the held request has the engine decide now (the timeout, unless the report came first)
+ * instead of waiting for a claim. Should the answer still be undecided (no engine took the
+ * request in time), the caller is told to retry the identical request: the retry waits for the
+ * same answer, never for a second lookup.
+ */
+async function answerOf(deps: DetermineIdentifierDeps, transactionId: string): Promise<DetermineIdentifierResult> {
+  const first = await deps.store.getTransaction(transactionId);
+  if (first === undefined) throw new Error(`determination ${transactionId} vanished`);
+  if (dataOf(first).mode === 'async') return { kind: 'accepted' };
+  const budgetMs = deps.timeBudgetMs(first.scheme);
+  const waiter = new ChangeWaiter(deps, transactionId);
+  try {
+    let decidedNow = false;
+    // A retry that comes long after the first request (say, after a restart) still waits one budget.
+    const giveUpAt = Math.max(first.createdAt + budgetMs, deps.clock.now()) + budgetMs + TIMEOUT_GRACE_MS;
+    for (;;) {
+      const transaction = await deps.store.getTransaction(transactionId);
+      const data = transaction === undefined ? undefined : dataOf(transaction);
+      if (data?.response !== undefined) return { kind: 'answered', response: data.response };
+      const now = deps.clock.now();
+      const decideAt = (data?.deadlineAt ?? first.createdAt + budgetMs) + TIMEOUT_GRACE_MS;
+      if (now >= decideAt && !decidedNow) {
+        decidedNow = true;
+        await deps.processing?.decideNow(transactionId);
+        continue;
+      }
+      if (now >= giveUpAt) {
+        throw new ApiError('DETERMINATION_PENDING', 'the scheme has not answered and no engine has decided the timeout yet; retry the identical request', [], {
+          'retry-after': '1',
+        });
+      }
+      await waiter.next(Math.min(deps.pollIntervalMs, Math.max(1, (decidedNow ? giveUpAt : decideAt) - now)));
+    }
+  } finally {
+    waiter.close();
+  }
+}
+
+function dataOf(transaction: TransactionRecord): IdData {
+  return transaction.data as unknown as IdData;
+}
+
+/** Notices of changes to one transaction: `next` resolves at the next notice (or one that came since the last call), or after `timeoutMs`. */
+class ChangeWaiter {
+  readonly #stop: () => void;
+  #noticed = false;
+  #wake: (() => void) | undefined;
+
+  constructor(deps: DetermineIdentifierDeps, transactionId: string) {
+    this.#stop = deps.store.onChange((changed) => {
+      if (changed !== transactionId) return;
+      this.#noticed = true;
+      this.#wake?.();
+    });
+  }
+
+  async next(timeoutMs: number): Promise<void> {
+    if (!this.#noticed) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, timeoutMs);
+        this.#wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    this.#wake = undefined;
+    this.#noticed = false;
+  }
+
+  close(): void {
+    this.#stop();
+    this.#wake?.();
+  }
+}

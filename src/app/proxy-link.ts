@@ -1,0 +1,48 @@
+import type { IntegratorConfig, ProxyPaymentsConfig } from '../config/types.js';
+import { ApiError } from '../domain/errors.js';
+import type { ProxyLink } from '../domain/machines/credit-transfer.js';
+import type { IdData } from '../domain/machines/identifier-determination.js';
+import { IDENTIFIER_SCHEMAS, lookupKey, type IdentifierSchema } from '../domain/messages/identifier-determination.js';
+import type { ValidCreditTransfer } from '../domain/messages/validate.js';
+import type { Clock } from '../ports/clock.js';
+import type { Store, TransactionRecord } from '../ports/store.js';
+
+/** Determinations of one proxy looked at when linking a payment; the newest successful one wins. */
+const CANDIDATES_MAX = 20;
+
+/**
+ * PayShap makes identifier determination mandatory before a payment to a proxy: the sender sees
+ * the account holder's name, confirms, and only then pays. A ZA_RPP credit transfer to a proxy is
+ * linked to this integrator's successful determination of that same proxy within the validity
+ * window — the one with the payment's uetr if there is one, else the newest — and its scheme
+ * message then carries the resolved account beside the proxy. Without one it is refused (422)
+ * unless the deployment switched the requirement off. Account-based payments need none.
+ */
+export async function proxyLink(
+  deps: { readonly store: Store; readonly clock: Clock; readonly proxyPayments: ProxyPaymentsConfig },
+  integrator: IntegratorConfig,
+  transfer: ValidCreditTransfer,
+): Promise<ProxyLink | undefined> {
+  const proxy = transfer.message.creditorAccount.proxy;
+  if (transfer.scheme !== 'ZA_RPP' || proxy?.value === undefined) return undefined;
+  const schema = IDENTIFIER_SCHEMAS.find((known): known is Exclude<IdentifierSchema, 'GENERIC'> => known !== 'GENERIC' && known === proxy.schema);
+  const key = schema === undefined || proxy.namespace === undefined ? undefined : lookupKey('ZA_RPP', { schema, namespace: proxy.namespace, value: proxy.value });
+  const since = deps.clock.now() - deps.proxyPayments.determinationValidityMs;
+  const found = key === undefined ? [] : (await deps.store.recentDeterminations(integrator.id, key, since, CANDIDATES_MAX)).filter(successful);
+  const determination = found.find((candidate) => candidate.uetr === transfer.uetr) ?? found[0];
+  if (determination !== undefined) {
+    const account = (determination.data as unknown as IdData).determination?.account?.traditionalIdentifier;
+    if (account !== undefined) return { transactionId: determination.id, uetr: determination.uetr, account };
+  }
+  if (!deps.proxyPayments.determinationRequired) return undefined;
+  throw new ApiError(
+    'IDENTIFIER_NOT_DETERMINED',
+    `no successful identifier determination of this proxy by this integrator in the last ${Math.round(deps.proxyPayments.determinationValidityMs / 1000)} s: ` +
+      'POST /api/v1/identifiers/outbound/identifier-determination first, show the known-as name to the sender, then pay',
+    [{ field: '/creditorAccount/proxy', message: schema === undefined || proxy.namespace === undefined ? 'needs schema MOBILE or CUSTOM and its namespace to be linked to a determination' : 'has no successful identifier determination' }],
+  );
+}
+
+function successful(transaction: TransactionRecord): boolean {
+  return (transaction.data as unknown as IdData).determination?.outcome === 'SUCCESSFUL';
+}
