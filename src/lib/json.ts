@@ -14,11 +14,12 @@ import { jsonPointer } from './json-pointer.js';
  *   value)`), but we walk the result ourselves instead: one pass bounds the nesting depth,
  *   refuses prototype-poisoning keys and converts numbers, without a function call per value;
  * - the fast path, tried first, lets the native JSON.parse do the work (lossless-json is a
- *   character-at-a-time parser, about 5x slower): a linear scan wraps every number literal in a
- *   string that starts with U+0000, JSON.parse parses that, and the walk turns the markers
- *   back into numbers. Whenever it cannot be sure (a literal that is not a JSON number, a marker
- *   in a key, a duplicate key, a `\u0000` escape in the text, or any syntax error) it steps
- *   aside and the reference path decides, which also words every error message.
+ *   character-at-a-time parser, far slower than the native one; bench/README.md): a linear scan
+ *   wraps every number literal in a string that starts with U+0000, JSON.parse parses that, and
+ *   the walk turns the markers back into numbers. Whenever it cannot be sure (a literal that is
+ *   not a JSON number, a marker in a key, a duplicate key, a `\u0000` escape in the text, or any
+ *   syntax error) it steps aside and the reference path decides, which also words every error
+ *   message.
  */
 
 /** Deeper nesting is refused: no message of the interface comes close, and it bounds recursion in everything downstream. */

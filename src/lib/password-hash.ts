@@ -7,8 +7,8 @@ import { randomBytes, scrypt, scryptSync, timingSafeEqual } from 'node:crypto';
  *
  *     scrypt$<N>$<r>$<p>$<salt, base64url>$<hash, base64url>
  *
- * e.g. `scrypt$32768$8$1$3q2-7w...$Vd0x...`. N = 2^15, r = 8, p = 1 (about 32 MiB and a few
- * tens of milliseconds per hash) is the OWASP-listed scrypt floor; verification always uses the
+ * e.g. `scrypt$32768$8$1$3q2-7w...$Vd0x...`. N = 2^15, r = 8, p = 1 (128 · N · r bytes, 32 MiB,
+ * of memory per hash) is the OWASP-listed scrypt floor; verification always uses the
  * parameters written in the hash, within the bounds below, so a hostile config file cannot ask
  * for gigabytes of memory.
  */

@@ -1,8 +1,8 @@
 /**
  * Where the SQLite store's batches run. Both writers run the same executor (sqlite-executor.ts):
  * - WorkerThreadWriter: in a worker thread that owns the write connection (file databases). A
- *   durable COMMIT costs an fsync of milliseconds; in the worker it no longer stalls the event
- *   loop, and with it every HTTP request in flight.
+ *   durable COMMIT waits for an fsync; in the worker that wait no longer stalls the event loop,
+ *   and with it every HTTP request in flight.
  * - InThreadWriter: on the calling thread, for `:memory:` (a memory database cannot be shared
  *   between threads) and as the baseline the store benchmark compares against.
  */

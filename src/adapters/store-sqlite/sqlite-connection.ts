@@ -25,8 +25,8 @@ export function openConnection(filename: string, busyTimeoutMs: number, access: 
     // An 8 MiB page cache (the default is 2 MiB) holds the pages every write touches (the growing
     // end of each table and index, the newest transactions and outbox rows); older pages come from
     // the operating system's cache. Not larger: every COMMIT in WAL mode walks the whole page
-    // cache's hash table (pcache1TruncateUnsafe), which cost the writer about 25 µs of CPU per
-    // intake with a full 64 MiB cache (bench/README.md).
+    // cache's hash table (pcache1TruncateUnsafe), so the writer's CPU per commit grows with the
+    // cache's size (bench/README.md).
     db.pragma('cache_size = -8192');
     db.pragma('temp_store = MEMORY');
     if (access === 'read-only') db.pragma('query_only = ON');

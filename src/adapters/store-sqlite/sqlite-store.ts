@@ -99,15 +99,15 @@ class SqliteStore extends QueuedWrites implements Store {
       queueMax: options.groupCommitQueueMax ?? 10_000,
       // SQLite has one writer, which runs batches one after the other; the next batch is
       // already waiting in its inbox when one commits, so it never idles for a round trip to
-      // this thread (at one batch in flight it sat idle about half the time: e2e 560 -> 760/s).
+      // this thread (with one batch in flight it would wait for every such round trip).
       // The ops of two batches in flight are independent: a caller enqueues only after its
       // earlier write settled. For `:memory:` (writer on this thread) batches run in turn anyway.
       concurrency: 2,
-      // A commit costs the writer about 130 µs (its WAL frames and fsync) however few writes it
+      // A commit has a fixed cost to the writer (its WAL frames and fsync) however few writes it
       // holds. Background writes (the engine's, the dispatcher's) that find a batch in flight
       // wait for it unless 64 of them do, so at moderate load they share commits instead of
-      // trailing each batch in a small one of their own: end to end at 600-800/s, 8-12 % less
-      // CPU per transfer. An API caller's write still overlaps at once.
+      // trailing each batch in a small one of their own, and a transfer costs less CPU
+      // (bench/README.md). An API caller's write still overlaps at once.
       overlapMin: 64,
     });
   }
