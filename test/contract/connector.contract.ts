@@ -1,8 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SchemeName } from '../../src/domain/schemes.js';
-import type { SchemeConnector } from '../../src/ports/scheme.js';
+import type { IdentificationReport, OutboundLookup, SchemeConnector } from '../../src/ports/scheme.js';
 import { REJECTION_CODES, testValue } from '../../src/connectors/simulator/test-values.js';
+import { mobile, outboundLookup } from '../support/lookup.js';
 import { outboundTransfer, RecordingInbound, sleep, toAccount, withAmount } from '../support/scheme.js';
 
 /**
@@ -210,5 +211,35 @@ export function connectorContract(settings: ContractSettings): void {
       assert.equal(outcome.kind === 'failed' && outcome.retryable, false);
       assert.equal(subject.submissionsOf(transfer.uetr), 0);
     });
+
+    void it('answers an identifier determination with an IdentificationReport when it has the capability, and refuses it, not retryable, otherwise', async () => {
+      const lookup: OutboundLookup = { ...outboundLookup(mobile('0821234567')), scheme };
+      const outcome = await connector.resolve(lookup);
+      if (connector.capabilities.identifierDetermination !== true) {
+        assert.equal(outcome.kind, 'failed');
+        assert.equal(outcome.kind === 'failed' && outcome.retryable, false);
+        return;
+      }
+      assert.deepEqual(outcome, { kind: 'delivered' });
+      const report = await identificationAbout(inbound, lookup);
+      assert.equal(report.scheme, scheme);
+      assert.equal(report.outcome, 'SUCCESSFUL');
+      assert.equal(report.account?.legalName, 'Thandiwe Nomvula Dlamini');
+      assert.match(String(report.message.schema), /^acmt\.024\.001\.\d\d$/);
+    });
   });
+}
+
+/** The identification report about `lookup` among the reports the inbound side recorded, waited for. */
+async function identificationAbout(inbound: RecordingInbound, lookup: OutboundLookup): Promise<IdentificationReport> {
+  const deadline = Date.now() + 2_000;
+  for (;;) {
+    const found = (inbound.reports as readonly unknown[]).find(
+      (report): report is IdentificationReport => (report as IdentificationReport).kind === 'identification' && (report as IdentificationReport).idempotencyKey === lookup.idempotencyKey,
+    );
+    if (found !== undefined) return found;
+    const left = deadline - Date.now();
+    if (left <= 0) throw new Error(`no identification report about ${lookup.idempotencyKey} within 2000 ms`);
+    await inbound.waitFor(inbound.reports.length + 1, left).catch(() => undefined);
+  }
 }

@@ -1,7 +1,10 @@
+import { REASON_DESCRIPTION_LENGTH_MAX } from '../../domain/messages/identifier-determination.js';
 import type { SchemeName } from '../../domain/schemes.js';
 import type { Clock } from '../../ports/clock.js';
 import type {
   ConnectorCapabilities,
+  IdentificationReport,
+  OutboundLookup,
   OutboundTransfer,
   SchemeConnector,
   SchemeInbound,
@@ -13,13 +16,15 @@ import type {
 import { BoundedMap } from '../../lib/bounded-map.js';
 import { OK, reject, type SchemeRule } from '../rules.js';
 import type { InboundSchemeMessage, SchemeMessage, SchemeTransport } from '../transport.js';
+import { acmt023Document } from './acmt023.js';
+import { readAcmt024, type Acmt024Report } from './acmt024.js';
 import { enquiryMessageId, idempotencyKeyOf, schemeMessageId } from './ids.js';
 import { readPacs002, type OriginalTransfer, type ReportedStatus } from './pacs002.js';
 import { isoAmountFits, isoDateTime, mapCreditTransfer, pacs008Document, type Pacs008Settings } from './pacs008.js';
 import { pacs028Document } from './pacs028.js';
 import { reasonText } from './reason-codes.js';
 import { statusOf, type StatusTable } from './status.js';
-import { textLeaves } from './xml.js';
+import { ISO20022_NAMESPACE_PREFIX, textLeaves } from './xml.js';
 
 /**
  * One general ISO 20022 connector; a scheme family is a value of `SchemeFamily` (its folder
@@ -38,6 +43,8 @@ export interface SchemeFamily {
     readonly statusReport: string;
     /** pacs.028 version written for status enquiries. */
     readonly statusRequest: string;
+    /** Present exactly when the capability `identifierDetermination` is: acmt.023 version written (answers: acmt.024). */
+    readonly identifierDetermination?: { readonly request: 'acmt.023.001.03' };
   };
   /** Checked in order before the universal rules; the first failure decides. */
   readonly rules: readonly SchemeRule[];
@@ -86,6 +93,9 @@ class IsoSchemeConnector implements SchemeConnector {
 
   constructor(definition: SchemeFamily, deps: ConnectorDeps) {
     if (!definition.schemes.includes(deps.scheme)) throw new RangeError(`family ${definition.family} does not serve ${deps.scheme}`);
+    if ((definition.capabilities.identifierDetermination === true) !== (definition.messages.identifierDetermination !== undefined)) {
+      throw new RangeError(`family ${definition.family} must declare identifierDetermination both as a capability and as messages, or neither`);
+    }
     this.family = definition.family;
     this.schemes = definition.schemes;
     this.capabilities = definition.capabilities;
@@ -144,6 +154,23 @@ class IsoSchemeConnector implements SchemeConnector {
     return this.#send(transfer, statusRequest, messageId, document);
   }
 
+  async resolve(lookup: OutboundLookup): Promise<SubmitOutcome> {
+    const request = this.#definition.messages.identifierDetermination;
+    if (request === undefined) return { kind: 'failed', retryable: false, error: `${this.#deps.scheme} (${this.family}) offers no identifier determination` };
+    const { memberIdSystem, clearingSystem } = this.#definition.messages.creditTransfer;
+    // Every resend of one lookup carries the same MsgId, so the operator de-duplicates it and its answer leads back to the key.
+    const messageId = schemeMessageId(lookup.idempotencyKey);
+    const written = acmt023Document(
+      { messageId, createdAt: isoDateTime(this.#deps.clock.now()) },
+      lookup,
+      { messageName: request.request, ...(memberIdSystem === undefined ? {} : { memberIdSystem }), ...(clearingSystem === undefined ? {} : { clearingSystem }) },
+    );
+    // Resending the same lookup cannot make it writable.
+    if (!written.ok) return { kind: 'failed', retryable: false, error: `${written.reasonCode}: ${written.reasonText}` };
+    this.#remember(messageId, lookup);
+    return this.#send(lookup, request.request, messageId, written.document);
+  }
+
   async start(inbound: SchemeInbound): Promise<void> {
     this.#inbound = inbound;
     await this.#deps.transport.start((message) => this.#receive(message));
@@ -154,14 +181,14 @@ class IsoSchemeConnector implements SchemeConnector {
     await this.#deps.transport.stop();
   }
 
-  async #send(transfer: OutboundTransfer, messageName: string, messageId: string, document: string): Promise<SubmitOutcome> {
+  async #send(about: OutboundTransfer | OutboundLookup, messageName: string, messageId: string, document: string): Promise<SubmitOutcome> {
     const message: SchemeMessage = {
       scheme: this.#deps.scheme,
       messageName,
       messageId,
-      idempotencyKey: transfer.idempotencyKey,
+      idempotencyKey: about.idempotencyKey,
       document,
-      traceparent: transfer.traceparent,
+      traceparent: about.traceparent,
     };
     try {
       return await this.#deps.transport.send(message);
@@ -176,15 +203,21 @@ class IsoSchemeConnector implements SchemeConnector {
    * message has no UETR). After a restart the memory is empty, and reversible MsgIds still lead
    * back to the key; the engine's enquiries re-fill it.
    */
-  #remember(messageId: string, transfer: OutboundTransfer): void {
-    this.#correlations.set(messageId, { idempotencyKey: transfer.idempotencyKey, uetr: transfer.uetr });
+  #remember(messageId: string, about: OutboundTransfer | OutboundLookup): void {
+    this.#correlations.set(messageId, { idempotencyKey: about.idempotencyKey, uetr: about.uetr });
   }
 
-  /** A message from the operator: each transaction status in it becomes one SchemeReport. */
+  /** A message from the operator, routed by its message name: acmt.024 answers a lookup, anything else is read as a pacs.002. */
   async #receive(message: InboundSchemeMessage): Promise<void> {
     const inbound = this.#inbound;
     if (inbound === undefined) return;
-    const read = readPacs002(message.document);
+    if (messageNameOf(message.document)?.startsWith('acmt.024.') === true) return this.#receiveIdentification(inbound, message.document);
+    return this.#receiveStatus(inbound, message.document);
+  }
+
+  /** Each transaction status of a pacs.002 becomes one SchemeReport. */
+  async #receiveStatus(inbound: SchemeInbound, document: string): Promise<void> {
+    const read = readPacs002(document);
     if (!read.ok) {
       this.#deps.log?.warn({ scheme: this.#deps.scheme, error: read.error }, 'scheme message that is not a readable pacs.002 discarded');
       return;
@@ -197,6 +230,22 @@ class IsoSchemeConnector implements SchemeConnector {
       }
       await inbound.receive(report);
     }
+  }
+
+  /** An acmt.024 becomes one IdentificationReport about the lookup whose acmt.023 it names. */
+  async #receiveIdentification(inbound: SchemeInbound, document: string): Promise<void> {
+    const read = readAcmt024(document);
+    if (!read.ok) {
+      this.#deps.log?.warn({ scheme: this.#deps.scheme, error: read.error }, 'scheme message that is not a readable acmt.024 discarded');
+      return;
+    }
+    const messageId = read.value.originalMessageId;
+    const idempotencyKey = messageId === undefined ? undefined : (this.#correlations.get(messageId)?.idempotencyKey ?? idempotencyKeyOf(messageId));
+    if (idempotencyKey === undefined) {
+      this.#deps.log?.warn({ scheme: this.#deps.scheme, originalMessageId: messageId }, 'identification report for a lookup this connector cannot identify discarded');
+      return;
+    }
+    await inbound.receive(identificationReport(read.value, { scheme: this.#deps.scheme, idempotencyKey, receivedAt: this.#deps.clock.now() }));
   }
 
   #report(status: ReportedStatus, json: Readonly<Record<string, unknown>>): SchemeReport | undefined {
@@ -219,6 +268,43 @@ class IsoSchemeConnector implements SchemeConnector {
       ...(status.reasonText === undefined && status.reasonCode === undefined ? {} : { reasonText: status.reasonText ?? reasonText(status.reasonCode ?? '') }),
     };
   }
+}
+
+/**
+ * The IdentificationReport for an acmt.024. A resolution that passed yet lacks the account
+ * owner's knownAsName or legalName is reported FAILED with CH21 (mandatory element missing): the
+ * interface makes both names optional, but ZA_RPP, the one scheme offering identifier
+ * determination, makes both mandatory, and the end user verifies the payee by them.
+ */
+export function identificationReport(
+  read: Acmt024Report,
+  about: { readonly scheme: SchemeName; readonly idempotencyKey: string; readonly receivedAt: number },
+): IdentificationReport {
+  const base = { kind: 'identification', ...about, message: read.json } as const;
+  if (read.verified) {
+    const { account } = read;
+    if (account.knownAsName === undefined || account.legalName === undefined) return { ...base, outcome: 'FAILED', reasonCode: 'CH21', reasonText: cut(reasonText('CH21')) };
+    return { ...base, outcome: 'SUCCESSFUL', account };
+  }
+  const code = read.reasonCode;
+  const text = read.reasonText ?? (code === undefined ? undefined : reasonText(code));
+  return { ...base, outcome: 'FAILED', ...(code === undefined ? {} : { reasonCode: code }), ...(text === undefined ? {} : { reasonText: cut(text) }) };
+}
+
+/** A reason text as ZA_RPP restricts it (the interface's reason description). */
+function cut(text: string): string {
+  return [...text].slice(0, REASON_DESCRIPTION_LENGTH_MAX).join('');
+}
+
+/** The Document start tag's ISO 20022 namespace, e.g. `acmt.024.001.03`. */
+const DOCUMENT_NAMESPACE = /<(?:[A-Za-z_][\w.-]*:)?Document\b[^>]*?\sxmlns(?::[A-Za-z_][\w.-]*)?\s*=\s*(["'])(urn:iso:std:iso:20022:tech:xsd:[^"']+)\1/;
+
+/**
+ * The message name of a document, told from its namespace before parsing, so each message is
+ * parsed once, by the reader of its kind (which checks the name again).
+ */
+function messageNameOf(document: string): string | undefined {
+  return DOCUMENT_NAMESPACE.exec(document)?.[2]?.slice(ISO20022_NAMESPACE_PREFIX.length);
 }
 
 function originalOf(transfer: OutboundTransfer, messageName: string): OriginalTransfer {

@@ -1,7 +1,9 @@
 /**
  * ISO 20022 ExternalStatusReason1Code values this service produces or the simulator answers
  * with, and their meaning in a few words (a scheme's AddtlInf is Max105Text; schemes may cut
- * texts to 35 characters). The codes of the interface's reason-code list come first.
+ * texts to 35 characters). Holds every code of the interface's identifier-determination list
+ * (IDENTIFIER_REASON_CODES in src/domain/messages/identifier-determination.ts) and the codes the
+ * scheme rules reject transfers with.
  */
 export const REASON_TEXTS: ReadonlyMap<string, string> = new Map([
   ['AB06', 'Timeout at the instructed agent'],
@@ -16,20 +18,31 @@ export const REASON_TEXTS: ReadonlyMap<string, string> = new Map([
   ['AG01', 'Transaction forbidden on this account type'],
   ['AG03', 'Transaction type not supported on this account'],
   ['AG10', 'Agent suspended from the payment system'],
+  ['AGNT', 'Incorrect agent in payment workflow'],
   ['AM01', 'Amount is zero'],
   ['AM02', 'Amount above allowed maximum'],
   ['AM03', 'Currency not processable by the scheme'],
   ['BE01', 'End customer inconsistent with account number'],
+  ['BE23', 'Account proxy unknown or invalid'],
   ['CH21', 'Mandatory element missing'],
+  ['DT02', 'Invalid creation date and time'],
+  ['DU03', 'Transaction not unique'],
+  ['DUPL', 'Duplicate request'],
   ['FF02', 'Syntax error'],
+  ['FF08', 'End-to-end id missing or invalid'],
   ['MD07', 'Account holder deceased'],
   ['NAUT', 'Permission to process not granted'],
   ['NOCM', 'Account not compliant with regulations'],
   ['NOOR', 'Original transaction never received'],
+  ['PD01', 'Domain not found or invalid'],
+  ['PD02', 'Domain suspended'],
+  ['PX03', 'Proxy not found in repository'],
+  ['PX04', 'Proxy format invalid'],
   ['RC05', 'BIC invalid or missing'],
   ['RC06', 'Debtor agent BIC invalid or missing'],
   ['RC07', 'Creditor agent BIC invalid or missing'],
   ['RC08', 'Clearing system member id invalid or missing'],
+  ['RF01', 'Transaction reference not unique'],
   ['RR10', 'Character set not valid for the payment'],
   ['RR12', 'Identification required for the country missing'],
 ]);

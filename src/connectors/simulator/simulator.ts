@@ -3,22 +3,28 @@ import type { SchemeName } from '../../domain/schemes.js';
 import type { Clock } from '../../ports/clock.js';
 import type { SubmitOutcome } from '../../ports/scheme.js';
 import { BoundedMap } from '../../lib/bounded-map.js';
+import { acmt023From, type Acmt023Request } from '../iso20022/acmt023.js';
+import { acmt024Document, type Acmt024Outcome } from '../iso20022/acmt024.js';
 import { isoDateTime, pacs008From } from '../iso20022/pacs008.js';
 import { pacs002Document, type OriginalTransfer } from '../iso20022/pacs002.js';
 import { pacs028From } from '../iso20022/pacs028.js';
 import { reasonText } from '../iso20022/reason-codes.js';
 import { readDocument, type IsoDocument } from '../iso20022/xml.js';
 import type { InboundHandler, SchemeMessage, SchemeTransport, TransportContext } from '../transport.js';
+import { defaultDirectoryPath, loadDirectory, type DirectoryAnswer, type DirectoryResult } from './directory.js';
 import { behaviourFor, UNKNOWN_STATUS_CODE, type SimulatedBehaviour } from './test-values.js';
 
 /**
  * The built-in scheme simulator: a transport whose far end is a simulated scheme operator. It
  * plays the external party, so it keeps its state in memory and answers with timers (the engine,
- * by contrast, keeps every timer durable). It sees only what a scheme would see: the pacs.008 and
- * pacs.028 documents a family wrote. It answers later, through the inbound side, with pacs.002
- * documents of its own, which the family maps back like any operator's answer.
+ * by contrast, keeps every timer durable). It sees only what a scheme would see: the pacs.008,
+ * pacs.028 and acmt.023 documents a family wrote. It answers later, through the inbound side, with
+ * pacs.002 and acmt.024 documents of its own, which the family maps back like any operator's answer.
  *
  * - The outcome is chosen by the creditor account number (test-values.ts, docs/simulator.md).
+ * - An identifier determination (acmt.023) is answered from the directory (directory.ts, read at
+ *   the first one from `directoryPath`, else the shipped directory.json); a resend of the same
+ *   MsgId is one lookup, answered like a resubmitted transfer.
  * - A resubmission (same pacs.008 MsgId, which families derive from the idempotency key) is not a
  *   second transfer: the status already answered is answered again, or the answer still on its way comes once.
  * - An enquiry about a transfer it never received, or forgot (memory is bounded and not durable:
@@ -37,6 +43,8 @@ export interface SimulatorOptions {
   readonly entriesMax: number;
   /** Deliveries of one answer when the receiver keeps rejecting it. */
   readonly deliveryAttemptsMax: number;
+  /** The identifier determination directory (JSON or YAML); the shipped directory.json when absent. */
+  readonly directoryPath?: string;
 }
 
 export const SIMULATOR_DEFAULTS = {
@@ -59,6 +67,9 @@ const STATUS_REPORT_FOR: ReadonlyMap<string, string> = new Map([
   ['pacs.008.001.12', 'pacs.002.001.14'],
 ]);
 
+/** Identification report version answering each identification request version. */
+const IDENTIFICATION_REPORT_FOR: ReadonlyMap<string, string> = new Map([['acmt.023.001.03', 'acmt.024.001.03']]);
+
 interface Answer {
   readonly status: string;
   readonly reasonCode?: string;
@@ -75,21 +86,31 @@ interface Transfer {
   lastReport: string | undefined;
 }
 
+interface Lookup {
+  readonly request: Acmt023Request;
+  readonly reportName: string;
+  /** The acmt.024 sent, sent again on a resend; undefined while the answer is on its way, or when none comes. */
+  report: string | undefined;
+}
+
 /** Simulator settings a caller may set for every simulated scheme. */
 export type SimulatorOverrides = Partial<Omit<SimulatorOptions, 'scheme' | 'clock'>>;
 
 /**
  * A simulated scheme's settings from its configuration. Latency: the scheme's
- * `simulatorLatencyMs`, else `overrides.latencyMs`, else the default; the other settings from
- * `overrides` or the defaults.
+ * `simulatorLatencyMs`, else `overrides.latencyMs`, else the default; the directory: the scheme's
+ * `simulatorDirectory`, else `overrides.directoryPath`, else the shipped one; the other settings
+ * from `overrides` or the defaults.
  */
 export function simulatorSettings(context: TransportContext, overrides: SimulatorOverrides = {}): Omit<SimulatorOptions, 'clock'> {
+  const directoryPath = context.config?.simulatorDirectory ?? overrides.directoryPath;
   return {
     scheme: context.scheme,
     latencyMs: context.config?.simulatorLatencyMs ?? overrides.latencyMs ?? SIMULATOR_DEFAULTS.latencyMs,
     lateAnswerMs: overrides.lateAnswerMs ?? context.timeBudgetMs + LATE_MARGIN_MS,
     entriesMax: overrides.entriesMax ?? SIMULATOR_DEFAULTS.entriesMax,
     deliveryAttemptsMax: overrides.deliveryAttemptsMax ?? SIMULATOR_DEFAULTS.deliveryAttemptsMax,
+    ...(directoryPath === undefined ? {} : { directoryPath }),
   };
 }
 
@@ -105,6 +126,10 @@ export class SchemeSimulator implements SchemeTransport {
   readonly #byUetr: BoundedMap<string, string>;
   /** MsgIds whose first submission already failed (transient_failure). */
   readonly #failedOnce: BoundedMap<string, true>;
+  /** acmt.023 MsgId -> the lookup it asked for. */
+  readonly #lookups: BoundedMap<string, Lookup>;
+  /** Loaded at the first acmt.023: most simulated schemes never get one. */
+  #directory: DirectoryResult | undefined;
   readonly #timers = new Set<NodeJS.Timeout>();
   #handler: InboundHandler | undefined;
   #sequence = 0;
@@ -117,6 +142,7 @@ export class SchemeSimulator implements SchemeTransport {
     this.#transfers = new BoundedMap(options.entriesMax);
     this.#byUetr = new BoundedMap(options.entriesMax);
     this.#failedOnce = new BoundedMap(options.entriesMax);
+    this.#lookups = new BoundedMap(options.entriesMax);
   }
 
   /** Distinct transfers the simulated scheme holds. */
@@ -135,7 +161,8 @@ export class SchemeSimulator implements SchemeTransport {
     if (!document.ok) return Promise.resolve(refused(document.error));
     if (document.messageName.startsWith('pacs.008.')) return Promise.resolve(this.#creditTransfer(document));
     if (document.messageName.startsWith('pacs.028.')) return Promise.resolve(this.#enquiry(document));
-    return Promise.resolve(refused(`the simulator takes pacs.008 and pacs.028, not ${document.messageName}`));
+    if (document.messageName.startsWith('acmt.023.')) return Promise.resolve(this.#identification(document));
+    return Promise.resolve(refused(`the simulator takes pacs.008, pacs.028 and acmt.023, not ${document.messageName}`));
   }
 
   start(handler: InboundHandler): Promise<void> {
@@ -245,6 +272,65 @@ export class SchemeSimulator implements SchemeTransport {
     return { kind: 'delivered' };
   }
 
+  #identification(document: IsoDocument): SubmitOutcome {
+    const read = acmt023From(document);
+    if (!read.ok) return refused(read.error);
+    const request = read.value;
+    const reportName = IDENTIFICATION_REPORT_FOR.get(request.messageName);
+    if (reportName === undefined) return refused(`the simulator answers ${[...IDENTIFICATION_REPORT_FOR.keys()].join(', ')}, not ${request.messageName}`);
+    const known = this.#lookups.get(request.messageId);
+    if (known !== undefined) {
+      // The same answer again; one still on its way is not doubled.
+      const report = known.report;
+      if (report !== undefined) this.#later(this.options.latencyMs, () => this.#deliver(report));
+      return { kind: 'delivered' };
+    }
+    this.#directory ??= loadDirectory(this.options.directoryPath ?? defaultDirectoryPath());
+    if (!this.#directory.ok) return refused(this.#directory.error);
+    const { identifier } = request;
+    const answer = this.#directory.directory.lookup({ ...identifier, accountAgentBicfi: request.accountAgentBicfi });
+    const lookup: Lookup = { request, reportName, report: undefined };
+    this.#lookups.set(request.messageId, lookup);
+    this.#playLookup(lookup, answer);
+    return { kind: 'delivered' };
+  }
+
+  /** Schedules the answer the directory calls for. */
+  #playLookup(lookup: Lookup, answer: DirectoryAnswer): void {
+    const { latencyMs, lateAnswerMs } = this.options;
+    switch (answer.kind) {
+      case 'resolved':
+        this.#later(latencyMs, () => this.#answerLookup(lookup, { verified: true, account: answer.account }));
+        return;
+      case 'late':
+        this.#later(lateAnswerMs, () => this.#answerLookup(lookup, { verified: true, account: answer.account }));
+        return;
+      case 'failed':
+        this.#later(latencyMs, () => this.#answerLookup(lookup, { verified: false, reasonCode: answer.reasonCode, reasonText: reasonText(answer.reasonCode) }));
+        return;
+      case 'silent':
+        return;
+    }
+  }
+
+  #answerLookup(lookup: Lookup, outcome: Acmt024Outcome): void {
+    const { request } = lookup;
+    const report = acmt024Document({
+      messageName: lookup.reportName,
+      messageId: this.#nextMessageId(),
+      createdAt: isoDateTime(this.options.clock.now()),
+      // The operator answers the bank that asked.
+      assigner: request.assignee,
+      assignee: request.assigner,
+      original: { messageId: request.messageId, ...(request.createdAt === undefined ? {} : { createdAt: request.createdAt }) },
+      originalId: request.verificationId,
+      originalPartyAndAccount: request.partyAndAccount,
+      outcome,
+    });
+    lookup.report = report;
+    this.#deliver(report);
+  }
+
   #answer(transfer: Transfer, answer: Answer): string {
     const report = this.#report(transfer.original, transfer.statusReport, answer);
     transfer.answered = answer;
@@ -254,17 +340,23 @@ export class SchemeSimulator implements SchemeTransport {
   }
 
   #report(original: OriginalTransfer, messageName: string, answer: Answer): string {
-    this.#sequence += 1;
     const now = this.options.clock.now();
     return pacs002Document({
       messageName,
-      messageId: `SIM${this.options.scheme.replaceAll('_', '')}${now.toString(36).toUpperCase()}${String(this.#sequence).padStart(6, '0')}`.slice(0, 35),
+      messageId: this.#nextMessageId(),
       createdAt: isoDateTime(now),
       original,
       status: answer.status,
       ...(answer.reasonCode === undefined ? {} : { reasonCode: answer.reasonCode, additionalInformation: reasonText(answer.reasonCode) }),
       ...(answer.status === 'ACSC' ? { acceptedAt: isoDateTime(now) } : {}),
     });
+  }
+
+  /** MsgId of an answer: unique per simulator (time and sequence), at most 35 characters. */
+  #nextMessageId(): string {
+    this.#sequence += 1;
+    const now = this.options.clock.now();
+    return `SIM${this.options.scheme.replaceAll('_', '')}${now.toString(36).toUpperCase()}${String(this.#sequence).padStart(6, '0')}`.slice(0, 35);
   }
 
   #deliver(document: string, attempt = 1): void {
