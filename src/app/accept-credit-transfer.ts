@@ -38,7 +38,9 @@ export async function acceptCreditTransfer(deps: AcceptCreditTransferDeps, input
     throw new ApiError('SCHEME_NOT_ENABLED', `${transfer.scheme} is not enabled for this integrator`);
   }
   checkOwnInstitution(integrator, transfer.message.debtorAgent, '/debtorAgent');
-  const link = deps.proxyPayments === undefined ? undefined : await proxyLink({ ...deps, proxyPayments: deps.proxyPayments }, integrator, transfer);
+  // A retry of a message already stored is answered as the first one was, whatever became of its determination since.
+  const retry = deps.proxyPayments !== undefined && (await deps.store.findMessage(integrator.id, transfer.messageId)) !== undefined;
+  const link = deps.proxyPayments === undefined || retry ? undefined : await proxyLink({ ...deps, proxyPayments: deps.proxyPayments }, integrator, transfer);
 
   const outcome = await admit(deps, {
     integrator,

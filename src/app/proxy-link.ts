@@ -2,7 +2,7 @@ import type { IntegratorConfig, ProxyPaymentsConfig } from '../config/types.js';
 import { ApiError } from '../domain/errors.js';
 import type { ProxyLink } from '../domain/machines/credit-transfer.js';
 import type { IdData } from '../domain/machines/identifier-determination.js';
-import { IDENTIFIER_SCHEMAS, lookupKey, type IdentifierSchema } from '../domain/messages/identifier-determination.js';
+import { IDENTIFIER_SCHEMAS, lookupKey, type IdentifierSchema, type ResolvedAccount } from '../domain/messages/identifier-determination.js';
 import type { ValidCreditTransfer } from '../domain/messages/validate.js';
 import type { Clock } from '../ports/clock.js';
 import type { Store, TransactionRecord } from '../ports/store.js';
@@ -13,8 +13,9 @@ const CANDIDATES_MAX = 20;
 /**
  * PayShap makes identifier determination mandatory before a payment to a proxy: the sender sees
  * the account holder's name, confirms, and only then pays. A ZA_RPP credit transfer to a proxy is
- * linked to this integrator's successful determination of that same proxy within the validity
- * window — the one with the payment's uetr if there is one, else the newest — and its scheme
+ * linked to this integrator's successful determination of that same proxy, at the payment's
+ * creditor agent, within the validity window — the one with the payment's uetr if there is one,
+ * else the newest — and its scheme
  * message then carries the resolved account beside the proxy. Without one it is refused (422)
  * unless the deployment switched the requirement off. Account-based payments need none.
  */
@@ -28,12 +29,15 @@ export async function proxyLink(
   const schema = IDENTIFIER_SCHEMAS.find((known): known is Exclude<IdentifierSchema, 'GENERIC'> => known !== 'GENERIC' && known === proxy.schema);
   const key = schema === undefined || proxy.namespace === undefined ? undefined : lookupKey('ZA_RPP', { schema, namespace: proxy.namespace, value: proxy.value });
   const since = deps.clock.now() - deps.proxyPayments.determinationValidityMs;
-  const found = key === undefined ? [] : (await deps.store.recentDeterminations(integrator.id, key, since, CANDIDATES_MAX)).filter(successful);
-  const determination = found.find((candidate) => candidate.uetr === transfer.uetr) ?? found[0];
-  if (determination !== undefined) {
-    const account = (determination.data as unknown as IdData).determination?.account?.traditionalIdentifier;
-    if (account !== undefined) return { transactionId: determination.id, uetr: determination.uetr, account };
-  }
+  const creditorBank = transfer.message.creditorAgent.bicfi?.slice(0, 8);
+  const found = (key === undefined ? [] : await deps.store.recentDeterminations(integrator.id, key, since, CANDIDATES_MAX)).flatMap((candidate) => {
+    const account = resolvedAccountOf(candidate);
+    // The payment goes to the bank the proxy resolved to, or it is not the payment this determination prepared.
+    const sameBank = creditorBank === undefined || account?.accountAgentBicfi === undefined || account.accountAgentBicfi.slice(0, 8) === creditorBank;
+    return account?.traditionalIdentifier !== undefined && sameBank ? [{ candidate, account: account.traditionalIdentifier }] : [];
+  });
+  const chosen = found.find(({ candidate }) => candidate.uetr === transfer.uetr) ?? found[0];
+  if (chosen !== undefined) return { transactionId: chosen.candidate.id, uetr: chosen.candidate.uetr, account: chosen.account };
   if (!deps.proxyPayments.determinationRequired) return undefined;
   throw new ApiError(
     'IDENTIFIER_NOT_DETERMINED',
@@ -43,6 +47,8 @@ export async function proxyLink(
   );
 }
 
-function successful(transaction: TransactionRecord): boolean {
-  return (transaction.data as unknown as IdData).determination?.outcome === 'SUCCESSFUL';
+/** The account a successful determination resolved to; undefined for a failed or undecided one. */
+function resolvedAccountOf(transaction: TransactionRecord): ResolvedAccount | undefined {
+  const determination = (transaction.data as unknown as IdData).determination;
+  return determination?.outcome === 'SUCCESSFUL' ? determination.account : undefined;
 }

@@ -73,8 +73,7 @@ async function machineInput(context: KindContext, state: IdState, data: IdData, 
       if (report.kind !== 'identification') return undefined;
       const determination: Determination = {
         outcome: report.outcome,
-        ...(report.reasonCode === undefined ? {} : { reasonCode: report.reasonCode }),
-        ...(report.reasonText === undefined ? {} : { reasonText: report.reasonText }),
+        ...(report.outcome === 'FAILED' ? failureReason(report.reasonCode, report.reasonText) : {}),
         ...(report.account === undefined ? {} : { account: report.account }),
       };
       return { type: 'scheme', determination, payloadJson: JSON.stringify(report.message) };
@@ -111,6 +110,16 @@ function withAnswer(
     data = { ...data, callbackId: id };
   }
   return { steps, data: data as unknown as Record<string, unknown>, dueAt: decision.dueAt, commands: decision.commands, outbox, notify: true };
+}
+
+/**
+ * A FAILED answer always names an ISO reason code (the spec's table): a scheme that gave none, or
+ * a proprietary one, is answered AB10 (error at the instructed agent) with what it said as text.
+ */
+function failureReason(code: string | undefined, text: string | undefined): { reasonCode: string; reasonText?: string } {
+  if (code !== undefined && /^[A-Z0-9]{4}$/.test(code)) return { reasonCode: code, ...(text === undefined ? {} : { reasonText: text }) };
+  const said = [code, text].filter((part) => part !== undefined).join(': ');
+  return { reasonCode: 'AB10', ...(said === '' ? {} : { reasonText: said }) };
 }
 
 function outboundLookup(context: KindContext): OutboundLookup {
