@@ -70,6 +70,8 @@ async function main(): Promise<void> {
     log: log.child({ component: 'engine' }),
     delivery: dispatcher,
     stateEntered: (state) => metrics.statesEntered.inc({ state }),
+    transitionRefused: (kind) => metrics.transitionsRefused.inc({ kind }),
+    sendsToSchemes: config.processing.enabled,
   });
   let accepting = false;
   const app = await buildApp(
@@ -88,6 +90,7 @@ async function main(): Promise<void> {
         },
         // An instance with processing off never talks to a scheme; the instances that process decide by their timers.
         decideNow: (transactionId) => (config.processing.enabled ? engine.decideNow(transactionId) : Promise.resolve()),
+        request: (transactionId, request) => engine.request(transactionId, request),
       },
       delivery: dispatcher,
     },

@@ -485,6 +485,7 @@ async function buildConfig(input: unknown, source: string, env: NodeJS.ProcessEn
     },
     processing: { enabled: file.processing.enabled },
     proxyPayments: { ...file.proxyPayments },
+    requestToPay: { expiryHorizonMs: file.requestToPay.expiryHorizonMs },
     ...(admin === undefined ? {} : { admin }),
     demo,
   };

@@ -23,12 +23,16 @@ const HttpUrl = Type.String({ format: 'http-url' });
 export const DEFAULTS = {
   /** A determination links a proxy payment for ten minutes (the sender confirms the name, then pays). */
   determinationValidityMs: 600_000,
+  /** A request-to-pay may ask to be paid within a week. */
+  requestToPayExpiryHorizonMs: 604_800_000,
   serverHost: '127.0.0.1',
   serverPort: 8080,
   bodyBytesMax: 1_048_576,
   heldConnectionMs: 30_000,
   heldConnectionsMax: 1_000,
   shutdownGraceMs: 10_000,
+  /** A held identifier determination reads its row this often when no notice of a change reaches it. */
+  heldRequestPollMs: 1_000,
   database: 'sqlite:./data/regpay.db',
   authMode: 'oauth2',
   accessTokenTtlS: 300,
@@ -81,6 +85,7 @@ const ServerSchema = Type.Object(
     heldConnectionMs: Type.Integer({ minimum: 0, maximum: 600_000, default: DEFAULTS.heldConnectionMs }),
     heldConnectionsMax: Type.Integer({ minimum: 0, maximum: 100_000, default: DEFAULTS.heldConnectionsMax }),
     shutdownGraceMs: Type.Integer({ minimum: 0, maximum: 600_000, default: DEFAULTS.shutdownGraceMs }),
+    heldRequestPollMs: Type.Integer({ minimum: 10, maximum: 60_000, default: DEFAULTS.heldRequestPollMs }),
     logLevel: StringEnum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, { default: 'info' }),
     logRequests: Type.Boolean({ default: false }),
   },
@@ -248,6 +253,14 @@ const ProxyPaymentsSchema = Type.Object(
   { additionalProperties: false, default: {} },
 );
 
+const RequestToPaySchema = Type.Object(
+  {
+    /** How far ahead a request-to-pay's expiryDateTime may lie. */
+    expiryHorizonMs: Type.Integer({ minimum: 60_000, maximum: 31_536_000_000, default: DEFAULTS.requestToPayExpiryHorizonMs }),
+  },
+  { additionalProperties: false, default: {} },
+);
+
 export const ConfigFileSchema = Type.Object(
   {
     server: ServerSchema,
@@ -261,6 +274,7 @@ export const ConfigFileSchema = Type.Object(
     delivery: DeliverySchema,
     processing: ProcessingSchema,
     proxyPayments: ProxyPaymentsSchema,
+    requestToPay: RequestToPaySchema,
     admin: Type.Optional(AdminSchema),
   },
   { additionalProperties: false },
@@ -276,6 +290,7 @@ export interface ConfigFile {
   delivery: Static<typeof DeliverySchema>;
   processing: Static<typeof ProcessingSchema>;
   proxyPayments: Static<typeof ProxyPaymentsSchema>;
+  requestToPay: Static<typeof RequestToPaySchema>;
   admin?: Static<typeof AdminSchema>;
 }
 

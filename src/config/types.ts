@@ -111,6 +111,8 @@ export interface ServerConfig {
   readonly heldConnectionsMax: number;
   /** On SIGTERM: how long in-flight requests may take before the process exits anyway. */
   readonly shutdownGraceMs: number;
+  /** A held request (sync identifier determination) reads its transaction this often when no notice of a change reaches it. */
+  readonly heldRequestPollMs: number;
   /** pino level of the service log. */
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Log one line per HTTP request (off by default: at thousands of requests a second it costs real CPU). */
@@ -171,6 +173,7 @@ export interface Config {
   readonly delivery: DeliveryConfig;
   readonly processing: ProcessingConfig;
   readonly proxyPayments: ProxyPaymentsConfig;
+  readonly requestToPay: { readonly expiryHorizonMs: number };
   readonly admin?: AdminConfig;
   /** True when started without a config file: the demo setup (its credentials are printed). */
   readonly demo: boolean;

@@ -8,8 +8,8 @@ import { BoundedMap } from '../lib/bounded-map.js';
 import { parseJson } from '../lib/json.js';
 import type { Clock, Ids } from '../ports/clock.js';
 import type { OutboxDelivery } from '../ports/delivery.js';
-import type { AcceptedWork, Processing } from '../ports/processing.js';
-import type { IdentificationReport, SchemeConnector, SchemeInbound, SchemeReport } from '../ports/scheme.js';
+import type { AcceptedWork, Processing, TransactionRequest } from '../ports/processing.js';
+import type { InboundReport, SchemeConnector, SchemeInbound } from '../ports/scheme.js';
 import type { Lease, NewOutboxMessage, OutboxRecord, StateChange, Store, TransactionRecord } from '../ports/store.js';
 import { KeyedSerialQueue } from './keyed-queue.js';
 import { traceHeaders, type DriverEnv, type EngineInput, type KindContext, type KindDecision, type KindDriver } from './kinds/kind.js';
@@ -66,6 +66,14 @@ export interface EngineDeps {
   readonly delivery?: OutboxDelivery;
   /** Told every state entered, after its commit (metrics). */
   readonly stateEntered?: (state: string) => void;
+  /** Told every input a machine refused as an illegal transition (metrics), besides the warning logged. */
+  readonly transitionRefused?: (kind: string) => void;
+  /**
+   * Whether this instance talks to schemes (configuration `processing.enabled`). When not, it
+   * still commits decisions (a cancellation it accepted), and the timers of the instances that
+   * process send what it did not.
+   */
+  readonly sendsToSchemes?: boolean;
   readonly options?: Partial<EngineOptions>;
 }
 
@@ -143,6 +151,11 @@ export class Engine implements SchemeInbound, Processing {
     await this.#track(this.#handle(transactionId, { type: 'tick' }));
   }
 
+  /** A request of the integrator about a transaction (Processing.request). */
+  async request(transactionId: string, request: TransactionRequest): Promise<void> {
+    await this.#track(this.#handle(transactionId, { type: 'request', request }));
+  }
+
   /** Look for due work now (e.g. right after an intake committed). */
   wake(): void {
     this.#woken = true;
@@ -156,7 +169,7 @@ export class Engine implements SchemeInbound, Processing {
    * the row the decision is made on, so an answer following another of the same transaction reads
    * nothing).
    */
-  async receive(report: SchemeReport | IdentificationReport): Promise<void> {
+  async receive(report: InboundReport): Promise<void> {
     await this.#track(this.#handle(report.idempotencyKey, { type: 'scheme', report }));
   }
 
@@ -234,6 +247,10 @@ export class Engine implements SchemeInbound, Processing {
       if (driver === undefined) throw new AssertionError(`no engine driver for ${transaction.kind} transactions`);
       const context = await this.#context(transaction);
       const decision = await driver.decide(context, input, this.#env(transaction.scheme));
+      if (decision?.refused !== undefined) {
+        this.#deps.log.warn({ transactionId, kind: transaction.kind, state: transaction.state, refused: decision.refused }, 'engine: illegal transition refused, not reported');
+        this.#deps.transitionRefused?.(transaction.kind);
+      }
       if (decision === undefined || (decision.steps.length === 0 && decision.commands.length === 0 && sameTimer(transaction, decision))) {
         // Nothing to do, unless the remembered row was stale: then judge again on the row as stored.
         if (remembered !== undefined) {
@@ -352,6 +369,7 @@ export class Engine implements SchemeInbound, Processing {
 
   /** Scheme calls happen only after the decision is committed; their outcomes are fed back as inputs. */
   async #execute(driver: KindDriver, context: KindContext, decision: KindDecision): Promise<void> {
+    if (this.#deps.sendsToSchemes === false) return;
     for (const command of decision.commands) {
       let outcome: Awaited<ReturnType<KindDriver['execute']>>;
       try {

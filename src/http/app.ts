@@ -20,6 +20,8 @@ import { oauthRoutes } from './routes/oauth.js';
 import { operationsRoutes, type Readiness } from './routes/operations.js';
 import { creditTransferRoutes } from './routes/v1/credit-transfer.js';
 import { identifierDeterminationRoutes } from './routes/v1/identifier-determination.js';
+import { requestToPayRoutes } from './routes/v1/request-to-pay.js';
+import { RequestToPayCancellationResponseSchema, RequestToPayResponseSchema } from '../domain/messages/request-to-pay.js';
 import { IdentifierDeterminationResponseSchema } from '../domain/messages/identifier-determination.js';
 import { TIME_BUDGET_MS_DEFAULTS } from '../config/schema.js';
 import { ErrorDetailSchema } from './schemas.js';
@@ -37,9 +39,6 @@ export interface AppDeps {
   /** Prometheus metrics; /metrics is served when given. */
   readonly metrics?: Metrics;
 }
-
-/** A held identifier determination reads its row this often when no notice of a change reaches it. */
-const HELD_REQUEST_POLL_MS = 1_000;
 
 /** Paths that logs must never show in clear. */
 const REDACTED_LOG_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'];
@@ -70,6 +69,8 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
 
   app.addSchema(ErrorDetailSchema);
   app.addSchema(IdentifierDeterminationResponseSchema);
+  app.addSchema(RequestToPayResponseSchema);
+  app.addSchema(RequestToPayCancellationResponseSchema);
   await app.register(errorsPlugin);
   await app.register(jsonBodyPlugin, { bodyBytesMax: config.server.bodyBytesMax });
   await app.register(swagger, {
@@ -110,8 +111,9 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
       identifierDeterminationRoutes(api, {
         ...deps,
         timeBudgetMs: (scheme) => config.schemes[scheme]?.timeBudgetMs ?? TIME_BUDGET_MS_DEFAULTS[scheme],
-        pollIntervalMs: HELD_REQUEST_POLL_MS,
+        pollIntervalMs: config.server.heldRequestPollMs,
       });
+      requestToPayRoutes(api, { ...deps, expiryHorizonMs: config.requestToPay.expiryHorizonMs });
     },
     { prefix: '/api/v1' },
   );

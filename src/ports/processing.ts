@@ -28,4 +28,18 @@ export interface Processing {
    * caught by the version check, so it decides at most once.
    */
   decideNow(transactionId: string): Promise<void>;
+  /**
+   * Hand the transaction's machine a request about it (e.g. a cancellation) and resolve once the
+   * machine's decision is committed; the scheme calls it makes follow (from an instance that
+   * processes: one that does not leaves them to the timers of those that do).
+   */
+  request(transactionId: string, request: TransactionRequest): Promise<void>;
 }
+
+/** A request of the integrator about an existing transaction, for its machine to decide on. */
+export type TransactionRequest = {
+  readonly type: 'cancel';
+  readonly messageId: string;
+  readonly messageIdentifiers: Readonly<Record<string, unknown>>;
+  readonly reasonCode: string;
+};

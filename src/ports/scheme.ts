@@ -1,5 +1,6 @@
 import type { CreditTransfer } from '../domain/messages/credit-transfer.js';
 import type { IdentifierDeterminationRequest, ResolvedAccount } from '../domain/messages/identifier-determination.js';
+import type { RequestToPay } from '../domain/messages/request-to-pay.js';
 import type { SchemeName } from '../domain/schemes.js';
 import type { Money } from '../lib/money.js';
 
@@ -59,6 +60,63 @@ export interface IdentificationReport {
   readonly receivedAt: number;
 }
 
+/** A request-to-pay as the engine hands it to a connector (pain.013 for ZA_RPP). */
+export interface OutboundRequestToPay {
+  readonly transactionId: string;
+  readonly integratorId: string;
+  readonly scheme: SchemeName;
+  readonly uetr: string;
+  /** Derived from the transaction, never random per attempt: every (re)send of one request carries the same key. */
+  readonly idempotencyKey: string;
+  /** The integrator's RequestToPay as accepted (validated). */
+  readonly message: RequestToPay;
+  readonly amount: Money;
+  /** expiryDateTime (ms since epoch). */
+  readonly expiresAt: number;
+  readonly traceparent: string | null;
+}
+
+/** Asking the scheme to withdraw a request-to-pay (camt.056 for ZA_RPP): the integrator's cancellation, or its expiry. */
+export interface OutboundRequestToPayCancellation {
+  readonly request: OutboundRequestToPay;
+  /** Identifies this cancellation (its message id at the scheme derives from it); the same on every resend. */
+  readonly cancellationKey: string;
+  /** ISO 20022 cancellation reason, e.g. CUST, DUPL, AM09; for an expiry the service's own. */
+  readonly reasonCode: string;
+}
+
+/** A request-to-pay status as the scheme reports it (pain.014), mapped exhaustively: an unknown code is PENDING, never final. */
+export type ReportedRequestToPayStatus = 'PENDING' | 'PRESENTED' | 'ACCEPTED' | 'PAID' | 'REJECTED';
+
+export interface RequestToPayReport {
+  readonly kind: 'request_to_pay';
+  readonly scheme: SchemeName;
+  readonly idempotencyKey: string;
+  readonly status: ReportedRequestToPayStatus;
+  readonly reasonCode?: string;
+  readonly reasonText?: string;
+  /** The scheme message as received, in a JSON form, used as event payload. */
+  readonly message: Readonly<Record<string, unknown>>;
+  readonly receivedAt: number;
+}
+
+/** The scheme's answer to a cancellation (camt.029): withdrawn, or not (with its reason). */
+export interface CancellationReport {
+  readonly kind: 'cancellation';
+  readonly scheme: SchemeName;
+  /** The request-to-pay's idempotency key. */
+  readonly idempotencyKey: string;
+  readonly cancellationKey: string;
+  readonly accepted: boolean;
+  readonly reasonCode?: string;
+  readonly reasonText?: string;
+  readonly message: Readonly<Record<string, unknown>>;
+  readonly receivedAt: number;
+}
+
+/** Every answer a scheme sends, whatever kind of transaction it answers. */
+export type InboundReport = SchemeReport | IdentificationReport | RequestToPayReport | CancellationReport;
+
 /** Limits that vary per integrator (from configuration), applied by the scheme rules. */
 export interface SchemeLimits {
   /** Maximum amount of one transfer in minor units of the scheme's currency, when the scheme or integrator sets one. */
@@ -103,7 +161,7 @@ export type SubmitOutcome =
 
 /** Implemented by the engine: connectors hand every scheme answer to it, whatever kind of transaction it answers. Resolves once durably recorded. */
 export interface SchemeInbound {
-  receive(report: SchemeReport | IdentificationReport): Promise<void>;
+  receive(report: InboundReport): Promise<void>;
 }
 
 export interface ConnectorCapabilities {
@@ -111,6 +169,8 @@ export interface ConnectorCapabilities {
   readonly statusEnquiry: boolean;
   /** Proxy and account resolution (`resolve`). */
   readonly identifierDetermination?: boolean;
+  /** Request-to-pay and its cancellation (`requestToPay`, `cancelRequestToPay`). */
+  readonly requestToPay?: boolean;
 }
 
 export interface SchemeConnector {
@@ -130,6 +190,10 @@ export interface SchemeConnector {
    * `failed`, not retryable.
    */
   resolve(lookup: OutboundLookup): Promise<SubmitOutcome>;
+  /** Send a request-to-pay (pain.013 for ZA_RPP); idempotent by its idempotency key. Status reports come back as RequestToPayReports. */
+  requestToPay(request: OutboundRequestToPay): Promise<SubmitOutcome>;
+  /** Ask the scheme to withdraw a request-to-pay (camt.056); idempotent by the cancellation key. The answer comes back as a CancellationReport. */
+  cancelRequestToPay(cancellation: OutboundRequestToPayCancellation): Promise<SubmitOutcome>;
   /** Begin passing scheme answers to `inbound`. */
   start(inbound: SchemeInbound): Promise<void>;
   /** Stop; answers not yet passed on are dropped (the engine enquires again after restart). */

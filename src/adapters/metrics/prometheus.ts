@@ -9,6 +9,7 @@ export interface Metrics {
   readonly registry: Registry;
   readonly httpRequestSeconds: Histogram<'method' | 'route' | 'status'>;
   readonly statesEntered: Counter<'state'>;
+  readonly transitionsRefused: Counter<'kind'>;
   readonly deliveries: Counter<'channel' | 'result'>;
 }
 
@@ -28,6 +29,12 @@ export function createMetrics(): Metrics {
       name: 'regpay_transaction_states_entered_total',
       help: 'Transaction states entered (one event each)',
       labelNames: ['state'],
+      registers: [registry],
+    }),
+    transitionsRefused: new Counter({
+      name: 'regpay_transitions_refused_total',
+      help: 'Inputs a state machine refused as illegal transitions (e.g. a PAID report after EXPIRED): logged, never reported',
+      labelNames: ['kind'],
       registers: [registry],
     }),
     deliveries: new Counter({

@@ -272,7 +272,7 @@ export const SQL = {
        AND ($3::bigint IS NULL OR created_at >= $3::bigint)`,
   ),
   // attempts restarts at 0: a replayed message gets a whole new retry schedule; the full record
-  // of earlier attempts stays in delivery_attempts. Rows come back blocked; #replay then
+  // of earlier attempts stays in delivery_attempts. Rows come back blocked; replay() then
   // unblocks the head of each queue they are in.
   replay: named(
     'replay',

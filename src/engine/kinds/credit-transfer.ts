@@ -1,4 +1,5 @@
 import type { IntegratorConfig } from '../../config/types.js';
+import { CALLBACK_PATHS } from '../../domain/callback-paths.js';
 import { CREDIT_TRANSFER_MACHINE, CT, decide, isCtState, type Command, type CtData, type CtInput, type CtState } from '../../domain/machines/credit-transfer.js';
 import type { CreditTransfer } from '../../domain/messages/credit-transfer.js';
 import { paymentStatusReportJson } from '../../domain/messages/payment-status-report.js';
@@ -8,14 +9,12 @@ import type { OutboundTransfer, SchemeLimits } from '../../ports/scheme.js';
 import type { NewOutboxMessage, TransactionRecord } from '../../ports/store.js';
 import { callbackMessage, callbackRowInput, sentInput, type DriverEnv, type EngineInput, type KindContext, type KindDecision, type KindDriver } from './kind.js';
 
-const CALLBACK_PATH = '/transactions/outbound/credit-transfer-response';
-
 /** The engine's side of an outbound credit transfer: the machine of domain/machines/credit-transfer.ts. */
 export const CREDIT_TRANSFER_DRIVER: KindDriver = {
   machine: CREDIT_TRANSFER_MACHINE,
 
   answers(transaction, report) {
-    return report.kind !== 'identification' && transaction.uetr === report.uetr;
+    return (report.kind === 'status' || report.kind === 'not_found') && transaction.uetr === report.uetr;
   },
 
   async decide(context, input, env) {
@@ -37,7 +36,7 @@ export const CREDIT_TRANSFER_DRIVER: KindDriver = {
     if (decision.callback !== undefined) {
       const id = env.ids.uuid();
       const body = paymentStatusReportJson({ original: messageOf(context), verdict: decision.callback, messageIdentification: id.replaceAll('-', ''), createdAt: env.now });
-      outbox.push(callbackMessage(context, id, CALLBACK_PATH, body, env.now));
+      outbox.push(callbackMessage(context, id, CALLBACK_PATHS.creditTransferResponse, body, env.now));
       next = { ...next, callbackId: id };
     }
     return { steps: decision.steps, data: next as Record<string, unknown>, dueAt: decision.dueAt, commands: decision.commands, outbox } satisfies KindDecision;
@@ -71,7 +70,7 @@ async function machineInput(context: KindContext, state: CtState, data: CtData, 
       return { type: 'sent', what: input.command as Command, ...sentInput(input.outcome) };
     case 'scheme': {
       const { report } = input;
-      if (report.kind === 'identification') return undefined;
+      if (report.kind !== 'status' && report.kind !== 'not_found') return undefined;
       return {
         type: 'scheme',
         answer: {

@@ -1,3 +1,4 @@
+import { CALLBACK_PATHS } from '../../domain/callback-paths.js';
 import {
   decide,
   ID,
@@ -13,9 +14,6 @@ import { AssertionError } from '../../lib/assert.js';
 import type { OutboundLookup } from '../../ports/scheme.js';
 import type { NewOutboxMessage } from '../../ports/store.js';
 import { callbackMessage, callbackRowInput, sentInput, type DriverEnv, type EngineInput, type KindContext, type KindDecision, type KindDriver } from './kind.js';
-
-/** Where the async answer goes (CONTRACT §3). */
-export const IDENTIFIER_DETERMINATION_REPORT_PATH = '/identifiers/outbound/identifier-determination-report';
 
 /**
  * The engine's side of an identifier determination: the machine of
@@ -106,7 +104,7 @@ function withAnswer(
   const outbox: NewOutboxMessage[] = [];
   let data: IdData = { ...decision.data, response };
   if (data.mode === 'async') {
-    outbox.push(callbackMessage(context, id, IDENTIFIER_DETERMINATION_REPORT_PATH, response, env.now));
+    outbox.push(callbackMessage(context, id, CALLBACK_PATHS.identifierDeterminationReport, response, env.now));
     data = { ...data, callbackId: id };
   }
   return { steps, data: data as unknown as Record<string, unknown>, dueAt: decision.dueAt, commands: decision.commands, outbox, notify: true };

@@ -2,7 +2,8 @@ import type { IntegratorConfig } from '../../config/types.js';
 import type { MachineDefinition, Step } from '../../domain/machines/machine.js';
 import { childTraceparent } from '../../lib/trace.js';
 import type { Ids } from '../../ports/clock.js';
-import type { IdentificationReport, SchemeConnector, SchemeReport, SubmitOutcome } from '../../ports/scheme.js';
+import type { TransactionRequest } from '../../ports/processing.js';
+import type { InboundReport, SchemeConnector, SubmitOutcome } from '../../ports/scheme.js';
 import type { NewOutboxMessage, Store, TransactionRecord } from '../../ports/store.js';
 
 /**
@@ -14,7 +15,7 @@ import type { NewOutboxMessage, Store, TransactionRecord } from '../../ports/sto
 export interface KindDriver {
   readonly machine: MachineDefinition;
   /** Whether a scheme report is about this transaction (the engine found it by the report's idempotency key). */
-  answers(transaction: TransactionRecord, report: SchemeReport | IdentificationReport): boolean;
+  answers(transaction: TransactionRecord, report: InboundReport): boolean;
   /** The machine's decision on one input; undefined when the input does not concern the transaction's machine. */
   decide(context: KindContext, input: EngineInput, env: DriverEnv): Promise<KindDecision | undefined>;
   /** Carry out one command of a committed decision (a scheme call); its outcome comes back as a `sent` input. */
@@ -28,7 +29,9 @@ export type EngineInput =
   /** What the scheme's transport did with a command's message. */
   | { readonly type: 'sent'; readonly command: string; readonly outcome: SubmitOutcome }
   /** An answer from the scheme. */
-  | { readonly type: 'scheme'; readonly report: SchemeReport | IdentificationReport }
+  | { readonly type: 'scheme'; readonly report: InboundReport }
+  /** The integrator asks something of the transaction (a cancellation). */
+  | { readonly type: 'request'; readonly request: TransactionRequest }
   /** An attempt to deliver one of the transaction's callbacks was recorded. */
   | { readonly type: 'callback'; readonly outboxId: string; readonly delivered: boolean };
 
@@ -72,6 +75,8 @@ export interface KindDecision {
   readonly outbox: readonly NewOutboxMessage[];
   /** Someone waits on this change (a held request): tell every instance once committed. */
   readonly notify?: boolean;
+  /** An input the machine refused as an illegal transition (never reported): the engine logs and counts it. */
+  readonly refused?: string;
 }
 
 /** The trace headers of a message the transaction causes: a child span of the request that started it. */

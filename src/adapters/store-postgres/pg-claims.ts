@@ -1,0 +1,34 @@
+/**
+ * Transaction leases: claiming due timers (SKIP LOCKED, so instances never wait on each other),
+ * ending a lease early, ending the leases of holders that are certainly gone, and waking the
+ * transactions whose callback was delivered.
+ */
+import type { ClaimOptions } from '../../ports/store.js';
+import type { OpOf } from '../store-ops.js';
+import { compareText, transactionFromRow, type TransactionRow } from '../store-rows.js';
+import type { Client, ItemResult } from './pg-batch.js';
+import { SQL } from './pg-sql.js';
+
+export async function claimDue(client: Client, options: ClaimOptions): Promise<ItemResult> {
+  const result = await client.query<TransactionRow>(SQL.claimDue, [options.now, options.limit, options.owner, options.now + options.leaseMs]);
+  const records = result.rows.map(transactionFromRow).sort((a, b) => (a.dueAt ?? 0) - (b.dueAt ?? 0) || compareText(a.id, b.id));
+  return { ok: true, value: records };
+}
+
+/** Ends a lease early, and only its owner's. */
+export async function release(client: Client, op: OpOf<'releaseTransaction'>): Promise<ItemResult> {
+  await client.query(SQL.release, [op.id, op.owner]);
+  return { ok: true, value: undefined };
+}
+
+/** Ends every live lease (of transactions and of pending outbox messages) of the given owners, instances known to be dead; returns how many. */
+export async function releaseLeases(client: Client, op: OpOf<'releaseLeases'>): Promise<ItemResult> {
+  const transactions = await client.query(SQL.releaseTransactionLeases, [op.owners, op.now]);
+  const outbox = await client.query(SQL.releaseOutboxLeases, [op.owners]);
+  return { ok: true, value: (transactions.rowCount ?? 0) + (outbox.rowCount ?? 0) };
+}
+
+export async function wakeDeliveredCallbacks(client: Client, op: OpOf<'wakeDeliveredCallbacks'>): Promise<ItemResult> {
+  const woken = await client.query(SQL.wakeDeliveredCallbacks, [op.now]);
+  return { ok: true, value: woken.rowCount ?? 0 };
+}

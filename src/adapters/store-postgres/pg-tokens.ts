@@ -1,0 +1,48 @@
+/**
+ * Refresh tokens (saved, used once, a reused one revoking its family) and settings, the values
+ * every instance shares (such as the token signing key).
+ */
+import { StoreWriteError, type OpOf } from '../store-ops.js';
+import type { Client, ItemResult } from './pg-batch.js';
+import { SQL } from './pg-sql.js';
+
+interface RefreshTokenRow {
+  token_hash: string;
+  family_id: string;
+  integrator_id: string;
+  expires_at: string;
+  used_at: string | null;
+  revoked: boolean;
+}
+
+export async function saveRefreshToken(client: Client, op: OpOf<'saveRefreshToken'>): Promise<ItemResult> {
+  const { record } = op;
+  const result = await client.query(SQL.insertRefreshToken, [record.tokenHash, record.familyId, record.integratorId, record.expiresAt]);
+  if (result.rowCount === 0) return { ok: false, error: new StoreWriteError('refresh token hash already stored') };
+  if (op.forgetExpiredBefore !== null) await client.query(SQL.forgetExpiredRefreshTokens, [op.forgetExpiredBefore]);
+  return { ok: true, value: undefined };
+}
+
+/** The conditional UPDATE is the atomic step: of two concurrent uses, the second waits on the row and then finds it used. */
+export async function useRefreshToken(client: Client, op: OpOf<'useRefreshToken'>): Promise<ItemResult> {
+  const used = await client.query<RefreshTokenRow>(SQL.useRefreshToken, [op.tokenHash, op.now]);
+  const row = used.rows[0];
+  if (row) {
+    return {
+      ok: true,
+      value: { kind: 'ok', record: { tokenHash: row.token_hash, familyId: row.family_id, integratorId: row.integrator_id, expiresAt: Number(row.expires_at) } },
+    };
+  }
+  const found = (await client.query<RefreshTokenRow>(SQL.refreshTokenByHash, [op.tokenHash])).rows[0];
+  if (found === undefined || found.used_at === null) return { ok: true, value: { kind: 'unknown' } };
+  await client.query(SQL.revokeFamily, [found.family_id]);
+  return { ok: true, value: { kind: 'reused', familyId: found.family_id } };
+}
+
+/** Insert-if-absent, then read: an instance that lost the race reads the winner's value. */
+export async function createSetting(client: Client, op: OpOf<'createSetting'>): Promise<ItemResult> {
+  await client.query(SQL.insertSetting, [op.name, op.value]);
+  const row = (await client.query<{ value: string }>(SQL.settingByName, [op.name])).rows[0];
+  if (row === undefined) return { ok: false, error: new Error(`setting ${op.name} vanished`) };
+  return { ok: true, value: row.value };
+}

@@ -1,0 +1,139 @@
+import {
+  decide,
+  REQUEST_TO_PAY_MACHINE,
+  RTP,
+  type RtpCommand,
+  type RtpData,
+  type RtpInput,
+  type RtpState,
+} from '../../domain/machines/request-to-pay.js';
+import { isStateOf } from '../../domain/machines/machine.js';
+import { requestToPayCancellationResponseJson, requestToPayResponseJson, type RequestToPay, type RequestToPayCancellation } from '../../domain/messages/request-to-pay.js';
+import { createHash } from 'node:crypto';
+import { CALLBACK_PATHS } from '../../domain/callback-paths.js';
+import { AssertionError } from '../../lib/assert.js';
+import type { OutboundRequestToPay } from '../../ports/scheme.js';
+import type { NewOutboxMessage } from '../../ports/store.js';
+import { callbackMessage, sentInput, type EngineInput, type KindContext, type KindDecision, type KindDriver } from './kind.js';
+
+/** Reason the scheme is given when a request-to-pay expires unpaid (camt.056 Rsn/Prtry). */
+export const EXPIRY_REASON = 'EXPIRED';
+
+/**
+ * The engine's side of a request-to-pay: the machine of domain/machines/request-to-pay.ts. Every
+ * status it enters is pushed to the integrator as a RequestToPayResponse callback, and every
+ * cancellation it answers as a RequestToPayCancellationResponse, in the same commit as the state:
+ * callbacks of one transaction go out in order (CONTRACT §3).
+ */
+export const REQUEST_TO_PAY_DRIVER: KindDriver = {
+  machine: REQUEST_TO_PAY_MACHINE,
+
+  answers(_transaction, report) {
+    return report.kind === 'request_to_pay' || report.kind === 'cancellation';
+  },
+
+  decide(context, input, env) {
+    const { transaction } = context;
+    const state = transaction.state;
+    if (!isStateOf(REQUEST_TO_PAY_MACHINE, state)) throw new AssertionError(`unknown request-to-pay state ${state}`);
+    const data = transaction.data as unknown as RtpData;
+    const rtpInput = machineInput(context, state, data, input);
+    if (rtpInput === undefined) return Promise.resolve(undefined);
+    const decision = decide({ state, data, dueAt: transaction.dueAt }, rtpInput, { now: env.now, resendDelayMs: env.delays.resendDelayMs });
+    const original = context.message as RequestToPay;
+    const outbox: NewOutboxMessage[] = [];
+    for (const push of decision.pushes) {
+      const id = env.ids.uuid();
+      const body = requestToPayResponseJson({ original, ...push, messageIdentification: id.replaceAll('-', ''), createdAt: env.now });
+      outbox.push(callbackMessage(context, id, CALLBACK_PATHS.requestToPayResponse, body, env.now));
+    }
+    for (const answer of decision.cancellationAnswers) {
+      const id = env.ids.uuid();
+      const body = requestToPayCancellationResponseJson({
+        cancellation: { messageIdentifiers: answer.messageIdentifiers as RequestToPayCancellation['messageIdentifiers'] },
+        original,
+        accepted: answer.accepted,
+        ...(answer.reasonCode === undefined ? {} : { reasonCode: answer.reasonCode }),
+        ...(answer.reasonText === undefined ? {} : { reasonText: answer.reasonText }),
+        requestToPayStatus: answer.status,
+        messageIdentification: id.replaceAll('-', ''),
+        createdAt: env.now,
+      });
+      outbox.push(callbackMessage(context, id, CALLBACK_PATHS.requestToPayCancellationResponse, body, env.now));
+    }
+    return Promise.resolve({
+      steps: decision.steps,
+      data: decision.data as unknown as Record<string, unknown>,
+      dueAt: decision.dueAt,
+      commands: decision.commands,
+      outbox,
+      ...(decision.refused === undefined ? {} : { refused: decision.refused }),
+    } satisfies KindDecision);
+  },
+
+  execute(context, command) {
+    const request = outboundRequest(context);
+    const data = context.transaction.data as unknown as RtpData;
+    switch (command as RtpCommand) {
+      case 'request':
+        return context.connector.requestToPay(request);
+      case 'cancel': {
+        if (data.cancelling === undefined) throw new AssertionError('a cancel command without a cancellation');
+        return context.connector.cancelRequestToPay({ request, cancellationKey: cancellationKey(context, data.cancelling.messageId), reasonCode: data.cancelling.reasonCode });
+      }
+      case 'expire':
+        return context.connector.cancelRequestToPay({ request, cancellationKey: cancellationKey(context, EXPIRY_REASON), reasonCode: EXPIRY_REASON });
+    }
+  },
+};
+
+function machineInput(context: KindContext, state: RtpState, data: RtpData, input: EngineInput): RtpInput | undefined {
+  switch (input.type) {
+    case 'tick':
+      return state === RTP.RECEIVED ? { type: 'tick', supported: context.connector.capabilities.requestToPay === true } : { type: 'tick' };
+    case 'sent':
+      return { type: 'sent', what: input.command as RtpCommand, ...sentInput(input.outcome) };
+    case 'scheme': {
+      const { report } = input;
+      if (report.kind !== 'request_to_pay' && report.kind !== 'cancellation') return undefined;
+      const reason = { ...(report.reasonCode === undefined ? {} : { reasonCode: report.reasonCode }), ...(report.reasonText === undefined ? {} : { reasonText: report.reasonText }) };
+      if (report.kind === 'request_to_pay') return { type: 'status', status: report.status, ...reason, payloadJson: JSON.stringify(report.message) };
+      // An answer to the expiry notice, or to a cancellation no longer in flight, decides nothing.
+      if (data.cancelling === undefined || report.cancellationKey !== cancellationKey(context, data.cancelling.messageId)) return undefined;
+      return { type: 'cancellation_answer', accepted: report.accepted, ...reason, payloadJson: JSON.stringify(report.message) };
+    }
+    case 'request':
+      return { type: 'cancel', cancellation: { messageId: input.request.messageId, messageIdentifiers: input.request.messageIdentifiers, reasonCode: input.request.reasonCode } };
+    case 'callback':
+      // Status pushes are must-deliver messages of the outbox; their acknowledgement moves nothing.
+      return undefined;
+  }
+}
+
+/**
+ * The cancellation's own idempotency key, one per cancellation message of this request (or its
+ * expiry notice), derived, never random: a UUID made from the transaction id and the
+ * cancellation's id, so schemes' message ids made from it lead back to it.
+ */
+function cancellationKey(context: KindContext, cancellationId: string): string {
+  const hex = createHash('sha256').update(`${context.transaction.id}\u0000${cancellationId}`).digest('hex');
+  // RFC 9562 version 8 (custom) layout: the version nibble 8 and the variant bits 10.
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+function outboundRequest(context: KindContext): OutboundRequestToPay {
+  const { transaction } = context;
+  if (transaction.amountMinor === null || transaction.currency === null) throw new AssertionError(`request-to-pay ${transaction.id} has no amount`);
+  return {
+    transactionId: transaction.id,
+    integratorId: transaction.integratorId,
+    scheme: transaction.scheme,
+    uetr: transaction.uetr,
+    // Derived from the transaction, never random per attempt (STYLE.md rule 6).
+    idempotencyKey: transaction.id,
+    message: context.message as RequestToPay,
+    amount: { currency: transaction.currency, minor: transaction.amountMinor },
+    expiresAt: (transaction.data as unknown as RtpData).expiresAt,
+    traceparent: transaction.traceparent,
+  };
+}
