@@ -20,7 +20,8 @@ import { buildApp, createLogger } from './http/app.js';
 async function main(): Promise<void> {
   const config = await loadConfig({ argv: process.argv.slice(2) });
   const log = createLogger(config.server.logLevel);
-  const store = await openStore(config.database);
+  // Held requests are answered when another instance decides them: listen for its notices from the start.
+  const store = await openStore(config.database, { listenForChanges: true });
   const clock = systemClock;
   const ids = systemIds;
   // Leases name their holder, so an operator can tell which instance holds what (crash-recovery.ts).

@@ -247,7 +247,8 @@ export class Engine implements SchemeInbound, Processing {
       if (driver === undefined) throw new AssertionError(`no engine driver for ${transaction.kind} transactions`);
       const context = await this.#context(transaction);
       const decision = await driver.decide(context, input, this.#env(transaction.scheme));
-      if (decision?.refused !== undefined) {
+      // Judged on the stored row only: one refused on a remembered row is judged again on the stored one below.
+      if (decision?.refused !== undefined && remembered === undefined) {
         this.#deps.log.warn({ transactionId, kind: transaction.kind, state: transaction.state, refused: decision.refused }, 'engine: illegal transition refused, not reported');
         this.#deps.transitionRefused?.(transaction.kind);
       }

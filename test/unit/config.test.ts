@@ -61,6 +61,7 @@ void describe('configuration loading', () => {
       heldConnectionMs: 30_000,
       heldConnectionsMax: 1_000,
       shutdownGraceMs: 10_000,
+      heldRequestPollMs: 1_000,
       logLevel: 'info',
       logRequests: false,
     });

@@ -19,13 +19,17 @@ export class ChangeListener {
   #client: pg.Client | undefined;
   #closed = false;
   #failures = 0;
+  /** Connections already given up on. */
+  readonly #given = new WeakSet<pg.Client>();
   #timer: NodeJS.Timeout | undefined;
+  /** Settles once the first attempt to listen has succeeded or failed (a failure is retried in the background). */
+  readonly firstAttempt: Promise<void>;
 
   constructor(connectionString: string, onNotice: (transactionId: string) => void, onError: (error: Error) => void) {
     this.#connectionString = connectionString;
     this.#onNotice = onNotice;
     this.#onError = onError;
-    void this.#connect();
+    this.firstAttempt = this.#connect();
   }
 
   async close(): Promise<void> {
@@ -59,7 +63,9 @@ export class ChangeListener {
   }
 
   #retry(client: pg.Client, error: Error): void {
-    if (this.#closed || (this.#client !== undefined && this.#client !== client)) return;
+    // One failure of a connection may be told twice ('error', then 'end'): it is retried once.
+    if (this.#closed || this.#given.has(client) || (this.#client !== undefined && this.#client !== client)) return;
+    this.#given.add(client);
     this.#client = undefined;
     client.end().catch(() => undefined);
     this.#onError(error);

@@ -52,6 +52,12 @@ export interface PostgresStoreOptions {
   readonly applicationName?: string;
   /** Errors with no caller to hand them to (an idle pooled connection dropped by the server). */
   readonly onBackgroundError?: (error: Error) => void;
+  /**
+   * LISTEN for other instances' change notices from the start (an instance that holds requests):
+   * a notice sent before its first listener would otherwise be missed. Without it, listening
+   * starts at the first onChange.
+   */
+  readonly listenForChanges?: boolean;
 }
 
 /** Serializes schema migrations of every instance sharing the database. */
@@ -78,7 +84,9 @@ export async function openPostgresStore(connectionString: string, options: Postg
     await pool.end();
     throw error;
   }
-  return new PostgresStore(pool, connectionString, options);
+  const store = new PostgresStore(pool, connectionString, options);
+  if (options.listenForChanges === true) await store.listen();
+  return store;
 }
 
 /** An advisory lock held for the migration transaction makes instances starting together migrate one at a time. */
@@ -144,10 +152,16 @@ class PostgresStore extends QueuedWrites implements Store {
   }
 
   override onChange(listener: (transactionId: string) => void): () => void {
+    void this.listen();
+    return super.onChange(listener);
+  }
+
+  /** Start listening for notices (once); resolves after the first attempt to LISTEN. */
+  listen(): Promise<void> {
     if (this.#listener === undefined && !this.#closed) {
       this.#listener = new ChangeListener(this.#connectionString, (transactionId) => this.changed(transactionId), this.#onBackgroundError);
     }
-    return super.onChange(listener);
+    return this.#listener?.firstAttempt ?? Promise.resolve();
   }
 
   async getTransaction(id: string): Promise<TransactionRecord | undefined> {
