@@ -1,9 +1,19 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SchemeName } from '../../src/domain/schemes.js';
-import type { IdentificationReport, OutboundLookup, SchemeConnector } from '../../src/ports/scheme.js';
+import type {
+  CancellationReport,
+  IdentificationReport,
+  OutboundLookup,
+  OutboundRequestToPay,
+  OutboundRequestToPayCancellation,
+  RequestToPayReport,
+  SchemeConnector,
+} from '../../src/ports/scheme.js';
+import { requestToPayTestValue } from '../../src/connectors/simulator/request-to-pay-values.js';
 import { REJECTION_CODES, testValue } from '../../src/connectors/simulator/test-values.js';
 import { mobile, outboundLookup } from '../support/lookup.js';
+import { cancellationOf, fromDebtorAccount } from '../support/request-to-pay.js';
 import { outboundTransfer, RecordingInbound, sleep, toAccount, withAmount } from '../support/scheme.js';
 
 /**
@@ -227,6 +237,35 @@ export function connectorContract(settings: ContractSettings): void {
       assert.equal(report.account?.legalName, 'Thandiwe Nomvula Dlamini');
       assert.match(String(report.message.schema), /^acmt\.024\.001\.\d\d$/);
     });
+
+    void it('answers a request-to-pay with RequestToPayReports and its cancellation with a CancellationReport when it has the capability, and refuses both, not retryable, otherwise', async () => {
+      const request: OutboundRequestToPay = { ...fromDebtorAccount(requestToPayTestValue('never_paid').value), scheme };
+      const cancellation = cancellationOf(request, 'CUST');
+      const outcomes = [await connector.requestToPay(request)];
+      if (connector.capabilities.requestToPay !== true) {
+        outcomes.push(await connector.cancelRequestToPay(cancellation));
+        for (const outcome of outcomes) {
+          assert.equal(outcome.kind, 'failed');
+          assert.equal(outcome.kind === 'failed' && outcome.retryable, false);
+        }
+        return;
+      }
+      assert.deepEqual(outcomes, [{ kind: 'delivered' }]);
+      const statuses = await requestToPayReportsAbout(inbound, request, 2);
+      assert.deepEqual(
+        statuses.map((report) => [report.kind, report.scheme, report.status]),
+        [
+          ['request_to_pay', scheme, 'PENDING'],
+          ['request_to_pay', scheme, 'PRESENTED'],
+        ],
+      );
+      assert.match(String(statuses[0]?.message.schema), /^pain\.014\.001\.\d\d$/);
+      assert.deepEqual(await connector.cancelRequestToPay(cancellation), { kind: 'delivered' });
+      const answer = await cancellationAbout(inbound, cancellation);
+      assert.equal(answer.accepted, true);
+      assert.equal(answer.idempotencyKey, request.idempotencyKey);
+      assert.match(String(answer.message.schema), /^camt\.029\.001\.\d\d$/);
+    });
   });
 }
 
@@ -240,6 +279,35 @@ async function identificationAbout(inbound: RecordingInbound, lookup: OutboundLo
     if (found !== undefined) return found;
     const left = deadline - Date.now();
     if (left <= 0) throw new Error(`no identification report about ${lookup.idempotencyKey} within 2000 ms`);
+    await inbound.waitFor(inbound.reports.length + 1, left).catch(() => undefined);
+  }
+}
+
+/** The first `count` request-to-pay reports about `request` among the reports the inbound side recorded, waited for. */
+async function requestToPayReportsAbout(inbound: RecordingInbound, request: OutboundRequestToPay, count: number): Promise<RequestToPayReport[]> {
+  const about = (): RequestToPayReport[] =>
+    (inbound.reports as readonly unknown[]).filter(
+      (report): report is RequestToPayReport => (report as RequestToPayReport).kind === 'request_to_pay' && (report as RequestToPayReport).idempotencyKey === request.idempotencyKey,
+    );
+  const deadline = Date.now() + 2_000;
+  while (about().length < count) {
+    const left = deadline - Date.now();
+    if (left <= 0) throw new Error(`expected ${count} request-to-pay report(s) about ${request.idempotencyKey} within 2000 ms, got ${about().length}`);
+    await inbound.waitFor(inbound.reports.length + 1, left).catch(() => undefined);
+  }
+  return about().slice(0, count);
+}
+
+/** The cancellation report about `cancellation` among the reports the inbound side recorded, waited for. */
+async function cancellationAbout(inbound: RecordingInbound, cancellation: OutboundRequestToPayCancellation): Promise<CancellationReport> {
+  const deadline = Date.now() + 2_000;
+  for (;;) {
+    const found = (inbound.reports as readonly unknown[]).find(
+      (report): report is CancellationReport => (report as CancellationReport).kind === 'cancellation' && (report as CancellationReport).cancellationKey === cancellation.cancellationKey,
+    );
+    if (found !== undefined) return found;
+    const left = deadline - Date.now();
+    if (left <= 0) throw new Error(`no cancellation report about ${cancellation.cancellationKey} within 2000 ms`);
     await inbound.waitFor(inbound.reports.length + 1, left).catch(() => undefined);
   }
 }

@@ -2,10 +2,14 @@ import { REASON_DESCRIPTION_LENGTH_MAX } from '../../domain/messages/identifier-
 import type { SchemeName } from '../../domain/schemes.js';
 import type { Clock } from '../../ports/clock.js';
 import type {
+  CancellationReport,
   ConnectorCapabilities,
   IdentificationReport,
   OutboundLookup,
+  OutboundRequestToPay,
+  OutboundRequestToPayCancellation,
   OutboundTransfer,
+  RequestToPayReport,
   SchemeConnector,
   SchemeInbound,
   SchemeLimits,
@@ -18,13 +22,17 @@ import { OK, reject, type SchemeRule } from '../rules.js';
 import type { InboundSchemeMessage, SchemeMessage, SchemeTransport } from '../transport.js';
 import { acmt023Document } from './acmt023.js';
 import { readAcmt024, type Acmt024Report } from './acmt024.js';
+import { readCamt029, type Camt029Report } from './camt029.js';
+import { camt056Document } from './camt056.js';
 import { enquiryMessageId, idempotencyKeyOf, schemeMessageId } from './ids.js';
 import { readPacs002, type OriginalTransfer, type ReportedStatus } from './pacs002.js';
 import { isoAmountFits, isoDateTime, mapCreditTransfer, pacs008Document, type Pacs008Settings } from './pacs008.js';
 import { pacs028Document } from './pacs028.js';
+import { pain013Document } from './pain013.js';
+import { readPain014, type RequestToPayStatus } from './pain014.js';
 import { reasonText } from './reason-codes.js';
-import { statusOf, type StatusTable } from './status.js';
-import { ISO20022_NAMESPACE_PREFIX, textLeaves } from './xml.js';
+import { requestToPayStatusOf, statusOf, type StatusTable } from './status.js';
+import { documentMessageName, textLeaves } from './xml.js';
 
 /**
  * One general ISO 20022 connector; a scheme family is a value of `SchemeFamily` (its folder
@@ -45,6 +53,12 @@ export interface SchemeFamily {
     readonly statusRequest: string;
     /** Present exactly when the capability `identifierDetermination` is: acmt.023 version written (answers: acmt.024). */
     readonly identifierDetermination?: { readonly request: 'acmt.023.001.03' };
+    /**
+     * Present exactly when the capability `requestToPay` is: the pain.013 version written for a
+     * request-to-pay (answers: pain.014) and the camt.056 version written for its cancellation
+     * (answer: camt.029).
+     */
+    readonly requestToPay?: { readonly request: 'pain.013.001.09'; readonly cancellation: 'camt.056.001.10' };
   };
   /** Checked in order before the universal rules; the first failure decides. */
   readonly rules: readonly SchemeRule[];
@@ -80,6 +94,18 @@ interface Correlation {
   readonly uetr: string;
 }
 
+/** What a cancellation's case id (camt.056 Case/Id, repeated as camt.029 RslvdCase/Id) stands for. */
+interface CancellationCorrelation {
+  readonly idempotencyKey: string;
+  readonly cancellationKey: string;
+}
+
+/** What a message is sent about: its idempotency key toward the operator, and the trace it continues. */
+interface Subject {
+  readonly idempotencyKey: string;
+  readonly traceparent: string | null;
+}
+
 class IsoSchemeConnector implements SchemeConnector {
   readonly family: string;
   readonly schemes: readonly SchemeName[];
@@ -88,6 +114,8 @@ class IsoSchemeConnector implements SchemeConnector {
   readonly #deps: ConnectorDeps;
   /** MsgId (of a pacs.008 or pacs.028) -> the transfer it belongs to. */
   readonly #correlations: BoundedMap<string, Correlation>;
+  /** camt.056 Case/Id -> the request and cancellation it belongs to (needed only for keys whose ids do not reverse). */
+  readonly #cancellations: BoundedMap<string, CancellationCorrelation>;
   #inbound: SchemeInbound | undefined;
   #enquiries = 0;
 
@@ -96,12 +124,16 @@ class IsoSchemeConnector implements SchemeConnector {
     if ((definition.capabilities.identifierDetermination === true) !== (definition.messages.identifierDetermination !== undefined)) {
       throw new RangeError(`family ${definition.family} must declare identifierDetermination both as a capability and as messages, or neither`);
     }
+    if ((definition.capabilities.requestToPay === true) !== (definition.messages.requestToPay !== undefined)) {
+      throw new RangeError(`family ${definition.family} must declare requestToPay both as a capability and as messages, or neither`);
+    }
     this.family = definition.family;
     this.schemes = definition.schemes;
     this.capabilities = definition.capabilities;
     this.#definition = definition;
     this.#deps = deps;
     this.#correlations = new BoundedMap(deps.correlationEntriesMax ?? CORRELATION_ENTRIES_MAX);
+    this.#cancellations = new BoundedMap(deps.correlationEntriesMax ?? CORRELATION_ENTRIES_MAX);
   }
 
   check(transfer: OutboundTransfer, limits: SchemeLimits): SchemeRuleOutcome {
@@ -171,6 +203,41 @@ class IsoSchemeConnector implements SchemeConnector {
     return this.#send(lookup, request.request, messageId, written.document);
   }
 
+  async requestToPay(request: OutboundRequestToPay): Promise<SubmitOutcome> {
+    const messages = this.#definition.messages.requestToPay;
+    if (messages === undefined) return { kind: 'failed', retryable: false, error: `${this.#deps.scheme} (${this.family}) offers no request-to-pay` };
+    const { memberIdSystem } = this.#definition.messages.creditTransfer;
+    // Every resend of one request carries the same MsgId, so the operator de-duplicates it and its reports lead back to the key.
+    const messageId = schemeMessageId(request.idempotencyKey);
+    const written = pain013Document(
+      { messageId, createdAt: isoDateTime(this.#deps.clock.now()) },
+      request,
+      { messageName: messages.request, ...(memberIdSystem === undefined ? {} : { memberIdSystem }) },
+    );
+    // Resending the same request cannot make it writable.
+    if (!written.ok) return { kind: 'failed', retryable: false, error: `${written.reasonCode}: ${written.reasonText}` };
+    this.#remember(messageId, request);
+    return this.#send(request, messages.request, messageId, written.document);
+  }
+
+  async cancelRequestToPay(cancellation: OutboundRequestToPayCancellation): Promise<SubmitOutcome> {
+    const messages = this.#definition.messages.requestToPay;
+    if (messages === undefined) return { kind: 'failed', retryable: false, error: `${this.#deps.scheme} (${this.family}) offers no request-to-pay` };
+    const { memberIdSystem, clearingSystem } = this.#definition.messages.creditTransfer;
+    const { request } = cancellation;
+    const written = camt056Document(isoDateTime(this.#deps.clock.now()), cancellation, {
+      messageName: messages.cancellation,
+      clearingSystem: clearingSystem ?? this.#deps.scheme,
+      ...(memberIdSystem === undefined ? {} : { memberIdSystem }),
+    });
+    if (!written.ok) return { kind: 'failed', retryable: false, error: `${written.reasonCode}: ${written.reasonText}` };
+    // Assgnmt/Id and Case/Id: the same on every resend of one cancellation; the answer repeats the case.
+    const caseId = schemeMessageId(cancellation.cancellationKey);
+    this.#cancellations.set(caseId, { idempotencyKey: request.idempotencyKey, cancellationKey: cancellation.cancellationKey });
+    this.#remember(schemeMessageId(request.idempotencyKey), request);
+    return this.#send({ idempotencyKey: cancellation.cancellationKey, traceparent: request.traceparent }, messages.cancellation, caseId, written.document);
+  }
+
   async start(inbound: SchemeInbound): Promise<void> {
     this.#inbound = inbound;
     await this.#deps.transport.start((message) => this.#receive(message));
@@ -181,7 +248,7 @@ class IsoSchemeConnector implements SchemeConnector {
     await this.#deps.transport.stop();
   }
 
-  async #send(about: OutboundTransfer | OutboundLookup, messageName: string, messageId: string, document: string): Promise<SubmitOutcome> {
+  async #send(about: Subject, messageName: string, messageId: string, document: string): Promise<SubmitOutcome> {
     const message: SchemeMessage = {
       scheme: this.#deps.scheme,
       messageName,
@@ -203,15 +270,21 @@ class IsoSchemeConnector implements SchemeConnector {
    * message has no UETR). After a restart the memory is empty, and reversible MsgIds still lead
    * back to the key; the engine's enquiries re-fill it.
    */
-  #remember(messageId: string, about: OutboundTransfer | OutboundLookup): void {
+  #remember(messageId: string, about: OutboundTransfer | OutboundLookup | OutboundRequestToPay): void {
     this.#correlations.set(messageId, { idempotencyKey: about.idempotencyKey, uetr: about.uetr });
   }
 
-  /** A message from the operator, routed by its message name: acmt.024 answers a lookup, anything else is read as a pacs.002. */
+  /**
+   * A message from the operator, routed by its message name: acmt.024 answers a lookup, pain.014
+   * reports on a request-to-pay, camt.029 answers its cancellation; anything else is read as a pacs.002.
+   */
   async #receive(message: InboundSchemeMessage): Promise<void> {
     const inbound = this.#inbound;
     if (inbound === undefined) return;
-    if (messageNameOf(message.document)?.startsWith('acmt.024.') === true) return this.#receiveIdentification(inbound, message.document);
+    const name = documentMessageName(message.document) ?? '';
+    if (name.startsWith('acmt.024.')) return this.#receiveIdentification(inbound, message.document);
+    if (name.startsWith('pain.014.')) return this.#receiveRequestToPayStatus(inbound, message.document);
+    if (name.startsWith('camt.029.')) return this.#receiveCancellation(inbound, message.document);
     return this.#receiveStatus(inbound, message.document);
   }
 
@@ -246,6 +319,62 @@ class IsoSchemeConnector implements SchemeConnector {
       return;
     }
     await inbound.receive(identificationReport(read.value, { scheme: this.#deps.scheme, idempotencyKey, receivedAt: this.#deps.clock.now() }));
+  }
+
+  /** Each transaction status of a pain.014 becomes one RequestToPayReport about the request its pain.013 MsgId names. */
+  async #receiveRequestToPayStatus(inbound: SchemeInbound, document: string): Promise<void> {
+    const read = readPain014(document);
+    if (!read.ok) {
+      this.#deps.log?.warn({ scheme: this.#deps.scheme, error: read.error }, 'scheme message that is not a readable pain.014 discarded');
+      return;
+    }
+    const messageId = read.value.originalMessageId;
+    const idempotencyKey = messageId === undefined ? undefined : this.#keyOf(messageId);
+    if (idempotencyKey === undefined) {
+      this.#deps.log?.warn({ scheme: this.#deps.scheme, originalMessageId: messageId }, 'request-to-pay status for a request this connector cannot identify discarded');
+      return;
+    }
+    for (const status of read.value.statuses) {
+      await inbound.receive(requestToPayReport(status, { scheme: this.#deps.scheme, idempotencyKey, message: read.value.json, receivedAt: this.#deps.clock.now() }));
+    }
+  }
+
+  /**
+   * A camt.029 becomes one CancellationReport: the cancellation from RslvdCase/Id, the request from
+   * the pain.013 MsgId it names (both remembered, else reversed). An answer that decides nothing
+   * (a pending cancellation, an unknown status) is discarded with a warning: it is never taken
+   * for an acceptance or a refusal.
+   */
+  async #receiveCancellation(inbound: SchemeInbound, document: string): Promise<void> {
+    const read = readCamt029(document);
+    if (!read.ok) {
+      this.#deps.log?.warn({ scheme: this.#deps.scheme, error: read.error }, 'scheme message that is not a readable camt.029 discarded');
+      return;
+    }
+    const answer = read.value;
+    const remembered = answer.caseId === undefined ? undefined : this.#cancellations.get(answer.caseId);
+    const cancellationKey = remembered?.cancellationKey ?? (answer.caseId === undefined ? undefined : idempotencyKeyOf(answer.caseId));
+    const idempotencyKey = remembered?.idempotencyKey ?? (answer.originalMessageId === undefined ? undefined : this.#keyOf(answer.originalMessageId));
+    if (cancellationKey === undefined || idempotencyKey === undefined) {
+      this.#deps.log?.warn(
+        { scheme: this.#deps.scheme, caseId: answer.caseId, originalMessageId: answer.originalMessageId },
+        'cancellation answer for a request or cancellation this connector cannot identify discarded',
+      );
+      return;
+    }
+    if (answer.outcome === 'undecided') {
+      this.#deps.log?.warn(
+        { scheme: this.#deps.scheme, caseId: answer.caseId, confirmation: answer.confirmation, status: answer.transactionStatus },
+        'cancellation answer that neither accepts nor refuses discarded',
+      );
+      return;
+    }
+    await inbound.receive(cancellationReport(answer, { scheme: this.#deps.scheme, idempotencyKey, cancellationKey, receivedAt: this.#deps.clock.now() }));
+  }
+
+  /** The idempotency key behind a MsgId this connector wrote: remembered, else reversed. */
+  #keyOf(messageId: string): string | undefined {
+    return this.#correlations.get(messageId)?.idempotencyKey ?? idempotencyKeyOf(messageId);
   }
 
   #report(status: ReportedStatus, json: Readonly<Record<string, unknown>>): SchemeReport | undefined {
@@ -296,15 +425,41 @@ function cut(text: string): string {
   return [...text].slice(0, REASON_DESCRIPTION_LENGTH_MAX).join('');
 }
 
-/** The Document start tag's ISO 20022 namespace, e.g. `acmt.024.001.03`. */
-const DOCUMENT_NAMESPACE = /<(?:[A-Za-z_][\w.-]*:)?Document\b[^>]*?\sxmlns(?::[A-Za-z_][\w.-]*)?\s*=\s*(["'])(urn:iso:std:iso:20022:tech:xsd:[^"']+)\1/;
-
 /**
- * The message name of a document, told from its namespace before parsing, so each message is
- * parsed once, by the reader of its kind (which checks the name again).
+ * The RequestToPayReport for one transaction status of a pain.014, mapped as CONTRACT §10 says
+ * (status.ts): an unknown code is PENDING, never final. The reason travels with any status that
+ * carries one; its text is the operator's, else the code's.
  */
-function messageNameOf(document: string): string | undefined {
-  return DOCUMENT_NAMESPACE.exec(document)?.[2]?.slice(ISO20022_NAMESPACE_PREFIX.length);
+export function requestToPayReport(
+  status: RequestToPayStatus,
+  about: { readonly scheme: SchemeName; readonly idempotencyKey: string; readonly message: Readonly<Record<string, unknown>>; readonly receivedAt: number },
+): RequestToPayReport {
+  const code = status.reasonCode;
+  const text = status.reasonText ?? (code === undefined ? undefined : reasonText(code));
+  return {
+    kind: 'request_to_pay',
+    ...about,
+    status: requestToPayStatusOf(status.status),
+    ...(code === undefined ? {} : { reasonCode: code }),
+    ...(text === undefined ? {} : { reasonText: text }),
+  };
+}
+
+/** The CancellationReport for a camt.029 that accepts or refuses (never an undecided one). */
+export function cancellationReport(
+  answer: Camt029Report,
+  about: { readonly scheme: SchemeName; readonly idempotencyKey: string; readonly cancellationKey: string; readonly receivedAt: number },
+): CancellationReport {
+  const code = answer.reasonCode;
+  const text = answer.reasonText ?? (code === undefined ? undefined : reasonText(code));
+  return {
+    kind: 'cancellation',
+    ...about,
+    accepted: answer.outcome === 'accepted',
+    ...(code === undefined ? {} : { reasonCode: code }),
+    ...(text === undefined ? {} : { reasonText: text }),
+    message: answer.json,
+  };
 }
 
 function originalOf(transfer: OutboundTransfer, messageName: string): OriginalTransfer {

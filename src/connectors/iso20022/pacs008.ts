@@ -1,9 +1,10 @@
 import type { CreditTransfer } from '../../domain/messages/credit-transfer.js';
-import type { InstitutionIdentification, Party, PaymentAccount, PostalAddress } from '../../domain/messages/common.js';
+import type { PaymentAccount } from '../../domain/messages/common.js';
 import { numberText } from '../../lib/json.js';
 import { formatAmount, parseAmount, type Money } from '../../lib/money.js';
 import type { OutboundTransfer } from '../../ports/scheme.js';
 import { MAX35, schemeMessageId } from './ids.js';
+import { clip, codeOrProprietary, COUNTRY_CODE, PartyMapper, Problems, record, scalar } from './parties.js';
 import { child, readDocument, text, writeDocument, type IsoDocument, type XmlElement, type XmlValue } from './xml.js';
 
 /**
@@ -48,23 +49,7 @@ export type MappingResult =
 /** ActiveCurrencyAndAmount allows 18 digits in all (xs:totalDigits), decimals included. */
 export const ISO_AMOUNT_DIGITS_MAX = 18;
 
-const PHONE_NUMBER = /^\+[0-9]{1,3}-[0-9()+-]{1,30}$/;
-const COUNTRY_CODE = /^[A-Z]{2}$/;
-const IBAN = /^[A-Z]{2}[0-9]{2}[a-zA-Z0-9]{1,30}$/;
-const BIC = /^[A-Z0-9]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/;
-const ADDRESS_TYPES = new Set(['ADDR', 'PBOX', 'HOME', 'BIZZ', 'MLTO', 'DLVY']);
 const INSTRUCTION_CODES = new Set(['CHQB', 'HOLD', 'PHOB', 'TELB']);
-const REMITTANCE_LINE_CHARS_MAX = 140;
-const ADDRESS_LINES_MAX = 7;
-
-/** Collects the first reason a transfer cannot be written; later mapping steps still run but change nothing. */
-class Problems {
-  first: { reasonCode: string; reasonText: string } | undefined;
-  add(reasonCode: string, reasonText: string): undefined {
-    this.first ??= { reasonCode, reasonText };
-    return undefined;
-  }
-}
 
 /** The CdtTrfTxInf element of the transfer, or why the scheme message cannot carry it. */
 export function mapCreditTransfer(transfer: OutboundTransfer, settings: Pacs008Settings): MappingResult {
@@ -96,6 +81,7 @@ export function isoDateTime(epochMs: number): string {
 
 class TransactionMapper {
   readonly #message: CreditTransfer;
+  readonly #parts: PartyMapper;
 
   constructor(
     readonly transfer: OutboundTransfer,
@@ -103,6 +89,7 @@ class TransactionMapper {
     readonly problems: Problems,
   ) {
     this.#message = transfer.message;
+    this.#parts = new PartyMapper({ ...(settings.memberIdSystem === undefined ? {} : { memberIdSystem: settings.memberIdSystem }), accountWithoutNumber: settings.version !== 'pacs.008.001.08' }, problems);
   }
 
   map(): XmlElement {
@@ -127,23 +114,23 @@ class TransactionMapper {
       XchgRate: this.#exchangeRate(schemeData),
       ChrgBr: this.#chargeBearer(schemeData),
       ChrgsInf: this.#charges(schemeData),
-      PrvsInstgAgt1: this.#agent(previous[0]),
-      PrvsInstgAgt2: this.#agent(previous[1]),
-      PrvsInstgAgt3: this.#agent(previous[2]),
-      InstgAgt: this.#agent(m.instructingAgent),
-      InstdAgt: this.#agent(m.instructedAgent),
-      IntrmyAgt1: this.#agent(intermediaries[0]),
-      IntrmyAgt2: this.#agent(intermediaries[1]),
-      IntrmyAgt3: this.#agent(intermediaries[2]),
-      InitgPty: m.initiatingParty === undefined ? undefined : this.#party(m.initiatingParty),
-      Dbtr: this.#requiredParty(m.debtor, 'debtor'),
-      DbtrAcct: this.#account(m.debtorAccount, 'debtorAccount'),
-      DbtrAgt: this.#requiredAgent(m.debtorAgent, 'debtorAgent'),
-      DbtrAgtAcct: this.#account(m.debtorAgentAccount, 'debtorAgentAccount'),
-      CdtrAgt: this.#requiredAgent(m.creditorAgent, 'creditorAgent'),
-      CdtrAgtAcct: this.#account(m.creditorAgentAccount, 'creditorAgentAccount'),
-      Cdtr: this.#requiredParty(m.creditor, 'creditor'),
-      CdtrAcct: this.#account(withResolvedAccount(m.creditorAccount, this.transfer.resolvedAccount), 'creditorAccount'),
+      PrvsInstgAgt1: this.#parts.agent(previous[0]),
+      PrvsInstgAgt2: this.#parts.agent(previous[1]),
+      PrvsInstgAgt3: this.#parts.agent(previous[2]),
+      InstgAgt: this.#parts.agent(m.instructingAgent),
+      InstdAgt: this.#parts.agent(m.instructedAgent),
+      IntrmyAgt1: this.#parts.agent(intermediaries[0]),
+      IntrmyAgt2: this.#parts.agent(intermediaries[1]),
+      IntrmyAgt3: this.#parts.agent(intermediaries[2]),
+      InitgPty: m.initiatingParty === undefined ? undefined : this.#parts.party(m.initiatingParty),
+      Dbtr: this.#parts.requiredParty(m.debtor, 'debtor'),
+      DbtrAcct: this.#parts.account(m.debtorAccount, 'debtorAccount'),
+      DbtrAgt: this.#parts.requiredAgent(m.debtorAgent, 'debtorAgent'),
+      DbtrAgtAcct: this.#parts.account(m.debtorAgentAccount, 'debtorAgentAccount'),
+      CdtrAgt: this.#parts.requiredAgent(m.creditorAgent, 'creditorAgent'),
+      CdtrAgtAcct: this.#parts.account(m.creditorAgentAccount, 'creditorAgentAccount'),
+      Cdtr: this.#parts.requiredParty(m.creditor, 'creditor'),
+      CdtrAcct: this.#parts.account(withResolvedAccount(m.creditorAccount, this.transfer.resolvedAccount), 'creditorAccount'),
       InstrForCdtrAgt: (m.instructionForCreditorAgent ?? []).map((instruction) => {
         const code = instruction.code !== undefined && INSTRUCTION_CODES.has(instruction.code) ? instruction.code : undefined;
         const information = [code === undefined ? instruction.code : undefined, instruction.information].filter((part) => part !== undefined).join(' ');
@@ -151,7 +138,7 @@ class TransactionMapper {
       }),
       Purp: codeOrProprietary(m.purpose, 4),
       RgltryRptg: (m.regulatoryReporting ?? []).map((entry) => this.#regulatoryReporting(entry)),
-      RmtInf: this.#remittance(),
+      RmtInf: this.#parts.remittance(m.remittanceInformation),
     };
   }
 
@@ -194,113 +181,10 @@ class TransactionMapper {
     for (const charge of charges) {
       const item = record(charge);
       const money = moneyOf(item?.amount);
-      const agent = this.#agent(record(item?.agent));
+      const agent = this.#parts.agent(record(item?.agent));
       if (money !== undefined && isoAmountFits(money) && agent !== undefined) out.push({ Amt: amountElement(money), Agt: agent });
     }
     return out;
-  }
-
-  #requiredParty(party: Party, field: string): XmlElement | undefined {
-    // Originator and beneficiary names travel with every payment (FATF Recommendation 16).
-    if (party.legalName === undefined && party.knownAsName === undefined) return this.problems.add('CH21', `${field} has no name (legalName or knownAsName)`);
-    return this.#party(party);
-  }
-
-  #party(party: Party): XmlElement {
-    return {
-      Nm: party.legalName ?? party.knownAsName,
-      PstlAdr: address(party.address),
-      Id: this.#partyIdentification(party.identification),
-      CtryOfRes: party.countryOfResidence,
-      CtctDtls: contact(party.contactDetails),
-    };
-  }
-
-  #partyIdentification(identification: Party['identification']): XmlElement | undefined {
-    if (identification === undefined) return undefined;
-    const person = String(identification.schema ?? '').toUpperCase() === 'PERSON';
-    const others: XmlElement[] = [];
-    for (const identifier of identification.identifiers ?? []) {
-      if (identifier.identification === undefined) continue;
-      const id = String(identifier.identification);
-      if (id.length > MAX35) return this.problems.add('RR12', `party identification ${id.slice(0, 12)}... is longer than 35 characters`);
-      const scheme = identifier.scheme;
-      const schemeValue = scheme?.value === undefined ? undefined : String(scheme.value);
-      const schemeName =
-        schemeValue === undefined
-          ? undefined
-          : String(scheme?.schema ?? '').toUpperCase() === 'CODE' && schemeValue.length <= 4
-            ? { Cd: schemeValue }
-            : { Prtry: clip(schemeValue, MAX35) };
-      others.push({ Id: id, SchmeNm: schemeName, Issr: identifier.issuer === undefined ? undefined : clip(String(identifier.issuer), MAX35) });
-    }
-    if (others.length === 0) return undefined;
-    return person ? { PrvtId: { Othr: others } } : { OrgId: { Othr: others } };
-  }
-
-  #account(account: PaymentAccount | undefined, field: string): XmlElement | undefined {
-    if (account === undefined) return undefined;
-    const identification = account.identification?.value === undefined ? undefined : this.#accountIdentification(account.identification, field);
-    // CashAccount38 (.08) requires the account number; a proxy-only account then travels without
-    // the element (a scheme rule refuses it where the creditor account is needed).
-    if (identification === undefined && this.settings.version === 'pacs.008.001.08') return undefined;
-    const proxy = account.proxy?.value === undefined ? undefined : this.#proxy(account.proxy);
-    const type = account.type?.value === undefined ? undefined : String(account.type.schema ?? '').toUpperCase() === 'CODE' && account.type.value.length <= 4 ? { Cd: account.type.value } : { Prtry: clip(account.type.value, MAX35) };
-    return { Id: identification, Tp: type, Ccy: account.currency, Nm: account.name, Prxy: proxy };
-  }
-
-  #accountIdentification(identification: NonNullable<PaymentAccount['identification']>, field: string): XmlElement | undefined {
-    const value = identification.value ?? '';
-    if (String(identification.schema ?? '').toUpperCase() === 'IBAN') {
-      if (!IBAN.test(value)) return this.problems.add('AC01', `${field}: ${value} is not an IBAN`);
-      return { IBAN: value };
-    }
-    if (value.length > 34) return this.problems.add('AC01', `${field}: account number longer than 34 characters`);
-    const scheme = identification.scheme;
-    const schemeName =
-      scheme?.value === undefined ? undefined : String(scheme.schema ?? '').toUpperCase() === 'CODE' && scheme.value.length <= 4 ? { Cd: scheme.value } : { Prtry: clip(scheme.value, MAX35) };
-    return { Othr: { Id: value, SchmeNm: schemeName, Issr: identification.issuer === undefined ? undefined : clip(identification.issuer, MAX35) } };
-  }
-
-  /** Prxy/Tp is proprietary: the proxy kind, with its namespace when one is given (e.g. MOBILE:ZA_MOBILE). */
-  #proxy(proxy: NonNullable<PaymentAccount['proxy']>): XmlElement | undefined {
-    const kind = [proxy.schema, proxy.namespace].filter((part) => part !== undefined && part !== '').join(':');
-    if (kind.length > MAX35) return this.problems.add('FF02', 'proxy kind and namespace together are longer than 35 characters');
-    return { Tp: kind === '' ? undefined : { Prtry: kind }, Id: proxy.value };
-  }
-
-  #requiredAgent(agent: InstitutionIdentification, field: string): XmlElement | undefined {
-    const mapped = this.#agent(agent);
-    if (mapped === undefined) return this.problems.add('CH21', `${field} carries no identification (BIC, clearing member id, LEI or name)`);
-    return mapped;
-  }
-
-  #agent(agent: InstitutionIdentification | undefined): XmlElement | undefined {
-    if (agent === undefined) return undefined;
-    const memberId = agent.clearingSystemMemberId?.memberId ?? agent.memberId;
-    const system = this.settings.memberIdSystem;
-    // Agents inside charges are not validated at intake (their shape is not shown by the spec).
-    if (agent.bicfi !== undefined && !BIC.test(String(agent.bicfi))) return this.problems.add('RC05', `${String(agent.bicfi)} is not a BIC`);
-    const institution: XmlElement = {
-      BICFI: agent.bicfi,
-      ClrSysMmbId: memberId === undefined || memberId === '' ? undefined : { ClrSysId: system === undefined ? undefined : { Cd: system }, MmbId: memberId },
-      LEI: agent.lei,
-      Nm: agent.name === undefined || agent.name === '' ? undefined : agent.name,
-      PstlAdr: address(agent.address),
-    };
-    if (Object.values(institution).every((value) => value === undefined)) return undefined;
-    const branch = agent.branch;
-    return {
-      FinInstnId: institution,
-      BrnchId:
-        branch === undefined
-          ? undefined
-          : {
-              Id: branch.identification === undefined ? undefined : clip(String(branch.identification), MAX35),
-              Nm: branch.name === undefined ? undefined : clip(String(branch.name), 140),
-              PstlAdr: address(branch.address),
-            },
-    };
   }
 
   /** Regulatory reporting given as {debitCreditReportingIndicator?, authority{name,country}, details[{type,date,country,code,amount,information}]}. */
@@ -329,21 +213,6 @@ class TransactionMapper {
       Dtls: details,
     };
   }
-
-  #remittance(): XmlElement | undefined {
-    const remittance = this.#message.remittanceInformation;
-    if (remittance === undefined) return undefined;
-    // Ustrd is Max140Text, repeatable: a longer line is carried whole, in 140-character pieces.
-    const lines = (remittance.unstructured ?? []).flatMap((line) => chunks(line, REMITTANCE_LINE_CHARS_MAX));
-    const structured = (remittance.structured ?? []).map((item) => {
-      const additional = Array.isArray(item.additionalRemittanceInformation) ? (item.additionalRemittanceInformation as unknown[]) : [item.additionalRemittanceInformation];
-      return {
-        CdtrRefInf: typeof item.creditorReference === 'string' ? { Ref: clip(item.creditorReference, MAX35) } : undefined,
-        AddtlRmtInf: additional.slice(0, 3).map((line) => scalar(line, 140)),
-      };
-    });
-    return { Ustrd: lines, Strd: structured };
-  }
 }
 
 /** The amount as ISO 20022 writes it: exact decimal text from bigint minor units, never through a float. */
@@ -362,75 +231,6 @@ function moneyOf(amount: unknown): Money | undefined {
   if (item === undefined || typeof item.currency !== 'string' || typeof item.value !== 'number') return undefined;
   const parsed = parseAmount(numberText(item, 'value') ?? String(item.value), item.currency);
   return parsed.ok ? parsed.money : undefined;
-}
-
-function address(value: PostalAddress | undefined): XmlElement | undefined {
-  if (value === undefined) return undefined;
-  const country = value.country === undefined ? undefined : String(value.country);
-  const countryCode = country !== undefined && COUNTRY_CODE.test(country) ? country : undefined;
-  const lines = [...(value.addressLine ?? []).map(String), ...(country !== undefined && countryCode === undefined ? [country] : [])];
-  const type = value.addressType === undefined ? undefined : String(value.addressType);
-  // Address parts beyond ISO's lengths are cut (as MT-to-MX translation does); a country that is not an ISO code travels as an address line.
-  return {
-    AdrTp: type !== undefined && ADDRESS_TYPES.has(type) ? { Cd: type } : undefined,
-    Dept: scalar(value.department, 70),
-    StrtNm: scalar(value.streetName, 70),
-    BldgNb: scalar(value.buildingNumber, 16),
-    BldgNm: scalar(value.buildingName, 35),
-    Flr: scalar(value.floor, 70),
-    PstBx: scalar(value.postBox, 16),
-    PstCd: scalar(value.postCode, 16),
-    TwnNm: scalar(value.townName, 35),
-    TwnLctnNm: scalar(value.townLocationName, 35),
-    DstrctNm: scalar(value.districtName, 35),
-    CtrySubDvsn: scalar(value.countrySubDivision, 35),
-    Ctry: countryCode,
-    AdrLine: lines.slice(0, ADDRESS_LINES_MAX).map((line) => clip(line, 70)),
-  };
-}
-
-function contact(value: Party['contactDetails']): XmlElement | undefined {
-  if (value === undefined) return undefined;
-  const phone = value.phoneNumber === undefined ? undefined : String(value.phoneNumber);
-  const mobile = value.mobileNumber === undefined ? undefined : String(value.mobileNumber);
-  // PhoneNumber is +CC-NUMBER; other spellings (0831234567, +27831234567) go under Othr so nothing is lost.
-  const others = [
-    phone !== undefined && !PHONE_NUMBER.test(phone) ? { ChanlTp: 'PHON', Id: clip(phone, 128) } : undefined,
-    mobile !== undefined && !PHONE_NUMBER.test(mobile) ? { ChanlTp: 'MOBL', Id: clip(mobile, 128) } : undefined,
-  ];
-  return {
-    PhneNb: phone !== undefined && PHONE_NUMBER.test(phone) ? phone : undefined,
-    MobNb: mobile !== undefined && PHONE_NUMBER.test(mobile) ? mobile : undefined,
-    EmailAdr: scalar(value.emailAddress, 2048),
-    Othr: others,
-  };
-}
-
-function codeOrProprietary(value: { readonly schema?: string; readonly value?: string } | undefined, codeLengthMax: number): XmlElement | undefined {
-  if (value?.value === undefined || value.value === '') return undefined;
-  const code = String(value.schema ?? '').toUpperCase() === 'CODE' && value.value.length <= codeLengthMax;
-  return code ? { Cd: value.value } : { Prtry: clip(value.value, MAX35) };
-}
-
-function scalar(value: unknown, max: number): string | undefined {
-  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
-  const textValue = String(value).trim();
-  return textValue === '' ? undefined : clip(textValue, max);
-}
-
-function clip(value: string, max: number): string {
-  return [...value].slice(0, max).join('');
-}
-
-function chunks(value: string, size: number): string[] {
-  const characters = [...value];
-  const out: string[] = [];
-  for (let start = 0; start < characters.length; start += size) out.push(characters.slice(start, start + size).join(''));
-  return out;
-}
-
-function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
 /** A proxy-only creditor account with the account number its identifier determination resolved it to. */

@@ -2,8 +2,10 @@
  * ISO 20022 ExternalStatusReason1Code values this service produces or the simulator answers
  * with, and their meaning in a few words (a scheme's AddtlInf is Max105Text; schemes may cut
  * texts to 35 characters). Holds every code of the interface's identifier-determination list
- * (IDENTIFIER_REASON_CODES in src/domain/messages/identifier-determination.ts) and the codes the
- * scheme rules reject transfers with.
+ * (IDENTIFIER_REASON_CODES in src/domain/messages/identifier-determination.ts), the codes the
+ * scheme rules reject transfers with, the codes a payer's bank rejects a request-to-pay with
+ * (simulator/request-to-pay-values.ts), and the ExternalPaymentCancellationRejection1Code values a
+ * refused request-to-pay cancellation carries (ARDT, ARJT, LEGL, NOAS, NOOR).
  */
 export const REASON_TEXTS: ReadonlyMap<string, string> = new Map([
   ['AB06', 'Timeout at the instructed agent'],
@@ -22,6 +24,9 @@ export const REASON_TEXTS: ReadonlyMap<string, string> = new Map([
   ['AM01', 'Amount is zero'],
   ['AM02', 'Amount above allowed maximum'],
   ['AM03', 'Currency not processable by the scheme'],
+  ['AM04', 'Insufficient funds'],
+  ['ARDT', 'Already paid or returned'],
+  ['ARJT', 'Already rejected'],
   ['BE01', 'End customer inconsistent with account number'],
   ['BE23', 'Account proxy unknown or invalid'],
   ['CH21', 'Mandatory element missing'],
@@ -30,8 +35,14 @@ export const REASON_TEXTS: ReadonlyMap<string, string> = new Map([
   ['DUPL', 'Duplicate request'],
   ['FF02', 'Syntax error'],
   ['FF08', 'End-to-end id missing or invalid'],
+  ['FRAD', 'Fraudulent origin'],
+  ['LEGL', 'Legal decision'],
   ['MD07', 'Account holder deceased'],
+  ['MS02', 'Refused by the payer'],
+  ['MS03', 'Reason not specified by the agent'],
+  ['NARR', 'Reason given in the narrative'],
   ['NAUT', 'Permission to process not granted'],
+  ['NOAS', 'No answer from the customer'],
   ['NOCM', 'Account not compliant with regulations'],
   ['NOOR', 'Original transaction never received'],
   ['PD01', 'Domain not found or invalid'],
@@ -43,6 +54,7 @@ export const REASON_TEXTS: ReadonlyMap<string, string> = new Map([
   ['RC07', 'Creditor agent BIC invalid or missing'],
   ['RC08', 'Clearing system member id invalid or missing'],
   ['RF01', 'Transaction reference not unique'],
+  ['RR04', 'Regulatory reason'],
   ['RR10', 'Character set not valid for the payment'],
   ['RR12', 'Identification required for the country missing'],
 ]);

@@ -1,4 +1,4 @@
-import type { SchemeStatus } from '../../ports/scheme.js';
+import type { ReportedRequestToPayStatus, SchemeStatus } from '../../ports/scheme.js';
 
 /**
  * How a family reads pacs.002 TxSts codes (ISO 20022 ExternalPaymentTransactionStatus1Code).
@@ -35,4 +35,22 @@ export const ISO_STATUS_TABLE: StatusTable = new Map<string, SchemeStatus>([
 
 export function statusOf(table: StatusTable, code: string | undefined): SchemeStatus {
   return (code === undefined ? undefined : table.get(code)) ?? 'PENDING';
+}
+
+/**
+ * How a pain.014 TxSts reads as a request-to-pay status (CONTRACT §10): PDNG pending (forwarded,
+ * not yet shown), PRES presented to the payer, ACCP accepted by the payer (payment awaited), ACSC
+ * paid, RJCT rejected. Exhaustive by construction: any other code, or none, is PENDING, never a
+ * final status.
+ */
+export const RTP_STATUS_TABLE: ReadonlyMap<string, ReportedRequestToPayStatus> = new Map<string, ReportedRequestToPayStatus>([
+  ['PDNG', 'PENDING'],
+  ['PRES', 'PRESENTED'],
+  ['ACCP', 'ACCEPTED'],
+  ['ACSC', 'PAID'],
+  ['RJCT', 'REJECTED'],
+]);
+
+export function requestToPayStatusOf(code: string | undefined): ReportedRequestToPayStatus {
+  return (code === undefined ? undefined : RTP_STATUS_TABLE.get(code)) ?? 'PENDING';
 }

@@ -5,11 +5,10 @@ import { assert } from '../../lib/assert.js';
  * Writing and reading ISO 20022 XML documents. Messages are assembled as plain objects whose
  * key order is the XSD's element order, then written by `writeElement`, which escapes every text
  * and attribute value (the only place markup is produced; a property test reads back whatever it
- * writes). It replaced fast-xml-parser's XMLBuilder, which allocated about 60 KB per pacs.008 and
- * was a sixth of everything the main thread allocated end to end (bench/README.md). Reading
- * keeps every value as the string written (amounts are never turned into floats). Documents are
- * read with saxes, a strict (well-formedness checking) streaming parser, into the same
- * plain-object shape (xmlToTree).
+ * writes). It replaced fast-xml-parser's XMLBuilder, which allocated far more per document than
+ * the text it wrote (bench/README.md). Reading keeps every value as the string written (amounts
+ * are never turned into floats). Documents are read with saxes, a strict (well-formedness
+ * checking) streaming parser, into the same plain-object shape (xmlToTree).
  */
 
 /** An element's content: text, child elements, repeated elements, or absent. Keys `@_x` are attributes, `#text` the text beside them. */
@@ -25,6 +24,15 @@ export const XML_DOCUMENT_BYTES_MAX = 1_048_576;
 
 /** The Document start tag with its ISO 20022 namespace declaration (default or prefixed). */
 const DOCUMENT_NAMESPACE = /<(?:[A-Za-z_][\w.-]*:)?Document\b[^>]*?\sxmlns(?::[A-Za-z_][\w.-]*)?\s*=\s*(["'])(urn:iso:std:iso:20022:tech:xsd:[^"']+)\1/;
+
+/**
+ * The message name of a document (e.g. `pain.014.001.09`), told from the namespace of its
+ * Document start tag without parsing it, so a receiver can hand each document to the reader of
+ * its kind (which parses it and checks the name again). Undefined when no ISO 20022 namespace is found.
+ */
+export function documentMessageName(xml: string): string | undefined {
+  return DOCUMENT_NAMESPACE.exec(xml)?.[2]?.slice(ISO20022_NAMESPACE_PREFIX.length);
+}
 
 /** Nesting deeper than this is refused; ISO 20022 payment messages stay well under it. */
 const XML_DEPTH_MAX = 48;
@@ -136,14 +144,14 @@ export function readDocument(xml: string): ReadDocumentResult {
   const document = isElement(parsed) ? parsed.Document : undefined;
   if (!isElement(document)) return { ok: false, error: 'no Document element' };
   // The parser drops namespace declarations along with prefixes, so the namespace is read from the Document start tag itself.
-  const namespace = DOCUMENT_NAMESPACE.exec(xml)?.[2];
-  if (namespace === undefined) return { ok: false, error: 'Document is not in an ISO 20022 namespace' };
+  const messageName = documentMessageName(xml);
+  if (messageName === undefined) return { ok: false, error: 'Document is not in an ISO 20022 namespace' };
   const roots = Object.keys(document).filter((key) => !key.startsWith('@_'));
   const root = roots[0];
   if (roots.length !== 1 || root === undefined) return { ok: false, error: 'Document must hold exactly one message element' };
   const body = document[root];
   if (!isElement(body)) return { ok: false, error: `${root} has no content` };
-  return { ok: true, messageName: namespace.slice(ISO20022_NAMESPACE_PREFIX.length), root, body };
+  return { ok: true, messageName, root, body };
 }
 
 interface OpenElement {

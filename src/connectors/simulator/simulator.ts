@@ -5,21 +5,27 @@ import type { SubmitOutcome } from '../../ports/scheme.js';
 import { BoundedMap } from '../../lib/bounded-map.js';
 import { acmt023From, type Acmt023Request } from '../iso20022/acmt023.js';
 import { acmt024Document, type Acmt024Outcome } from '../iso20022/acmt024.js';
+import { camt029Document, type CancellationConfirmation } from '../iso20022/camt029.js';
+import { camt056From, EXPIRED_REASON, type Camt056Request } from '../iso20022/camt056.js';
 import { isoDateTime, pacs008From } from '../iso20022/pacs008.js';
 import { pacs002Document, type OriginalTransfer } from '../iso20022/pacs002.js';
 import { pacs028From } from '../iso20022/pacs028.js';
+import { pain013From } from '../iso20022/pain013.js';
+import { pain014Document, type OriginalRequestToPay } from '../iso20022/pain014.js';
 import { reasonText } from '../iso20022/reason-codes.js';
 import { readDocument, type IsoDocument } from '../iso20022/xml.js';
 import type { InboundHandler, SchemeMessage, SchemeTransport, TransportContext } from '../transport.js';
 import { defaultDirectoryPath, loadDirectory, type DirectoryAnswer, type DirectoryResult } from './directory.js';
+import { scenarioFor, scenarioSteps, type RequestToPayScenario, type ScenarioStep } from './request-to-pay-values.js';
 import { behaviourFor, UNKNOWN_STATUS_CODE, type SimulatedBehaviour } from './test-values.js';
 
 /**
  * The built-in scheme simulator: a transport whose far end is a simulated scheme operator. It
  * plays the external party, so it keeps its state in memory and answers with timers (the engine,
  * by contrast, keeps every timer durable). It sees only what a scheme would see: the pacs.008,
- * pacs.028 and acmt.023 documents a family wrote. It answers later, through the inbound side, with
- * pacs.002 and acmt.024 documents of its own, which the family maps back like any operator's answer.
+ * pacs.028, acmt.023, pain.013 and camt.056 documents a family wrote. It answers later, through the
+ * inbound side, with pacs.002, acmt.024, pain.014 and camt.029 documents of its own, which the
+ * family maps back like any operator's answer.
  *
  * - The outcome is chosen by the creditor account number (test-values.ts, docs/simulator.md).
  * - An identifier determination (acmt.023) is answered from the directory (directory.ts, read at
@@ -30,6 +36,10 @@ import { behaviourFor, UNKNOWN_STATUS_CODE, type SimulatedBehaviour } from './te
  * - An enquiry about a transfer it never received, or forgot (memory is bounded and not durable:
  *   after a restart it knows nothing), is answered RJCT/NOOR, which the family reports as
  *   `not_found`; the engine then resubmits with the same key.
+ * - A request-to-pay (pain.013) is reported on with pain.014 documents over time, as the debtor
+ *   account number or proxy value calls for (request-to-pay-values.ts, docs/simulator.md); its
+ *   cancellation (camt.056) is answered with a camt.029. A resend of either (same MsgId, same case)
+ *   is the same request or cancellation.
  * - An answer the receiver rejects is delivered again, a bounded number of times.
  */
 export interface SimulatorOptions {
@@ -70,6 +80,15 @@ const STATUS_REPORT_FOR: ReadonlyMap<string, string> = new Map([
 /** Identification report version answering each identification request version. */
 const IDENTIFICATION_REPORT_FOR: ReadonlyMap<string, string> = new Map([['acmt.023.001.03', 'acmt.024.001.03']]);
 
+/** Request-to-pay status report version answering each request-to-pay version, and answer version for each cancellation version. */
+const REQUEST_TO_PAY_REPORT_FOR: ReadonlyMap<string, string> = new Map([['pain.013.001.09', 'pain.014.001.09']]);
+const CANCELLATION_ANSWER_FOR: ReadonlyMap<string, string> = new Map([['camt.056.001.10', 'camt.029.001.11']]);
+
+/** Reasons a cancellation is refused with when the request is already final, or unknown (ExternalPaymentCancellationRejection1Code). */
+const ALREADY_PAID = 'ARDT';
+const ALREADY_REJECTED = 'ARJT';
+const NO_ORIGINAL = 'NOOR';
+
 interface Answer {
   readonly status: string;
   readonly reasonCode?: string;
@@ -91,6 +110,24 @@ interface Lookup {
   readonly reportName: string;
   /** The acmt.024 sent, sent again on a resend; undefined while the answer is on its way, or when none comes. */
   report: string | undefined;
+}
+
+interface RequestToPay {
+  readonly original: OriginalRequestToPay;
+  readonly scenario: RequestToPayScenario;
+  readonly reportName: string;
+  /** XpryDt in epoch ms: nothing is reported after it (the scheme has expired the request). */
+  readonly expiresAt: number | undefined;
+  submissions: number;
+  /** PAID or REJECTED once ACSC or RJCT was reported; CANCELLED once a cancellation was accepted (no report follows). */
+  final: 'PAID' | 'REJECTED' | 'CANCELLED' | undefined;
+  /** The last pain.014 sent, sent again on a resend. */
+  lastReport: string | undefined;
+}
+
+interface Cancellation {
+  /** The camt.029 sent, sent again on a resend; undefined while the answer is on its way. */
+  answer: string | undefined;
 }
 
 /** Simulator settings a caller may set for every simulated scheme. */
@@ -128,6 +165,12 @@ export class SchemeSimulator implements SchemeTransport {
   readonly #failedOnce: BoundedMap<string, true>;
   /** acmt.023 MsgId -> the lookup it asked for. */
   readonly #lookups: BoundedMap<string, Lookup>;
+  /** pain.013 MsgId -> the request-to-pay. */
+  readonly #requests: BoundedMap<string, RequestToPay>;
+  /** UETR -> pain.013 MsgId, for cancellations that name only the UETR. */
+  readonly #requestsByUetr: BoundedMap<string, string>;
+  /** camt.056 Case/Id -> the cancellation. */
+  readonly #cancellations: BoundedMap<string, Cancellation>;
   /** Loaded at the first acmt.023: most simulated schemes never get one. */
   #directory: DirectoryResult | undefined;
   readonly #timers = new Set<NodeJS.Timeout>();
@@ -143,6 +186,9 @@ export class SchemeSimulator implements SchemeTransport {
     this.#byUetr = new BoundedMap(options.entriesMax);
     this.#failedOnce = new BoundedMap(options.entriesMax);
     this.#lookups = new BoundedMap(options.entriesMax);
+    this.#requests = new BoundedMap(options.entriesMax);
+    this.#requestsByUetr = new BoundedMap(options.entriesMax);
+    this.#cancellations = new BoundedMap(options.entriesMax);
   }
 
   /** Distinct transfers the simulated scheme holds. */
@@ -156,13 +202,21 @@ export class SchemeSimulator implements SchemeTransport {
     return messageId === undefined ? 0 : (this.#transfers.get(messageId)?.submissions ?? 0);
   }
 
+  /** How often the request-to-pay with this UETR was sent (0 when unknown). */
+  requestToPaySendsOf(uetr: string): number {
+    const messageId = this.#requestsByUetr.get(uetr.toLowerCase());
+    return messageId === undefined ? 0 : (this.#requests.get(messageId)?.submissions ?? 0);
+  }
+
   send(message: SchemeMessage): Promise<SubmitOutcome> {
     const document = readDocument(message.document);
     if (!document.ok) return Promise.resolve(refused(document.error));
     if (document.messageName.startsWith('pacs.008.')) return Promise.resolve(this.#creditTransfer(document));
     if (document.messageName.startsWith('pacs.028.')) return Promise.resolve(this.#enquiry(document));
     if (document.messageName.startsWith('acmt.023.')) return Promise.resolve(this.#identification(document));
-    return Promise.resolve(refused(`the simulator takes pacs.008, pacs.028 and acmt.023, not ${document.messageName}`));
+    if (document.messageName.startsWith('pain.013.')) return Promise.resolve(this.#requestToPay(document));
+    if (document.messageName.startsWith('camt.056.')) return Promise.resolve(this.#cancellation(document));
+    return Promise.resolve(refused(`the simulator takes pacs.008, pacs.028, acmt.023, pain.013 and camt.056, not ${document.messageName}`));
   }
 
   start(handler: InboundHandler): Promise<void> {
@@ -331,6 +385,123 @@ export class SchemeSimulator implements SchemeTransport {
     this.#deliver(report);
   }
 
+  #requestToPay(document: IsoDocument): SubmitOutcome {
+    const read = pain013From(document);
+    if (!read.ok) return refused(read.error);
+    const summary = read.value;
+    const reportName = REQUEST_TO_PAY_REPORT_FOR.get(summary.messageName);
+    if (reportName === undefined) return refused(`the simulator answers ${[...REQUEST_TO_PAY_REPORT_FOR.keys()].join(', ')}, not ${summary.messageName}`);
+    const known = this.#requests.get(summary.messageId);
+    if (known !== undefined) {
+      known.submissions += 1;
+      // The latest report again; one still on its way is not doubled, and a withdrawn request reports nothing more.
+      const report = known.lastReport;
+      if (report !== undefined && known.final !== 'CANCELLED') this.#later(this.options.latencyMs, () => this.#deliver(report));
+      return { kind: 'delivered' };
+    }
+    const expiresAt = summary.expiry === undefined ? undefined : Date.parse(summary.expiry);
+    const request: RequestToPay = {
+      original: {
+        messageId: summary.messageId,
+        messageName: summary.messageName,
+        ...(summary.createdAt === undefined ? {} : { createdAt: summary.createdAt }),
+        paymentInformationId: summary.paymentInformationId ?? summary.messageId,
+        ...(summary.instructionId === undefined ? {} : { instructionId: summary.instructionId }),
+        endToEndId: summary.endToEndId,
+        ...(summary.uetr === undefined ? {} : { uetr: summary.uetr }),
+      },
+      scenario: scenarioFor({ proxy: summary.debtorProxy?.value, account: summary.debtorAccount }),
+      reportName,
+      expiresAt: expiresAt === undefined || Number.isNaN(expiresAt) ? undefined : expiresAt,
+      submissions: 1,
+      final: undefined,
+      lastReport: undefined,
+    };
+    this.#requests.set(summary.messageId, request);
+    if (summary.uetr !== undefined) this.#requestsByUetr.set(summary.uetr.toLowerCase(), summary.messageId);
+    this.#playRequest(request, scenarioSteps(request.scenario));
+    return { kind: 'delivered' };
+  }
+
+  /** Sends the scenario's reports one after another; stops once the request is withdrawn or past its expiry. */
+  #playRequest(request: RequestToPay, steps: readonly ScenarioStep[]): void {
+    const [step, ...rest] = steps;
+    if (step === undefined) return;
+    this.#later(this.options.latencyMs * step.afterLatencies, () => {
+      if (request.final === 'CANCELLED') return;
+      if (request.expiresAt !== undefined && this.options.clock.now() > request.expiresAt) return;
+      this.#reportRequest(request, step);
+      this.#playRequest(request, rest);
+    });
+  }
+
+  #reportRequest(request: RequestToPay, step: ScenarioStep): void {
+    const now = this.options.clock.now();
+    const report = pain014Document({
+      messageName: request.reportName,
+      messageId: this.#nextMessageId(),
+      createdAt: isoDateTime(now),
+      initiatingParty: { Nm: `${this.options.scheme} operator (simulated)` },
+      original: request.original,
+      status: step.status,
+      ...(step.reasonCode === undefined ? {} : { reasonCode: step.reasonCode, additionalInformation: reasonText(step.reasonCode) }),
+      ...(step.status === 'ACSC' || step.status === 'ACCP' ? { acceptedAt: isoDateTime(now) } : {}),
+    });
+    if (step.status === 'ACSC') request.final = 'PAID';
+    if (step.status === 'RJCT') request.final = 'REJECTED';
+    request.lastReport = report;
+    this.#deliver(report);
+  }
+
+  #cancellation(document: IsoDocument): SubmitOutcome {
+    const read = camt056From(document);
+    if (!read.ok) return refused(read.error);
+    const cancellation = read.value;
+    const answerName = CANCELLATION_ANSWER_FOR.get(cancellation.messageName);
+    if (answerName === undefined) return refused(`the simulator answers ${[...CANCELLATION_ANSWER_FOR.keys()].join(', ')}, not ${cancellation.messageName}`);
+    const known = this.#cancellations.get(cancellation.caseId);
+    if (known !== undefined) {
+      // The same answer again; one still on its way is not doubled.
+      const answer = known.answer;
+      if (answer !== undefined) this.#later(this.options.latencyMs, () => this.#deliver(answer));
+      return { kind: 'delivered' };
+    }
+    const { original } = cancellation;
+    const messageId = original.messageId ?? (original.uetr === undefined ? undefined : this.#requestsByUetr.get(original.uetr.toLowerCase()));
+    const request = messageId === undefined ? undefined : this.#requests.get(messageId);
+    const decision = decideCancellation(request, cancellation.reason);
+    if (request !== undefined && decision.confirmation === 'CNCL') request.final ??= 'CANCELLED';
+    const entry: Cancellation = { answer: undefined };
+    this.#cancellations.set(cancellation.caseId, entry);
+    this.#later(this.options.latencyMs, () => {
+      entry.answer = this.#cancellationAnswer(cancellation, answerName, decision);
+      this.#deliver(entry.answer);
+    });
+    return { kind: 'delivered' };
+  }
+
+  #cancellationAnswer(cancellation: Camt056Request, messageName: string, decision: CancellationDecision): string {
+    const { original } = cancellation;
+    return camt029Document({
+      messageName,
+      messageId: this.#nextMessageId(),
+      createdAt: isoDateTime(this.options.clock.now()),
+      // The operator answers the bank that asked.
+      assigner: cancellation.assignee,
+      assignee: cancellation.assigner,
+      resolvedCase: { id: cancellation.caseId, creator: cancellation.caseCreator ?? cancellation.assigner },
+      confirmation: decision.confirmation,
+      original: {
+        messageId: original.messageId ?? cancellation.assignmentId,
+        messageName: original.messageName ?? 'pain.013.001.09',
+        ...(original.instructionId === undefined ? {} : { instructionId: original.instructionId }),
+        ...(original.endToEndId === undefined ? {} : { endToEndId: original.endToEndId }),
+        ...(original.uetr === undefined ? {} : { uetr: original.uetr }),
+      },
+      ...(decision.reasonCode === undefined ? {} : { reasonCode: decision.reasonCode, additionalInformation: reasonText(decision.reasonCode) }),
+    });
+  }
+
   #answer(transfer: Transfer, answer: Answer): string {
     const report = this.#report(transfer.original, transfer.statusReport, answer);
     transfer.answered = answer;
@@ -374,6 +545,28 @@ export class SchemeSimulator implements SchemeTransport {
     }, delayMs);
     this.#timers.add(timer);
   }
+}
+
+interface CancellationDecision {
+  readonly confirmation: CancellationConfirmation;
+  readonly reasonCode?: string;
+}
+
+/**
+ * What the simulated operator answers a cancellation: refused when the request is already paid
+ * (ARDT) or rejected (ARJT), whatever the reason, since the service must learn what happened;
+ * the service's expiry notice (EXPIRED) is otherwise acknowledged, even for a request the operator
+ * does not know; an integrator's cancellation of an unknown request is refused (NOOR), and one of a
+ * `cancellation_refused` request with that value's reason; anything else is cancelled (CNCL), and
+ * no report follows.
+ */
+function decideCancellation(request: RequestToPay | undefined, reason: string | undefined): CancellationDecision {
+  if (request?.final === 'PAID') return { confirmation: 'RJCR', reasonCode: ALREADY_PAID };
+  if (request?.final === 'REJECTED') return { confirmation: 'RJCR', reasonCode: ALREADY_REJECTED };
+  if (reason === EXPIRED_REASON) return { confirmation: 'CNCL' };
+  if (request === undefined) return { confirmation: 'RJCR', reasonCode: NO_ORIGINAL };
+  if (request.scenario.kind === 'cancellation_refused' && request.final === undefined) return { confirmation: 'RJCR', reasonCode: request.scenario.reasonCode };
+  return { confirmation: 'CNCL' };
 }
 
 /** A document the simulated operator cannot take: sending it again cannot help. */

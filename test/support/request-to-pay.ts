@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import type { RequestToPay } from '../../src/domain/messages/request-to-pay.js';
+import { moneyOf } from '../../src/domain/messages/validate.js';
+import type { CancellationReport, InboundReport, OutboundRequestToPay, OutboundRequestToPayCancellation, RequestToPayReport, SchemeInbound } from '../../src/ports/scheme.js';
+import { requestToPay, type RequestToPayFixture } from '../fixtures/request-to-pay.js';
+
+/** Test helpers for request-to-pay at the scheme: requests and cancellations as the engine hands them over, and an inbound side that records their reports. */
+
+/** The fixture request of `kind` (test/fixtures/request-to-pay.ts) as the engine hands it to a connector; `change` edits the message. */
+export function outboundRequestToPay(kind: RequestToPayFixture = 'MOBILE', change: (message: RequestToPay) => void = () => undefined): OutboundRequestToPay {
+  const message = requestToPay(kind);
+  change(message);
+  return {
+    transactionId: randomUUID(),
+    integratorId: 'demo-bank',
+    scheme: 'ZA_RPP',
+    uetr: message.transactionIdentifiers.uetr.toLowerCase(),
+    idempotencyKey: randomUUID(),
+    message,
+    amount: moneyOf(message.amounts.bankSettlementAmount),
+    expiresAt: Date.parse(message.expiryDateTime),
+    traceparent: null,
+  };
+}
+
+/** A request whose debtor is the account number `value` (at the ACCOUNT fixture's bank). */
+export function fromDebtorAccount(value: string): OutboundRequestToPay {
+  return outboundRequestToPay('ACCOUNT', (message) => {
+    message.debtorAccount = { ...message.debtorAccount, identification: { schema: 'GENERIC', value } };
+  });
+}
+
+/** A request whose debtor is the proxy `value` (MOBILE or CUSTOM), without a debtor agent. */
+export function fromDebtorProxy(value: string, schema: 'MOBILE' | 'CUSTOM' = 'CUSTOM'): OutboundRequestToPay {
+  return outboundRequestToPay(schema, (message) => {
+    message.debtorAccount = { proxy: { schema, namespace: schema === 'MOBILE' ? 'ZA_MOBILE' : 'ZA_CUSTOM', value } };
+    delete message.debtorAgent;
+  });
+}
+
+/** A cancellation of `request` with a fresh cancellation key. */
+export function cancellationOf(request: OutboundRequestToPay, reasonCode = 'CUST'): OutboundRequestToPayCancellation {
+  return { request, cancellationKey: randomUUID(), reasonCode };
+}
+
+/** Records every report; request-to-pay and cancellation reports are found by the request they are about. */
+export class RequestToPayInbound implements SchemeInbound {
+  readonly reports: InboundReport[] = [];
+  #waiters: (() => void)[] = [];
+
+  receive(report: InboundReport): Promise<void> {
+    this.reports.push(report);
+    const waiters = this.#waiters;
+    this.#waiters = [];
+    for (const wake of waiters) wake();
+    return Promise.resolve();
+  }
+
+  statusesOf(request: OutboundRequestToPay): RequestToPayReport[] {
+    return this.reports.filter((report): report is RequestToPayReport => report.kind === 'request_to_pay' && report.idempotencyKey === request.idempotencyKey);
+  }
+
+  cancellationsOf(request: OutboundRequestToPay): CancellationReport[] {
+    return this.reports.filter((report): report is CancellationReport => report.kind === 'cancellation' && report.idempotencyKey === request.idempotencyKey);
+  }
+
+  /** Resolves once `count` status reports about `request` have arrived; rejects after `timeoutMs`. */
+  async statuses(request: OutboundRequestToPay, count: number, timeoutMs = 2_000): Promise<RequestToPayReport[]> {
+    await this.#until(() => this.statusesOf(request).length >= count, () => `expected ${count} request-to-pay report(s), got ${this.statusesOf(request).length}`, timeoutMs);
+    return this.statusesOf(request).slice(0, count);
+  }
+
+  /** Resolves once `count` cancellation reports about `request` have arrived; rejects after `timeoutMs`. */
+  async cancellations(request: OutboundRequestToPay, count = 1, timeoutMs = 2_000): Promise<CancellationReport[]> {
+    await this.#until(() => this.cancellationsOf(request).length >= count, () => `expected ${count} cancellation report(s), got ${this.cancellationsOf(request).length}`, timeoutMs);
+    return this.cancellationsOf(request).slice(0, count);
+  }
+
+  async #until(done: () => boolean, failure: () => string, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!done()) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`${failure()} within ${timeoutMs} ms`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.#waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+}
