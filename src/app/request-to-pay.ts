@@ -1,11 +1,8 @@
 import type { IntegratorConfig } from '../config/types.js';
-import { CALLBACK_PATHS } from '../domain/callback-paths.js';
 import { ApiError } from '../domain/errors.js';
-import { RTP, statusOf, type RtpData, type RtpState } from '../domain/machines/request-to-pay.js';
+import { RTP, type RtpData } from '../domain/machines/request-to-pay.js';
 import {
   expiryProblem,
-  requestToPayResponseJson,
-  type RequestToPay,
   type ValidRequestToPay,
   type ValidRequestToPayCancellation,
   type ValidRequestToPayStatusRequest,
@@ -13,9 +10,9 @@ import {
 import { supports } from '../domain/schemes.js';
 import { bodyHash } from '../lib/canonical-json.js';
 import type { TraceContext } from '../lib/trace.js';
+import type { Processing, TransactionRequest } from '../ports/processing.js';
 import { admit, type AdmitDeps } from './admit.js';
 import { checkOwnInstitution } from './institution.js';
-import { resendStatus, type StatusRequestDeps } from './status-request.js';
 import { retryOfStoredMessage } from './stored-message.js';
 
 export interface RequestToPayDeps extends AdmitDeps {
@@ -72,72 +69,71 @@ export async function requestToPay(deps: RequestToPayDeps, input: { integrator: 
   }
 }
 
-/** The status request-to-pay reports in a state: PENDING until the scheme holds it and reports. */
-export function reportedStatus(state: string) {
-  return statusOf(state as RtpState) ?? 'PENDING';
-}
-
-/** The integrator asks for the current status of its request-to-pay: re-sent as a RequestToPayResponse (CONTRACT §2). */
+/** The integrator asks for the current status of its request-to-pay: its machine pushes it again, in order behind its other pushes (CONTRACT §2). */
 export async function requestToPayStatus(
-  deps: StatusRequestDeps,
+  deps: MachineRequestDeps,
   input: { integrator: IntegratorConfig; request: ValidRequestToPayStatusRequest; rawBody: string; trace: TraceContext },
 ): Promise<void> {
   const { request } = input;
-  await resendStatus(deps, {
-    integrator: input.integrator,
-    kind: 'REQUEST_TO_PAY',
-    what: 'request-to-pay',
-    uetr: request.uetr,
-    messageId: request.messageId,
-    message: request.message,
-    rawBody: input.rawBody,
-    trace: input.trace,
-    callback: (transaction, original, messageIdentification, now) => ({
-      path: CALLBACK_PATHS.requestToPayResponse,
-      body: requestToPayResponseJson({ original: original as RequestToPay, status: reportedStatus(transaction.state), messageIdentification, createdAt: now }),
-    }),
-  });
+  await askMachine(deps, { ...input, uetr: request.uetr, messageId: request.messageId, message: request.message, ask: { type: 'status', trace: input.trace } });
 }
 
 /**
  * The integrator asks to cancel its request-to-pay: 202 once the machine has taken the
  * cancellation (committed); its answer, a RequestToPayCancellationResponse, follows once decided
- * (the scheme's answer, or at once when the request is already final). A retry of the same
- * message is handed to the machine again, which knows it and changes nothing.
+ * (the scheme's answer, or at once when the request is already final).
  */
 export async function cancelRequestToPay(
-  deps: StatusRequestDeps & Required<Pick<AdmitDeps, 'processing'>>,
-  input: { integrator: IntegratorConfig; request: ValidRequestToPayCancellation; rawBody: string },
+  deps: MachineRequestDeps,
+  input: { integrator: IntegratorConfig; request: ValidRequestToPayCancellation; rawBody: string; trace: TraceContext },
 ): Promise<void> {
-  const { integrator, request } = input;
-  const transaction = await deps.store.findTransaction(integrator.id, request.uetr, 'REQUEST_TO_PAY');
+  const { request } = input;
+  await askMachine(deps, {
+    ...input,
+    uetr: request.uetr,
+    messageId: request.messageId,
+    message: request.message,
+    ask: { type: 'cancel', messageId: request.messageId, messageIdentifiers: request.message.messageIdentifiers, reasonCode: request.reasonCode, trace: input.trace },
+  });
+}
+
+export type MachineRequestDeps = Pick<AdmitDeps, 'store' | 'clock'> & { readonly processing: Processing };
+
+/**
+ * A request of the integrator about one of its requests-to-pay, decided by that request's machine
+ * (so what it causes is ordered with everything else the request does), then recorded under its
+ * message id. Decided first: should the process die in between, the retry finds no message and
+ * asks again, and the machine knows a cancellation it has (a status is merely pushed once more).
+ * A message id already recorded is answered as before (or 409 for another body); another
+ * integrator's request-to-pay is indistinguishable from an unknown one (404).
+ */
+async function askMachine(
+  deps: MachineRequestDeps,
+  input: { integrator: IntegratorConfig; uetr: string; messageId: string; message: unknown; rawBody: string; ask: TransactionRequest },
+): Promise<void> {
+  const { integrator } = input;
+  const transaction = await deps.store.findTransaction(integrator.id, input.uetr, 'REQUEST_TO_PAY');
   if (transaction === undefined) {
-    throw new ApiError('TRANSACTION_NOT_FOUND', `no request-to-pay with uetr ${request.uetr}`, [
+    throw new ApiError('TRANSACTION_NOT_FOUND', `no request-to-pay with uetr ${input.uetr}`, [
       { field: '/originalTransactionIdentifiers/uetr', message: 'names no request-to-pay of this integrator' },
     ]);
   }
-  const stored = await deps.store.findMessage(integrator.id, request.messageId);
+  const stored = await deps.store.findMessage(integrator.id, input.messageId);
   if (stored !== undefined) {
-    // Its id is taken: the same cancellation again is answered as before (its machine has it), anything else is a 409.
-    retryOfStoredMessage({ kind: 'message_differs', transactionId: stored.transactionId, response: null, storedRawBody: stored.rawBody }, request.message, request.messageId);
+    retryOfStoredMessage({ kind: 'message_differs', transactionId: stored.transactionId, response: null, storedRawBody: stored.rawBody }, input.message, input.messageId);
     return;
   }
-  // Decided and committed first, then recorded: should the process die in between, the retry finds
-  // no message and hands the machine the cancellation again, which it knows and ignores.
-  await deps.processing.request(transaction.id, {
-    type: 'cancel',
-    messageId: request.messageId,
-    messageIdentifiers: request.message.messageIdentifiers,
-    reasonCode: request.reasonCode,
-  });
+  if ((await deps.processing.request(transaction.id, input.ask)) === 'busy') {
+    throw new ApiError('OVERLOADED', 'the request-to-pay kept changing while this was decided; retry the identical request', [], { 'retry-after': '1' });
+  }
   const outcome = await deps.store.recordRequest({
     integratorId: integrator.id,
-    messageId: request.messageId,
+    messageId: input.messageId,
     transactionId: transaction.id,
     payloadHash: bodyHash(input.rawBody),
     rawBody: input.rawBody,
     receivedAt: deps.clock.now(),
     outbox: [],
   });
-  if (outcome.kind !== 'accepted') retryOfStoredMessage(outcome, request.message, request.messageId);
+  if (outcome.kind !== 'accepted') retryOfStoredMessage(outcome, input.message, input.messageId);
 }

@@ -8,7 +8,7 @@ import { BoundedMap } from '../lib/bounded-map.js';
 import { parseJson } from '../lib/json.js';
 import type { Clock, Ids } from '../ports/clock.js';
 import type { OutboxDelivery } from '../ports/delivery.js';
-import type { AcceptedWork, Processing, TransactionRequest } from '../ports/processing.js';
+import type { AcceptedWork, Processing, RequestOutcome, TransactionRequest } from '../ports/processing.js';
 import type { InboundReport, SchemeConnector, SchemeInbound } from '../ports/scheme.js';
 import type { Lease, NewOutboxMessage, OutboxRecord, StateChange, Store, TransactionRecord } from '../ports/store.js';
 import { KeyedSerialQueue } from './keyed-queue.js';
@@ -152,8 +152,8 @@ export class Engine implements SchemeInbound, Processing {
   }
 
   /** A request of the integrator about a transaction (Processing.request). */
-  async request(transactionId: string, request: TransactionRequest): Promise<void> {
-    await this.#track(this.#handle(transactionId, { type: 'request', request }));
+  async request(transactionId: string, request: TransactionRequest): Promise<RequestOutcome> {
+    return (await this.#track(this.#handle(transactionId, { type: 'request', request }))) ? 'decided' : 'busy';
   }
 
   /** Look for due work now (e.g. right after an intake committed). */
@@ -223,11 +223,12 @@ export class Engine implements SchemeInbound, Processing {
     return work;
   }
 
-  #handle(transactionId: string, input: EngineInput): Promise<void> {
+  /** Resolves true once the decision is committed (or there was nothing to do), false when it stayed stale. */
+  #handle(transactionId: string, input: EngineInput): Promise<boolean> {
     return this.#serial.run(transactionId, () => this.#decideAndApply(transactionId, input));
   }
 
-  async #decideAndApply(transactionId: string, input: EngineInput): Promise<void> {
+  async #decideAndApply(transactionId: string, input: EngineInput): Promise<boolean> {
     const { store } = this.#deps;
     // A decision refused as stale is made again, at most staleRetriesMax times; one that found
     // nothing to do on a remembered row is made again once, on the row as stored.
@@ -241,7 +242,7 @@ export class Engine implements SchemeInbound, Processing {
       if (input.type === 'scheme' && (transaction === undefined || driver?.answers(transaction, input.report) !== true)) {
         const { report } = input;
         this.#deps.log.warn({ scheme: report.scheme, ...('uetr' in report ? { uetr: report.uetr } : {}) }, 'scheme answer for an unknown transfer ignored');
-        return;
+        return true;
       }
       if (transaction === undefined) throw new AssertionError(`transaction ${transactionId} vanished`);
       if (driver === undefined) throw new AssertionError(`no engine driver for ${transaction.kind} transactions`);
@@ -252,13 +253,13 @@ export class Engine implements SchemeInbound, Processing {
         this.#deps.log.warn({ transactionId, kind: transaction.kind, state: transaction.state, refused: decision.refused }, 'engine: illegal transition refused, not reported');
         this.#deps.transitionRefused?.(transaction.kind);
       }
-      if (decision === undefined || (decision.steps.length === 0 && decision.commands.length === 0 && sameTimer(transaction, decision))) {
+      if (decision === undefined || (decision.steps.length === 0 && decision.commands.length === 0 && decision.outbox.length === 0 && sameTimer(transaction, decision))) {
         // Nothing to do, unless the remembered row was stale: then judge again on the row as stored.
         if (remembered !== undefined) {
           storedOnly = true;
           continue;
         }
-        return;
+        return true;
       }
       const change = this.#change(driver, context, decision);
       const outcome = await store.applyChange(change);
@@ -282,9 +283,10 @@ export class Engine implements SchemeInbound, Processing {
       else if (change.outbox.length > 0 && change.leaseOutbox === undefined) this.#deps.delivery?.wake();
       for (const step of decision.steps) this.#deps.stateEntered?.(step.state);
       await this.#execute(driver, context, decision);
-      return;
+      return true;
     }
     this.#deps.log.warn({ transactionId }, 'engine: decision stayed stale; the timer retries it');
+    return false;
   }
 
   #env(scheme: SchemeName): DriverEnv {

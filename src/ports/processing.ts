@@ -33,13 +33,18 @@ export interface Processing {
    * machine's decision is committed; the scheme calls it makes follow (from an instance that
    * processes: one that does not leaves them to the timers of those that do).
    */
-  request(transactionId: string, request: TransactionRequest): Promise<void>;
+  request(transactionId: string, request: TransactionRequest): Promise<RequestOutcome>;
 }
 
+/** `decided`: committed (or nothing was to be done); `busy`: the transaction kept moving under it and nothing was committed — ask again. */
+export type RequestOutcome = 'decided' | 'busy';
+
 /** A request of the integrator about an existing transaction, for its machine to decide on. */
-export type TransactionRequest = {
-  readonly type: 'cancel';
-  readonly messageId: string;
-  readonly messageIdentifiers: Readonly<Record<string, unknown>>;
-  readonly reasonCode: string;
+export type TransactionRequest = (
+  | { readonly type: 'cancel'; readonly messageId: string; readonly messageIdentifiers: Readonly<Record<string, unknown>>; readonly reasonCode: string }
+  /** Re-send the current status, in order behind the transaction's other callbacks. */
+  | { readonly type: 'status' }
+) & {
+  /** The W3C trace context of the request, which the callbacks it causes continue. */
+  readonly trace: { readonly traceparent: string; readonly tracestate: string | null };
 };

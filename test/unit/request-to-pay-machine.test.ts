@@ -113,6 +113,33 @@ void describe('request-to-pay state machine', () => {
     }
   });
 
+  void it('withdraws a request cancelled before it was sent without the scheme, and answers ACCEPTED', () => {
+    const asked = decide(view(RTP.RECEIVED, {}, 1_000_000), { type: 'cancel', cancellation: cancellation() }, env());
+    assert.deepEqual(asked.commands, [], 'nothing goes to the scheme yet');
+    assert.equal(asked.dueAt, 1_000_000, 'its first tick stays due');
+    const withdrawn = decide(view(RTP.RECEIVED, asked.data), { type: 'tick', supported: true }, env());
+    assert.deepEqual(states(withdrawn), [RTP.ACCEPTED, RTP.REQUEST_PENDING, RTP.CANCELLED]);
+    assert.deepEqual(withdrawn.commands, []);
+    assert.deepEqual(
+      withdrawn.cancellationAnswers.map((answer) => [answer.accepted, answer.status]),
+      [[true, 'CANCELLED']],
+    );
+  });
+
+  void it('pushes the latest status again, with its reason, on a status request', () => {
+    const rejected = decide(view(RTP.PRESENTED, { sent: true }), status('REJECTED', 'AM04'), env());
+    const again = decide(view(RTP.STATUS_REJECTED, rejected.data), { type: 'status_request' }, env());
+    assert.deepEqual(again.pushes, [{ status: 'REJECTED', reasonCode: 'AM04' }]);
+    assert.deepEqual(states(again), []);
+    assert.deepEqual(decide(view(RTP.REQUEST_PENDING, { sends: 1 }), { type: 'status_request' }, env()).pushes, [{ status: 'PENDING' }]);
+  });
+
+  void it('ignores a status going back without counting it as an illegal transition', () => {
+    const back = decide(view(RTP.ACCEPTED_BY_PAYER, { sent: true }), status('PRESENTED'), env());
+    assert.deepEqual(states(back), []);
+    assert.equal(back.refused, undefined);
+  });
+
   void it('treats a report that overtakes the transport acknowledgement as proof the scheme holds the request', () => {
     const decision = decide(view(RTP.REQUEST_PENDING, { sends: 1 }), status('PRESENTED'), env());
     assert.deepEqual(states(decision), [RTP.REQUEST_DELIVERED, RTP.PENDING, RTP.PRESENTED]);
@@ -127,14 +154,16 @@ void describe('request-to-pay state machine', () => {
       fc.constantFrom(status('PENDING'), status('PRESENTED'), status('ACCEPTED'), status('PAID'), status('REJECTED', 'AC04')),
       fc.constantFrom(cancelAnswer(true), cancelAnswer(false)),
       fc.constantFrom('C1', 'C2').map((id): RtpInput => ({ type: 'cancel', cancellation: cancellation(id) })),
+      fc.constant<RtpInput>({ type: 'status_request' }),
     );
     fc.assert(
-      fc.property(fc.array(fc.tuple(input, fc.integer({ min: 0, max: 300_000 })), { maxLength: 40 }), (inputs) => {
+      fc.property(fc.boolean(), fc.array(fc.tuple(input, fc.integer({ min: 0, max: 300_000 })), { maxLength: 40 }), (cancelFirst, inputs) => {
         let now = 1_000_000;
         let current = view(RTP.RECEIVED);
         let finals = 0;
         const asked = new Set<string>();
         const answered: string[] = [];
+        let next: string = 'tick';
         const apply = (decision: ReturnType<typeof decide>): void => {
           let from: string = current.state;
           for (const step of decision.steps) {
@@ -142,17 +171,23 @@ void describe('request-to-pay state machine', () => {
             from = step.state;
           }
           const statusStates = decision.steps.filter((step) => step.state.startsWith('REQUEST_TO_PAY_STATUS_')).map((step) => step.state.slice('REQUEST_TO_PAY_STATUS_'.length));
-          assert.deepEqual(pushed(decision), statusStates, 'one push per status state, in order');
+          if (next !== 'status_request') assert.deepEqual(pushed(decision), statusStates, 'one push per status state, in order');
           finals += decision.steps.filter((step) => isFinal(step.state)).length;
           answered.push(...decision.cancellationAnswers.map((answer) => answer.messageId));
           current = view(decision.steps.at(-1)?.state ?? current.state, decision.data, decision.dueAt);
         };
-        apply(decide(current, { type: 'tick', supported: true }, env(now)));
-        for (const [next, advanceMs] of inputs) {
-          now += advanceMs;
-          if (next.type === 'cancel') asked.add(next.cancellation.messageId);
-          apply(decide(current, next, env(now)));
+        if (cancelFirst) {
+          asked.add('C0');
+          apply(decide(current, { type: 'cancel', cancellation: cancellation('C0') }, env(now)));
         }
+        apply(decide(current, { type: 'tick', supported: true }, env(now)));
+        for (const [input, advanceMs] of inputs) {
+          now += advanceMs;
+          next = input.type;
+          if (input.type === 'cancel') asked.add(input.cancellation.messageId);
+          apply(decide(current, input, env(now)));
+        }
+        next = 'tick';
         // Past the expiry a tick always ends it, and every cancellation asked has its answer.
         apply(decide(current, { type: 'tick' }, env(Math.max(now, EXPIRES_AT))));
         assert.ok(isFinal(current.state), `final after expiry, not ${current.state}`);

@@ -98,6 +98,8 @@ export interface CancellationAsked {
   /** Its messageIdentifiers as sent, which its answer names as original. */
   readonly messageIdentifiers: Readonly<Record<string, unknown>>;
   readonly reasonCode: string;
+  /** The trace context of the cancellation request, which its answer continues. */
+  readonly trace?: Readonly<Record<string, string>>;
 }
 
 /** The answer to a cancellation, queued as its RequestToPayCancellationResponse. */
@@ -109,6 +111,7 @@ export interface CancellationAnswer {
   readonly reasonText?: string;
   /** The request's status after the attempt. */
   readonly status: RtpStatus;
+  readonly trace?: Readonly<Record<string, string>>;
 }
 
 export interface RtpData {
@@ -123,8 +126,10 @@ export interface RtpData {
   readonly cancelSent?: boolean;
   /** Cancellation messages already answered, so a repeated one is not answered twice. */
   readonly cancellationsAnswered?: readonly string[];
-  /** The scheme has been told of the expiry. */
+  /** The scheme has been told of the expiry (or refused to be, for good). */
   readonly expiryNoticeSent?: boolean;
+  /** The latest status pushed, with its reason: what a status request re-sends. */
+  readonly pushed?: StatusPush;
 }
 
 export interface RtpView {
@@ -145,7 +150,9 @@ export type RtpInput =
   /** The scheme's answer to the cancellation being sent. */
   | { readonly type: 'cancellation_answer'; readonly accepted: boolean; readonly reasonCode?: string; readonly reasonText?: string; readonly payloadJson: string }
   /** The integrator asks to cancel. */
-  | { readonly type: 'cancel'; readonly cancellation: CancellationAsked };
+  | { readonly type: 'cancel'; readonly cancellation: CancellationAsked }
+  /** The integrator asks for the current status: it is pushed again, in order behind the others. */
+  | { readonly type: 'status_request' };
 
 /** Scheme calls: send the request (pain.013), send the cancellation asked (camt.056), tell the scheme of the expiry (camt.056). */
 export type RtpCommand = 'request' | 'cancel' | 'expire';
@@ -189,6 +196,8 @@ function decideOne(view: RtpView, input: RtpInput, env: RtpEnv): RtpDecision {
       return onCancellationAnswer(view, input, env);
     case 'cancel':
       return onCancel(view, input.cancellation, env);
+    case 'status_request':
+      return { ...NOTHING(view), pushes: [view.data.pushed ?? { status: statusOf(view.state) ?? 'PENDING' }] };
   }
 }
 
@@ -200,6 +209,11 @@ function onTick(view: RtpView, supported: boolean | undefined, env: RtpEnv): Rtp
     if (!supported) {
       const refusal = JSON.stringify({ schema: 'SchemeCapability', error: 'the scheme connector does not carry request-to-pay' });
       return enter(view, [{ state: RTP.REJECTED, payloadJson: refusal }], { status: 'REJECTED', reasonCode: 'AG03', reasonText: 'Transaction type not supported' }, env);
+    }
+    if (data.cancelling !== undefined) {
+      // Cancelled before it was ever sent: withdrawn here, the scheme never hears of it.
+      const withdrawn = JSON.stringify({ schema: 'RequestToPayCancellation', withdrawnBeforeSending: true });
+      return enter(view, [{ state: RTP.ACCEPTED, payloadJson: null }, { state: RTP.REQUEST_PENDING, payloadJson: null }, { state: RTP.CANCELLED, payloadJson: withdrawn }], { status: 'CANCELLED' }, env);
     }
     const accepted = { ...data, sends: 1 };
     return {
@@ -236,7 +250,11 @@ function onTick(view: RtpView, supported: boolean | undefined, env: RtpEnv): Rtp
 
 function onSent(view: RtpView, input: Extract<RtpInput, { type: 'sent' }>, env: RtpEnv): RtpDecision {
   const { state, data } = view;
-  if (input.what === 'expire') return input.ok && data.expiryNoticeSent !== true ? { ...NOTHING(view), data: { ...data, expiryNoticeSent: true }, dueAt: null } : NOTHING(view);
+  if (input.what === 'expire') {
+    // Taken, or refused for good: either way it is not sent again.
+    const done = input.ok || !input.retryable;
+    return done && data.expiryNoticeSent !== true ? { ...NOTHING(view), data: { ...data, expiryNoticeSent: true }, dueAt: null } : NOTHING(view);
+  }
   if (input.what === 'cancel') {
     if (data.cancelling === undefined || isFinal(state)) return NOTHING(view);
     if (input.ok) return { ...NOTHING(view), data: { ...data, cancelSent: true } };
@@ -275,11 +293,9 @@ function onStatus(view: RtpView, input: Extract<RtpInput, { type: 'status' }>, e
     pushes.push({ status: 'PENDING' });
     from = RTP.PENDING;
   }
-  if (from === target) return { ...NOTHING(view), steps: before, data: { ...view.data, sent: true }, pushes };
-  if (!RTP_TRANSITIONS[from].includes(target)) {
-    // A status going back (PRESENTED after ACCEPTED) says nothing new: the later status stands.
-    return { ...NOTHING(view), refused: `${input.status} reported after ${statusOf(from) ?? from}` };
-  }
+  if (from === target) return { ...NOTHING(view), steps: before, data: { ...view.data, sent: true, pushed: { status: 'PENDING' } }, pushes };
+  // A status going back (PRESENTED after ACCEPTED) says nothing new: the later status stands.
+  if (!RTP_TRANSITIONS[from].includes(target)) return NOTHING(view);
   const push: StatusPush = { status: input.status, ...(input.reasonCode === undefined ? {} : { reasonCode: input.reasonCode }), ...(input.reasonText === undefined ? {} : { reasonText: input.reasonText }) };
   const decision = enter({ ...view, data: { ...view.data, sent: true } }, [...before, { state: target, payloadJson: input.payloadJson }], push, env);
   return { ...decision, pushes: [...pushes, ...decision.pushes] };
@@ -291,11 +307,11 @@ function onCancel(view: RtpView, cancellation: CancellationAsked, env: RtpEnv): 
   const status = statusOf(state);
   if (isFinal(state)) {
     // Already at its end: a cancellation succeeds only if that end is CANCELLED.
-    const asked = { messageId: cancellation.messageId, messageIdentifiers: cancellation.messageIdentifiers };
+    const asked = { messageId: cancellation.messageId, messageIdentifiers: cancellation.messageIdentifiers, ...traceOf(cancellation) };
     const answer: CancellationAnswer =
       state === RTP.CANCELLED
         ? { ...asked, accepted: true, status: 'CANCELLED' }
-        : { ...asked, accepted: false, reasonCode: 'ARDT', reasonText: `Already ${status ?? state}`, status: status ?? 'PENDING' };
+        : { ...asked, accepted: false, ...alreadyFinal(state), status: status ?? 'PENDING' };
     return { ...NOTHING(view), data: answered(data, cancellation.messageId), cancellationAnswers: [answer] };
   }
   if (data.cancelling !== undefined) {
@@ -303,6 +319,7 @@ function onCancel(view: RtpView, cancellation: CancellationAsked, env: RtpEnv): 
     const answer: CancellationAnswer = {
       messageId: cancellation.messageId,
       messageIdentifiers: cancellation.messageIdentifiers,
+      ...traceOf(cancellation),
       accepted: false,
       reasonCode: 'DUPL',
       reasonText: 'Another cancellation is pending',
@@ -311,7 +328,21 @@ function onCancel(view: RtpView, cancellation: CancellationAsked, env: RtpEnv): 
     return { ...NOTHING(view), data: answered(data, cancellation.messageId), cancellationAnswers: [answer] };
   }
   const next: RtpData = { ...data, cancelling: cancellation, cancelSent: false };
+  // Not sent yet: its first tick withdraws it without the scheme.
+  if (state === RTP.RECEIVED) return { ...NOTHING(view), data: next };
   return { ...NOTHING(view), data: next, dueAt: nextTimer(state, next, env), commands: ['cancel'] };
+}
+
+/** Why a cancellation of a request already at its end is refused (ISO 20022 cancellation status reasons). */
+function alreadyFinal(state: RtpState): { reasonCode: string; reasonText: string } {
+  const status = statusOf(state) ?? state;
+  if (state === RTP.PAID) return { reasonCode: 'ARDT', reasonText: 'Already paid' };
+  if (state === RTP.STATUS_REJECTED) return { reasonCode: 'ARJT', reasonText: 'Already rejected' };
+  return { reasonCode: 'NARR', reasonText: `Already ${status}` };
+}
+
+function traceOf(cancellation: CancellationAsked): { trace?: Readonly<Record<string, string>> } {
+  return cancellation.trace === undefined ? {} : { trace: cancellation.trace };
 }
 
 function onCancellationAnswer(view: RtpView, input: Extract<RtpInput, { type: 'cancellation_answer' }>, env: RtpEnv): RtpDecision {
@@ -339,14 +370,14 @@ function answerCancellation(view: RtpView, outcome: { accepted: boolean; reasonC
   const cancelling = data.cancelling;
   if (cancelling === undefined) return NOTHING(view);
   const status = statusOf(view.state) ?? 'PENDING';
-  const reason = outcome.accepted ? {} : { reasonCode: outcome.reasonCode ?? 'ARDT', reasonText: outcome.reasonText ?? `Already ${status}` };
+  const reason = outcome.accepted ? {} : outcome.reasonCode === undefined ? alreadyFinal(view.state) : { reasonCode: outcome.reasonCode, ...(outcome.reasonText === undefined ? {} : { reasonText: outcome.reasonText }) };
   const { cancelling: _done, cancelSent: _sent, ...rest } = data;
   const next = answered(rest, cancelling.messageId);
   return {
     ...NOTHING(view),
     data: next,
     dueAt: isFinal(view.state) ? view.dueAt : nextTimer(view.state, next, env),
-    cancellationAnswers: [{ messageId: cancelling.messageId, messageIdentifiers: cancelling.messageIdentifiers, accepted: outcome.accepted, ...reason, status }],
+    cancellationAnswers: [{ messageId: cancelling.messageId, messageIdentifiers: cancelling.messageIdentifiers, ...traceOf(cancelling), accepted: outcome.accepted, ...reason, status }],
   };
 }
 
@@ -359,7 +390,8 @@ function enter(view: RtpView, steps: readonly Step<RtpState>[], push: StatusPush
   const target = STATE_OF_STATUS[push.status];
   const all: Step<RtpState>[] = [...steps];
   if (all.at(-1)?.state !== target) all.push({ state: target, payloadJson: payloadJson ?? null });
-  return { ...NOTHING(view), steps: all, pushes: [push], dueAt: isFinal(target) ? null : nextTimer(target, view.data, env) };
+  const data = { ...view.data, pushed: push };
+  return { ...NOTHING(view), steps: all, data, pushes: [push], dueAt: isFinal(target) ? null : nextTimer(target, data, env) };
 }
 
 /** The next timer of an open request: the expiry, or sooner to (re)send what the transport has not taken. */

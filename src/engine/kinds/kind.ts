@@ -80,7 +80,7 @@ export interface KindDecision {
 }
 
 /** The trace headers of a message the transaction causes: a child span of the request that started it. */
-export function traceHeaders(transaction: TransactionRecord): Record<string, string> {
+export function traceHeaders(transaction: { readonly traceparent: string | null; readonly tracestate: string | null }): Record<string, string> {
   if (transaction.traceparent === null) return {};
   const headers: Record<string, string> = { traceparent: childTraceparent(transaction.traceparent) };
   if (transaction.tracestate !== null) headers.tracestate = transaction.tracestate;
@@ -91,8 +91,15 @@ export function traceHeaders(transaction: TransactionRecord): Record<string, str
  * A callback message to the integrator's partner API, written with the change that decides it.
  * `id` is its webhook-id; without dashes, the message identification inside `body`.
  */
-export function callbackMessage(context: KindContext, id: string, path: string, body: string, now: number): NewOutboxMessage {
-  return { id, channel: 'callback', url: `${context.integrator.partnerApiUrl}${path}`, body, headers: traceHeaders(context.transaction), availableAt: now };
+export function callbackMessage(
+  context: KindContext,
+  id: string,
+  path: string,
+  body: string,
+  now: number,
+  trace: { readonly traceparent: string | null; readonly tracestate: string | null } = context.transaction,
+): NewOutboxMessage {
+  return { id, channel: 'callback', url: `${context.integrator.partnerApiUrl}${path}`, body, headers: traceHeaders(trace), availableAt: now };
 }
 
 /**

@@ -41,11 +41,13 @@ export const REQUEST_TO_PAY_DRIVER: KindDriver = {
     if (rtpInput === undefined) return Promise.resolve(undefined);
     const decision = decide({ state, data, dueAt: transaction.dueAt }, rtpInput, { now: env.now, resendDelayMs: env.delays.resendDelayMs });
     const original = context.message as RequestToPay;
+    // Callbacks a request of the integrator causes continue its trace; the others, the request-to-pay's.
+    const requestTrace = input.type === 'request' ? input.request.trace : undefined;
     const outbox: NewOutboxMessage[] = [];
     for (const push of decision.pushes) {
       const id = env.ids.uuid();
       const body = requestToPayResponseJson({ original, ...push, messageIdentification: id.replaceAll('-', ''), createdAt: env.now });
-      outbox.push(callbackMessage(context, id, CALLBACK_PATHS.requestToPayResponse, body, env.now));
+      outbox.push(callbackMessage(context, id, CALLBACK_PATHS.requestToPayResponse, body, env.now, requestTrace));
     }
     for (const answer of decision.cancellationAnswers) {
       const id = env.ids.uuid();
@@ -59,7 +61,7 @@ export const REQUEST_TO_PAY_DRIVER: KindDriver = {
         messageIdentification: id.replaceAll('-', ''),
         createdAt: env.now,
       });
-      outbox.push(callbackMessage(context, id, CALLBACK_PATHS.requestToPayCancellationResponse, body, env.now));
+      outbox.push(callbackMessage(context, id, CALLBACK_PATHS.requestToPayCancellationResponse, body, env.now, traceOf(answer.trace)));
     }
     return Promise.resolve({
       steps: decision.steps,
@@ -79,10 +81,10 @@ export const REQUEST_TO_PAY_DRIVER: KindDriver = {
         return context.connector.requestToPay(request);
       case 'cancel': {
         if (data.cancelling === undefined) throw new AssertionError('a cancel command without a cancellation');
-        return context.connector.cancelRequestToPay({ request, cancellationKey: cancellationKey(context, data.cancelling.messageId), reasonCode: data.cancelling.reasonCode });
+        return context.connector.cancelRequestToPay({ request, cancellationKey: cancellationKeyOf(context, data.cancelling.messageId), reasonCode: data.cancelling.reasonCode });
       }
       case 'expire':
-        return context.connector.cancelRequestToPay({ request, cancellationKey: cancellationKey(context, EXPIRY_REASON), reasonCode: EXPIRY_REASON });
+        return context.connector.cancelRequestToPay({ request, cancellationKey: expiryKeyOf(context), reasonCode: EXPIRY_REASON });
     }
   },
 };
@@ -99,15 +101,27 @@ function machineInput(context: KindContext, state: RtpState, data: RtpData, inpu
       const reason = { ...(report.reasonCode === undefined ? {} : { reasonCode: report.reasonCode }), ...(report.reasonText === undefined ? {} : { reasonText: report.reasonText }) };
       if (report.kind === 'request_to_pay') return { type: 'status', status: report.status, ...reason, payloadJson: JSON.stringify(report.message) };
       // An answer to the expiry notice, or to a cancellation no longer in flight, decides nothing.
-      if (data.cancelling === undefined || report.cancellationKey !== cancellationKey(context, data.cancelling.messageId)) return undefined;
+      if (data.cancelling === undefined || report.cancellationKey !== cancellationKeyOf(context, data.cancelling.messageId)) return undefined;
       return { type: 'cancellation_answer', accepted: report.accepted, ...reason, payloadJson: JSON.stringify(report.message) };
     }
-    case 'request':
-      return { type: 'cancel', cancellation: { messageId: input.request.messageId, messageIdentifiers: input.request.messageIdentifiers, reasonCode: input.request.reasonCode } };
+    case 'request': {
+      const { request } = input;
+      if (request.type === 'status') return { type: 'status_request' };
+      return { type: 'cancel', cancellation: { messageId: request.messageId, messageIdentifiers: request.messageIdentifiers, reasonCode: request.reasonCode, trace: traceRecord(request.trace) } };
+    }
     case 'callback':
       // Status pushes are must-deliver messages of the outbox; their acknowledgement moves nothing.
       return undefined;
   }
+}
+
+/** A trace context as kept in the working data (plain strings), and back. */
+function traceRecord(trace: { readonly traceparent: string; readonly tracestate: string | null }): Record<string, string> {
+  return trace.tracestate === null ? { traceparent: trace.traceparent } : { traceparent: trace.traceparent, tracestate: trace.tracestate };
+}
+
+function traceOf(record: Readonly<Record<string, string>> | undefined): { traceparent: string | null; tracestate: string | null } | undefined {
+  return record?.traceparent === undefined ? undefined : { traceparent: record.traceparent, tracestate: record.tracestate ?? null };
 }
 
 /**
@@ -115,8 +129,17 @@ function machineInput(context: KindContext, state: RtpState, data: RtpData, inpu
  * expiry notice), derived, never random: a UUID made from the transaction id and the
  * cancellation's id, so schemes' message ids made from it lead back to it.
  */
-function cancellationKey(context: KindContext, cancellationId: string): string {
-  const hex = createHash('sha256').update(`${context.transaction.id}\u0000${cancellationId}`).digest('hex');
+function cancellationKeyOf(context: KindContext, messageId: string): string {
+  return derivedUuid(`${context.transaction.id}\u0000cancellation\u0000${messageId}`);
+}
+
+/** The expiry notice's key: of its own kind, so no cancellation's message id can share it. */
+function expiryKeyOf(context: KindContext): string {
+  return derivedUuid(`${context.transaction.id}\u0000expiry`);
+}
+
+function derivedUuid(text: string): string {
+  const hex = createHash('sha256').update(text).digest('hex');
   // RFC 9562 version 8 (custom) layout: the version nibble 8 and the variant bits 10.
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { cancelRequestToPay, requestToPay, requestToPayStatus, type RequestToPayDeps } from '../../../app/request-to-pay.js';
-import type { StatusRequestDeps } from '../../../app/status-request.js';
+import { cancelRequestToPay, requestToPay, requestToPayStatus, type MachineRequestDeps, type RequestToPayDeps } from '../../../app/request-to-pay.js';
 import { ApiError } from '../../../domain/errors.js';
 import {
   RequestToPayCancellationSchema,
@@ -24,7 +23,13 @@ const notFound = {
 };
 
 /** PayShap request-to-pay: initiation, status request and cancellation, each 202 with its answer as a callback. */
-export function requestToPayRoutes(app: FastifyInstance, deps: RequestToPayDeps & StatusRequestDeps): void {
+export function requestToPayRoutes(app: FastifyInstance, deps: RequestToPayDeps): void {
+  /** Requests about a request-to-pay are decided by its machine: an instance without one cannot take them. */
+  const machine = (): MachineRequestDeps => {
+    const processing = deps.processing;
+    if (processing === undefined) throw new ApiError('NOT_READY', 'this instance takes no requests about a request-to-pay', [], { 'retry-after': '1' });
+    return { ...deps, processing };
+  };
   app.post<{ Body: ValidRequestToPay }>(
     '/transactions/outbound/request-to-pay',
     {
@@ -63,7 +68,7 @@ export function requestToPayRoutes(app: FastifyInstance, deps: RequestToPayDeps 
     },
     async (request, reply) => {
       assert(request.integrator !== null && request.rawBody !== undefined, 'auth and body parsing ran');
-      await requestToPayStatus(deps, { integrator: request.integrator, request: request.body, rawBody: request.rawBody, trace: traceFromHeaders(request.headers.traceparent, request.headers.tracestate) });
+      await requestToPayStatus(machine(), { integrator: request.integrator, request: request.body, rawBody: request.rawBody, trace: traceFromHeaders(request.headers.traceparent, request.headers.tracestate) });
       return reply.code(202).send();
     },
   );
@@ -86,9 +91,12 @@ export function requestToPayRoutes(app: FastifyInstance, deps: RequestToPayDeps 
     },
     async (request, reply) => {
       assert(request.integrator !== null && request.rawBody !== undefined, 'auth and body parsing ran');
-      const processing = deps.processing;
-      if (processing === undefined) throw new ApiError('NOT_READY', 'this instance cannot take cancellations', [], { 'retry-after': '1' });
-      await cancelRequestToPay({ ...deps, processing }, { integrator: request.integrator, request: request.body, rawBody: request.rawBody });
+      await cancelRequestToPay(machine(), {
+        integrator: request.integrator,
+        request: request.body,
+        rawBody: request.rawBody,
+        trace: traceFromHeaders(request.headers.traceparent, request.headers.tracestate),
+      });
       return reply.code(202).send();
     },
   );
