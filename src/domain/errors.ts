@@ -13,7 +13,7 @@ export const ERROR_CATALOGUE = {
   MALFORMED_JSON: { status: 400, message: 'Request body is not valid JSON' },
   VALIDATION_FAILED: { status: 400, message: 'Request body failed validation' },
   UNAUTHENTICATED: { status: 401, message: 'Missing or invalid credentials' },
-  INSTITUTION_NOT_ALLOWED: { status: 403, message: "The debtor agent is not the integrator's own institution" },
+  INSTITUTION_NOT_ALLOWED: { status: 403, message: "The agent named is not the integrator's own institution" },
   SCHEME_NOT_ENABLED: { status: 403, message: 'The scheme is not enabled for this integrator' },
   NOT_FOUND: { status: 404, message: 'No such resource' },
   TRANSACTION_NOT_FOUND: { status: 404, message: 'No such transaction' },
