@@ -269,18 +269,25 @@ export function connectorContract(settings: ContractSettings): void {
   });
 }
 
-/** The identification report about `lookup` among the reports the inbound side recorded, waited for. */
-async function identificationAbout(inbound: RecordingInbound, lookup: OutboundLookup): Promise<IdentificationReport> {
+/** The first report the inbound side recorded that `matches`, waited for; `what` names it when none comes within 2 s. */
+async function firstReport<Report>(inbound: RecordingInbound, matches: (report: unknown) => report is Report, what: string): Promise<Report> {
   const deadline = Date.now() + 2_000;
   for (;;) {
-    const found = (inbound.reports as readonly unknown[]).find(
-      (report): report is IdentificationReport => (report as IdentificationReport).kind === 'identification' && (report as IdentificationReport).idempotencyKey === lookup.idempotencyKey,
-    );
+    const found = (inbound.reports as readonly unknown[]).find(matches);
     if (found !== undefined) return found;
     const left = deadline - Date.now();
-    if (left <= 0) throw new Error(`no identification report about ${lookup.idempotencyKey} within 2000 ms`);
+    if (left <= 0) throw new Error(`no ${what} within 2000 ms`);
     await inbound.waitFor(inbound.reports.length + 1, left).catch(() => undefined);
   }
+}
+
+/** The identification report about `lookup` among the reports the inbound side recorded, waited for. */
+function identificationAbout(inbound: RecordingInbound, lookup: OutboundLookup): Promise<IdentificationReport> {
+  return firstReport(
+    inbound,
+    (report): report is IdentificationReport => (report as IdentificationReport).kind === 'identification' && (report as IdentificationReport).idempotencyKey === lookup.idempotencyKey,
+    `identification report about ${lookup.idempotencyKey}`,
+  );
 }
 
 /** The first `count` request-to-pay reports about `request` among the reports the inbound side recorded, waited for. */
@@ -299,15 +306,10 @@ async function requestToPayReportsAbout(inbound: RecordingInbound, request: Outb
 }
 
 /** The cancellation report about `cancellation` among the reports the inbound side recorded, waited for. */
-async function cancellationAbout(inbound: RecordingInbound, cancellation: OutboundRequestToPayCancellation): Promise<CancellationReport> {
-  const deadline = Date.now() + 2_000;
-  for (;;) {
-    const found = (inbound.reports as readonly unknown[]).find(
-      (report): report is CancellationReport => (report as CancellationReport).kind === 'cancellation' && (report as CancellationReport).cancellationKey === cancellation.cancellationKey,
-    );
-    if (found !== undefined) return found;
-    const left = deadline - Date.now();
-    if (left <= 0) throw new Error(`no cancellation report about ${cancellation.cancellationKey} within 2000 ms`);
-    await inbound.waitFor(inbound.reports.length + 1, left).catch(() => undefined);
-  }
+function cancellationAbout(inbound: RecordingInbound, cancellation: OutboundRequestToPayCancellation): Promise<CancellationReport> {
+  return firstReport(
+    inbound,
+    (report): report is CancellationReport => (report as CancellationReport).kind === 'cancellation' && (report as CancellationReport).cancellationKey === cancellation.cancellationKey,
+    `cancellation report about ${cancellation.cancellationKey}`,
+  );
 }

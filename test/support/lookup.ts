@@ -3,6 +3,7 @@ import type { IdentifierDeterminationRequest, IdentifierSchema } from '../../src
 import type { SchemeName } from '../../src/domain/schemes.js';
 import type { IdentificationReport, InboundReport, OutboundLookup, SchemeInbound } from '../../src/ports/scheme.js';
 import { identifierDetermination } from '../fixtures/identifier-determination.js';
+import { ReportRecorder } from './inbound.js';
 
 /** Test helpers for identifier determination: lookups as the engine hands them over, and an inbound side that records identification reports. */
 
@@ -33,36 +34,18 @@ export const shapId = (value: string, namespace = 'ZA_CUSTOM'): LookupIdentifier
 export const account = (value: string, accountAgentBicfi = 'FIRNZAJJ'): LookupIdentifier => ({ schema: 'GENERIC', value, accountAgentBicfi });
 
 /** Records every report; identification reports are found by their lookup's idempotency key. */
-export class IdentificationInbound implements SchemeInbound {
-  readonly reports: InboundReport[] = [];
-  #waiters: (() => void)[] = [];
-
-  receive(report: InboundReport): Promise<void> {
-    this.reports.push(report);
-    const waiters = this.#waiters;
-    this.#waiters = [];
-    for (const wake of waiters) wake();
-    return Promise.resolve();
-  }
-
+export class IdentificationInbound extends ReportRecorder<InboundReport> implements SchemeInbound {
   about(lookup: OutboundLookup): IdentificationReport[] {
     return this.reports.filter((report): report is IdentificationReport => report.kind === 'identification' && report.idempotencyKey === lookup.idempotencyKey);
   }
 
   /** Resolves once `count` reports about `lookup` have arrived; rejects after `timeoutMs`. */
   async waitFor(lookup: OutboundLookup, count = 1, timeoutMs = 2_000): Promise<IdentificationReport[]> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.about(lookup).length < count) {
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`expected ${count} identification report(s) about ${lookup.message.request.identifier.value} within ${timeoutMs} ms, got ${this.about(lookup).length}`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.#waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
+    await this.until(
+      () => this.about(lookup).length >= count,
+      () => `expected ${count} identification report(s) about ${lookup.message.request.identifier.value} within ${timeoutMs} ms, got ${this.about(lookup).length}`,
+      timeoutMs,
+    );
     return this.about(lookup).slice(0, count);
   }
 }

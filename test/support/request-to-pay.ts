@@ -3,6 +3,7 @@ import type { RequestToPay } from '../../src/domain/messages/request-to-pay.js';
 import { moneyOf } from '../../src/domain/messages/validate.js';
 import type { CancellationReport, InboundReport, OutboundRequestToPay, OutboundRequestToPayCancellation, RequestToPayReport, SchemeInbound } from '../../src/ports/scheme.js';
 import { requestToPay, type RequestToPayFixture } from '../fixtures/request-to-pay.js';
+import { ReportRecorder } from './inbound.js';
 
 /** Test helpers for request-to-pay at the scheme: requests and cancellations as the engine hands them over, and an inbound side that records their reports. */
 
@@ -44,18 +45,7 @@ export function cancellationOf(request: OutboundRequestToPay, reasonCode = 'CUST
 }
 
 /** Records every report; request-to-pay and cancellation reports are found by the request they are about. */
-export class RequestToPayInbound implements SchemeInbound {
-  readonly reports: InboundReport[] = [];
-  #waiters: (() => void)[] = [];
-
-  receive(report: InboundReport): Promise<void> {
-    this.reports.push(report);
-    const waiters = this.#waiters;
-    this.#waiters = [];
-    for (const wake of waiters) wake();
-    return Promise.resolve();
-  }
-
+export class RequestToPayInbound extends ReportRecorder<InboundReport> implements SchemeInbound {
   statusesOf(request: OutboundRequestToPay): RequestToPayReport[] {
     return this.reports.filter((report): report is RequestToPayReport => report.kind === 'request_to_pay' && report.idempotencyKey === request.idempotencyKey);
   }
@@ -66,28 +56,13 @@ export class RequestToPayInbound implements SchemeInbound {
 
   /** Resolves once `count` status reports about `request` have arrived; rejects after `timeoutMs`. */
   async statuses(request: OutboundRequestToPay, count: number, timeoutMs = 2_000): Promise<RequestToPayReport[]> {
-    await this.#until(() => this.statusesOf(request).length >= count, () => `expected ${count} request-to-pay report(s), got ${this.statusesOf(request).length}`, timeoutMs);
+    await this.until(() => this.statusesOf(request).length >= count, () => `expected ${count} request-to-pay report(s), got ${this.statusesOf(request).length} within ${timeoutMs} ms`, timeoutMs);
     return this.statusesOf(request).slice(0, count);
   }
 
   /** Resolves once `count` cancellation reports about `request` have arrived; rejects after `timeoutMs`. */
   async cancellations(request: OutboundRequestToPay, count = 1, timeoutMs = 2_000): Promise<CancellationReport[]> {
-    await this.#until(() => this.cancellationsOf(request).length >= count, () => `expected ${count} cancellation report(s), got ${this.cancellationsOf(request).length}`, timeoutMs);
+    await this.until(() => this.cancellationsOf(request).length >= count, () => `expected ${count} cancellation report(s), got ${this.cancellationsOf(request).length} within ${timeoutMs} ms`, timeoutMs);
     return this.cancellationsOf(request).slice(0, count);
-  }
-
-  async #until(done: () => boolean, failure: () => string, timeoutMs: number): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!done()) {
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`${failure()} within ${timeoutMs} ms`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.#waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
   }
 }

@@ -5,6 +5,7 @@ import type { SchemeName } from '../../src/domain/schemes.js';
 import type { Money } from '../../src/lib/money.js';
 import type { OutboundTransfer, SchemeInbound, SchemeReport } from '../../src/ports/scheme.js';
 import { creditTransfer, type CreditTransferFixture } from '../fixtures/credit-transfer.js';
+import { ReportRecorder } from './inbound.js';
 
 /** Test helpers for connectors: transfers as the engine hands them over, and an inbound side that records reports. */
 
@@ -37,38 +38,21 @@ export function withAmount(transfer: OutboundTransfer, minor: bigint, currency =
 }
 
 /** Records every report; `next()` waits for the next one (or fails after a bounded wait). */
-export class RecordingInbound implements SchemeInbound {
-  readonly reports: SchemeReport[] = [];
-  #waiters: (() => void)[] = [];
+export class RecordingInbound extends ReportRecorder<SchemeReport> implements SchemeInbound {
   /** When set, receive() rejects this many times first (a receiver that cannot record yet). */
   failuresLeft = 0;
 
-  receive(report: SchemeReport): Promise<void> {
+  override receive(report: SchemeReport): Promise<void> {
     if (this.failuresLeft > 0) {
       this.failuresLeft -= 1;
       return Promise.reject(new Error('not recorded'));
     }
-    this.reports.push(report);
-    const waiters = this.#waiters;
-    this.#waiters = [];
-    for (const wake of waiters) wake();
-    return Promise.resolve();
+    return super.receive(report);
   }
 
   /** Resolves once `count` reports have arrived; rejects after `timeoutMs`. */
   async waitFor(count: number, timeoutMs = 2_000): Promise<SchemeReport[]> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.reports.length < count) {
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`expected ${count} scheme report(s) within ${timeoutMs} ms, got ${this.reports.length}`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.#waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
+    await this.until(() => this.reports.length >= count, () => `expected ${count} scheme report(s) within ${timeoutMs} ms, got ${this.reports.length}`, timeoutMs);
     return this.reports.slice(0, count);
   }
 

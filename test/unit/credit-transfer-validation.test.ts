@@ -1,37 +1,17 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Type } from '@sinclair/typebox';
-import { makeValidator, validateCreditTransfer, type ValidCreditTransfer } from '../../src/domain/messages/validate.js';
-import { parseJson } from '../../src/lib/json.js';
+import { makeValidator, validateCreditTransfer } from '../../src/domain/messages/validate.js';
 import { CREDIT_TRANSFER_FIXTURES, creditTransfer, type CreditTransferFixture } from '../fixtures/credit-transfer.js';
+import { checksOf, edit, REMOVE, sent as sentMessage, withEdits } from '../support/validation.js';
 
 function body(kind: CreditTransferFixture = 'ZA_RPP'): Record<string, unknown> {
   return creditTransfer(kind);
 }
 
-const REMOVE = Symbol('remove');
-
-/** Sets (or, with REMOVE, deletes) the value at a JSON pointer of the message; the parent must exist. */
-function edit(message: unknown, pointer: string, value: unknown): void {
-  const tokens = pointer.split('/').slice(1).map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'));
-  const last = tokens.pop();
-  assert.ok(last !== undefined, 'a pointer below the root');
-  let holder = message;
-  for (const token of tokens) {
-    assert.ok(holder !== null && typeof holder === 'object', `${pointer}: ${token} has a parent`);
-    holder = (holder as Record<string, unknown>)[token];
-  }
-  assert.ok(holder !== null && typeof holder === 'object', `${pointer} has a parent`);
-  const record = holder as Record<string, unknown>;
-  if (value === REMOVE) delete record[last];
-  else record[last] = value;
-}
-
 /** A fresh sample of `kind` with the edits applied, keyed by JSON pointer. */
 function edited(kind: CreditTransferFixture, edits: Record<string, unknown>): Record<string, unknown> {
-  const message = body(kind);
-  for (const [pointer, value] of Object.entries(edits)) edit(message, pointer, value);
-  return message;
+  return withEdits(body(kind), edits);
 }
 
 /** The value at a JSON pointer. */
@@ -41,37 +21,12 @@ function at(message: unknown, pointer: string): unknown {
   return value;
 }
 
-/** The body as an integrator would send it: JSON text, parsed by parseJson, with `edit` applied to the text first. */
+/** The sample of `kind` as an integrator would send it: JSON text, parsed by parseJson, with `change` applied to the text first. */
 function sent(kind: CreditTransferFixture, change: (text: string) => string): unknown {
-  const result = parseJson(change(JSON.stringify(creditTransfer(kind), null, 2)));
-  assert.ok(result.ok, result.ok ? '' : result.message);
-  return result.value;
+  return sentMessage(creditTransfer(kind), change);
 }
 
-function valid(message: unknown): ValidCreditTransfer {
-  const result = validateCreditTransfer(message);
-  assert.ok(result.ok, `expected valid, got ${result.ok ? '' : JSON.stringify(result.errors, null, 1)}`);
-  return result.value;
-}
-
-/** The errors as a map from pointer to message. */
-function faults(message: unknown): Map<string, string> {
-  const result = validateCreditTransfer(message);
-  assert.equal(result.ok, false, 'expected the message to be refused');
-  if (result.ok) return new Map();
-  const map = new Map(result.errors.map((error) => [error.field, error.message]));
-  assert.equal(map.size, result.errors.length, 'one entry per field');
-  return map;
-}
-
-/** Refused with exactly one fault, on `field`, whose message matches. */
-function refusedOnly(message: unknown, field: string, pattern: RegExp | string): void {
-  const found = faults(message);
-  assert.deepEqual([...found.keys()], [field], `faults: ${JSON.stringify([...found])}`);
-  const text = found.get(field) ?? '';
-  if (typeof pattern === 'string') assert.equal(text, pattern);
-  else assert.match(text, pattern);
-}
+const { valid, faults, refusedOnly } = checksOf(validateCreditTransfer);
 
 void describe('CreditTransfer validation: valid messages', () => {
   for (const kind of CREDIT_TRANSFER_FIXTURES) {

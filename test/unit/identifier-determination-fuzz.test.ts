@@ -10,26 +10,7 @@ import {
 } from '../../src/domain/messages/identifier-determination.js';
 import { parseJson } from '../../src/lib/json.js';
 import { IDENTIFIER_DETERMINATION_FIXTURES, identifierDetermination } from '../fixtures/identifier-determination.js';
-
-/** Every pointer of a JSON tree, the root excluded. */
-function pointers(value: unknown, prefix = ''): string[] {
-  if (value === null || typeof value !== 'object') return [];
-  const keys = Array.isArray(value) ? value.map((_, index) => String(index)) : Object.keys(value);
-  return keys.flatMap((key) => {
-    const pointer = `${prefix}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
-    return [pointer, ...pointers((value as Record<string, unknown>)[key], pointer)];
-  });
-}
-
-function resolve(value: unknown, pointer: string): { found: boolean; value: unknown } {
-  let current = value;
-  for (const token of pointer.split('/').slice(1)) {
-    const key = token.replaceAll('~1', '/').replaceAll('~0', '~');
-    if (current === null || typeof current !== 'object' || !Object.hasOwn(current, key)) return { found: false, value: undefined };
-    current = (current as Record<string, unknown>)[key];
-  }
-  return { found: true, value: current };
-}
+import { apply, checkRefusal, mutationOf, resolve } from '../support/fuzz.js';
 
 /** The deepest pointer on the way to `pointer` that exists in `body` ("" at worst). */
 function deepestFound(body: unknown, pointer: string): { pointer: string; value: unknown } {
@@ -49,22 +30,11 @@ function deepestFound(body: unknown, pointer: string): { pointer: string; value:
  * accountAgent is missing).
  */
 function checkOutcome(body: unknown): void {
-  const result = validateIdentifierDeterminationRequest(body);
-  if (result.ok) return;
-  assert.ok(result.errors.length > 0, 'a refusal names at least one field');
-  const fields = result.errors.map((error) => error.field);
-  assert.equal(new Set(fields).size, fields.length, 'one entry per field');
-  for (const { field, message } of result.errors) {
-    assert.ok(field === '' || field.startsWith('/'), `${field} is a JSON pointer`);
-    assert.ok(message.length > 0, `${field} has a message`);
-    if (message.startsWith('is required')) {
-      assert.equal(resolve(body, field).found, false, `${field} is said to be missing, and is`);
-      const holder = deepestFound(body, field).value;
-      assert.ok(holder !== null && typeof holder === 'object' && !Array.isArray(holder), `${field} would belong to an object of the body`);
-    } else {
-      assert.ok(resolve(body, field).found, `${field} points into the body`);
-    }
-  }
+  checkRefusal(validateIdentifierDeterminationRequest(body), body, (field) => {
+    assert.equal(resolve(body, field).found, false, `${field} is said to be missing, and is`);
+    const holder = deepestFound(body, field).value;
+    assert.ok(holder !== null && typeof holder === 'object' && !Array.isArray(holder), `${field} would belong to an object of the body`);
+  });
 }
 
 const nasty = fc.oneof(
@@ -92,27 +62,7 @@ const nasty = fc.oneof(
   ),
 );
 
-type Mutation = { readonly kind: 'set'; readonly pointerIndex: number; readonly value: unknown } | { readonly kind: 'delete'; readonly pointerIndex: number };
-
-const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-  fc.record({ kind: fc.constant('set' as const), pointerIndex: fc.nat(), value: nasty }),
-  fc.record({ kind: fc.constant('delete' as const), pointerIndex: fc.nat() }),
-);
-
-function apply(body: unknown, change: Mutation): void {
-  const all = pointers(body);
-  if (all.length === 0) return;
-  const pointer = all[change.pointerIndex % all.length] ?? '';
-  const parentPointer = pointer.slice(0, pointer.lastIndexOf('/'));
-  const key = (pointer.split('/').pop() ?? '').replaceAll('~1', '/').replaceAll('~0', '~');
-  const parent = resolve(body, parentPointer).value;
-  if (parent === null || typeof parent !== 'object') return;
-  const holder = parent as Record<string, unknown>;
-  if (change.kind === 'delete' && Array.isArray(parent)) parent.splice(Number(key), 1);
-  else if (change.kind === 'delete') delete holder[key];
-  // A copy: generated values are shared between runs, and inserting one twice would build a cycle.
-  else holder[key] = structuredClone(change.value);
-}
+const mutation = mutationOf(nasty);
 
 void describe('IdentifierDeterminationRequest validation under arbitrary input', () => {
   void it('never throws on arbitrary JSON values, and refuses them with fields that point into them', () => {

@@ -1,11 +1,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { validateXML } from 'xmllint-wasm';
 import { readAcmt023 } from '../../src/connectors/iso20022/acmt023.js';
 import { acmt024Document, readAcmt024, type Acmt024Report } from '../../src/connectors/iso20022/acmt024.js';
 import { createIsoConnector, identificationReport, type SchemeFamily } from '../../src/connectors/iso20022/connector.js';
@@ -14,46 +13,20 @@ import { text } from '../../src/connectors/iso20022/xml.js';
 import { defaultDirectoryPath, loadDirectory, parseDirectory, type Directory } from '../../src/connectors/simulator/directory.js';
 import { SchemeSimulator, simulatorSettings, type SimulatorOptions } from '../../src/connectors/simulator/simulator.js';
 import { threadedSimulatorTransport } from '../../src/connectors/simulator/threaded-simulator.js';
-import type { InboundHandler, SchemeMessage, SchemeTransport } from '../../src/connectors/transport.js';
+import type { SchemeTransport } from '../../src/connectors/transport.js';
 import { ZA_RPP } from '../../src/connectors/za-rpp/family.js';
 import { ZA_RTC } from '../../src/connectors/za-rtc/family.js';
 import { IDENTIFIER_REASON_CODES, type ResolvedAccount } from '../../src/domain/messages/identifier-determination.js';
-import type { OutboundLookup, SchemeConnector, SubmitOutcome } from '../../src/ports/scheme.js';
+import type { OutboundLookup, SchemeConnector } from '../../src/ports/scheme.js';
 import { account, IdentificationInbound, mobile, outboundLookup, shapId } from '../support/lookup.js';
 import { sleep } from '../support/scheme.js';
+import { CapturingTransport, DELIVERED } from '../support/transport.js';
+import { assertValid, XSD_SKIP } from '../support/xsd.js';
 
 const clock = { now: () => Date.now() };
 const LATENCY_MS = 2;
 const LATE_ANSWER_MS = 200;
 const CREATED_AT = '2026-03-02T07:15:27.482+00:00';
-const DELIVERED: SubmitOutcome = { kind: 'delivered' };
-
-/** A transport that keeps what it is given and lets a test play the operator's answers. */
-class CapturingTransport implements SchemeTransport {
-  readonly sent: SchemeMessage[] = [];
-  handler: InboundHandler | undefined;
-
-  send(message: SchemeMessage): Promise<SubmitOutcome> {
-    this.sent.push(message);
-    return Promise.resolve(DELIVERED);
-  }
-
-  start(handler: InboundHandler): Promise<void> {
-    this.handler = handler;
-    return Promise.resolve();
-  }
-
-  stop(): Promise<void> {
-    this.handler = undefined;
-    return Promise.resolve();
-  }
-
-  /** The operator answers with `document`; resolves once the connector has handled it. */
-  answer(document: string): Promise<void> {
-    assert.ok(this.handler, 'connector started');
-    return this.handler({ document });
-  }
-}
 
 function simulatorOf(options: Partial<SimulatorOptions> = {}): SchemeSimulator {
   return new SchemeSimulator({ scheme: 'ZA_RPP', clock, latencyMs: LATENCY_MS, lateAnswerMs: LATE_ANSWER_MS, entriesMax: 1_000, deliveryAttemptsMax: 3, ...options });
@@ -205,17 +178,6 @@ void describe('acmt.024 written and read', () => {
   });
 });
 
-const XSD_DIR = fileURLToPath(new URL('../../../../shared/iso20022/xsd/', import.meta.url));
-
-async function assertValid(messageName: string, documents: readonly string[]): Promise<void> {
-  const schema = readFileSync(`${XSD_DIR}${messageName}.xsd`, 'utf8');
-  const result = await validateXML({
-    xml: documents.map((contents, index) => ({ fileName: `${messageName}-${index}.xml`, contents })),
-    schema: [{ fileName: `${messageName}.xsd`, contents: schema }],
-  });
-  assert.ok(result.valid, `${messageName}: ${result.errors.map((error) => error.rawMessage).join('\n')}`);
-}
-
 /** What the simulator answers to each of `requests` (acmt.023 documents), in order. */
 async function simulatorAnswers(requests: readonly string[]): Promise<string[]> {
   const simulator = simulatorOf({ latencyMs: 0 });
@@ -233,7 +195,7 @@ async function simulatorAnswers(requests: readonly string[]): Promise<string[]> 
   return answers;
 }
 
-void describe('acmt.023 and acmt.024 against the ISO 20022 XSDs', { skip: existsSync(XSD_DIR) ? false : `no XSDs at ${XSD_DIR}` }, () => {
+void describe('acmt.023 and acmt.024 against the ISO 20022 XSDs', { skip: XSD_SKIP }, () => {
   void it('writes schema-valid acmt.023 for proxies and accounts, and the simulator answers with schema-valid acmt.024', async () => {
     const lookups = [
       outboundLookup(mobile('+27-0821234567')),

@@ -9,68 +9,18 @@ import {
   validateIdentifierDeterminationRequest,
   type IdentifierDeterminationRequest,
   type IdentifierDeterminationResponseInput,
-  type ValidIdentifierDetermination,
 } from '../../src/domain/messages/identifier-determination.js';
 import { makeValidator } from '../../src/domain/messages/validate.js';
 import { numberText, parseJson } from '../../src/lib/json.js';
 import { IDENTIFIER_DETERMINATION_FIXTURES, identifierDetermination, type IdentifierDeterminationFixture } from '../fixtures/identifier-determination.js';
-
-const REMOVE = Symbol('remove');
-
-/** Sets (or, with REMOVE, deletes) the value at a JSON pointer of the message; the parent must exist. */
-function edit(message: unknown, pointer: string, value: unknown): void {
-  const tokens = pointer.split('/').slice(1);
-  const last = tokens.pop();
-  assert.ok(last !== undefined, 'a pointer below the root');
-  let holder = message;
-  for (const token of tokens) {
-    assert.ok(holder !== null && typeof holder === 'object', `${pointer}: ${token} has a parent`);
-    holder = (holder as Record<string, unknown>)[token];
-  }
-  assert.ok(holder !== null && typeof holder === 'object', `${pointer} has a parent`);
-  const record = holder as Record<string, unknown>;
-  if (value === REMOVE) delete record[last];
-  else record[last] = value;
-}
+import { checksOf, readResponse, REMOVE, sent, withEdits } from '../support/validation.js';
 
 /** A fresh sample of `kind` with the edits applied, keyed by JSON pointer. */
 function edited(kind: IdentifierDeterminationFixture, edits: Record<string, unknown> = {}): IdentifierDeterminationRequest {
-  const message = identifierDetermination(kind);
-  for (const [pointer, value] of Object.entries(edits)) edit(message, pointer, value);
-  return message;
+  return withEdits(identifierDetermination(kind), edits);
 }
 
-/** The body as an integrator would send it: JSON text, parsed by parseJson. */
-function sent(message: unknown): unknown {
-  const result = parseJson(JSON.stringify(message, null, 2));
-  assert.ok(result.ok, result.ok ? '' : result.message);
-  return result.value;
-}
-
-function valid(message: unknown): ValidIdentifierDetermination {
-  const result = validateIdentifierDeterminationRequest(message);
-  assert.ok(result.ok, `expected valid, got ${result.ok ? '' : JSON.stringify(result.errors, null, 1)}`);
-  return result.value;
-}
-
-/** The errors as a map from pointer to message. */
-function faults(message: unknown): Map<string, string> {
-  const result = validateIdentifierDeterminationRequest(message);
-  assert.equal(result.ok, false, 'expected the message to be refused');
-  if (result.ok) return new Map();
-  const map = new Map(result.errors.map((error) => [error.field, error.message]));
-  assert.equal(map.size, result.errors.length, 'one entry per field');
-  return map;
-}
-
-/** Refused with exactly one fault, on `field`, whose message matches. */
-function refusedOnly(message: unknown, field: string, pattern: RegExp | string): void {
-  const found = faults(message);
-  assert.deepEqual([...found.keys()], [field], `faults: ${JSON.stringify([...found])}`);
-  const text = found.get(field) ?? '';
-  if (typeof pattern === 'string') assert.equal(text, pattern);
-  else assert.match(text, pattern);
-}
+const { valid, faults, refusedOnly } = checksOf(validateIdentifierDeterminationRequest);
 
 const NAMESPACE = '/request/identifier/namespace';
 const VALUE = '/request/identifier/value';
@@ -352,12 +302,7 @@ void describe('IdentifierDeterminationResponse JSON', () => {
   const checkResponse = makeValidator(IdentifierDeterminationResponseSchema);
 
   function response(input: Partial<IdentifierDeterminationResponseInput> & Pick<IdentifierDeterminationResponseInput, 'request' | 'outcome'>): any {
-    const text = identifierDeterminationResponseJson({ scheme: 'ZA_RPP', messageIdentification: 'RSP-0001', createdAt: CREATED_AT, ...input });
-    const parsed = parseJson(text);
-    assert.ok(parsed.ok, `the response is JSON: ${text}`);
-    const conforms = checkResponse(parsed.value);
-    assert.ok(conforms.ok, `the response follows its schema: ${conforms.ok ? '' : JSON.stringify(conforms.errors)}`);
-    return parsed.value;
+    return readResponse(identifierDeterminationResponseJson({ scheme: 'ZA_RPP', messageIdentification: 'RSP-0001', createdAt: CREATED_AT, ...input }), checkResponse);
   }
 
   void it('writes a SUCCESSFUL proxy resolution with every field', () => {

@@ -1,8 +1,5 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { validateXML } from 'xmllint-wasm';
 import { idempotencyKeyOf, schemeMessageId, enquiryMessageId } from '../../src/connectors/iso20022/ids.js';
 import { mapCreditTransfer, pacs008Document, readPacs008, type Pacs008Settings } from '../../src/connectors/iso20022/pacs008.js';
 import { pacs002Document, readPacs002 } from '../../src/connectors/iso20022/pacs002.js';
@@ -15,6 +12,7 @@ import type { SchemeName } from '../../src/domain/schemes.js';
 import type { OutboundTransfer } from '../../src/ports/scheme.js';
 import { creditTransfer } from '../fixtures/credit-transfer.js';
 import { outboundTransfer, sleep, toAccount, withAmount } from '../support/scheme.js';
+import { assertValid, XSD_SKIP } from '../support/xsd.js';
 
 const CREATED_AT = '2026-03-02T07:15:27.482+00:00';
 
@@ -244,21 +242,6 @@ void describe('pacs.002 and pacs.028', () => {
   });
 });
 
-/**
- * The documents validated against the ISO 20022 XSDs kept in shared/iso20022/xsd, beside the
- * repository (as in CI). xmllint-wasm is an npm devDependency, so no system tool is needed.
- */
-const XSD_DIR = fileURLToPath(new URL('../../../../shared/iso20022/xsd/', import.meta.url));
-
-async function assertValid(messageName: string, documents: readonly string[]): Promise<void> {
-  const schema = readFileSync(`${XSD_DIR}${messageName}.xsd`, 'utf8');
-  const result = await validateXML({
-    xml: documents.map((contents, index) => ({ fileName: `${messageName}-${index}.xml`, contents })),
-    schema: [{ fileName: `${messageName}.xsd`, contents: schema }],
-  });
-  assert.ok(result.valid, `${messageName}: ${result.errors.map((error) => error.rawMessage).join('\n')}`);
-}
-
 /** Collects the simulator's answers to the given documents. */
 async function simulatorAnswers(scheme: SchemeName, documents: readonly { messageName: string; document: string }[]): Promise<string[]> {
   const answers: string[] = [];
@@ -275,7 +258,7 @@ async function simulatorAnswers(scheme: SchemeName, documents: readonly { messag
   return answers;
 }
 
-void describe('generated documents against the ISO 20022 XSDs', { skip: existsSync(XSD_DIR) ? false : `no XSDs at ${XSD_DIR}` }, () => {
+void describe('generated documents against the ISO 20022 XSDs', { skip: XSD_SKIP }, () => {
   for (const family of FAMILIES) {
     const { version } = family.messages.creditTransfer;
     void it(`${family.family}: pacs.008 (${version}), pacs.028 and the simulator's pacs.002 are schema-valid`, async () => {

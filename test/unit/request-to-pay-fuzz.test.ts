@@ -19,26 +19,7 @@ import type { Validation } from '../../src/domain/messages/validate.js';
 import { numberText, parseJson } from '../../src/lib/json.js';
 import { MINOR_UNITS_MAX, formatAmount } from '../../src/lib/money.js';
 import { REQUEST_TO_PAY_FIXTURES, requestToPay, requestToPayCancellation, requestToPayStatusRequest } from '../fixtures/request-to-pay.js';
-
-/** Every pointer of a JSON tree, the root excluded. */
-function pointers(value: unknown, prefix = ''): string[] {
-  if (value === null || typeof value !== 'object') return [];
-  const keys = Array.isArray(value) ? value.map((_, index) => String(index)) : Object.keys(value);
-  return keys.flatMap((key) => {
-    const pointer = `${prefix}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
-    return [pointer, ...pointers((value as Record<string, unknown>)[key], pointer)];
-  });
-}
-
-function resolve(value: unknown, pointer: string): { found: boolean; value: unknown } {
-  let current = value;
-  for (const token of pointer.split('/').slice(1)) {
-    const key = token.replaceAll('~1', '/').replaceAll('~0', '~');
-    if (current === null || typeof current !== 'object' || !Object.hasOwn(current, key)) return { found: false, value: undefined };
-    current = (current as Record<string, unknown>)[key];
-  }
-  return { found: true, value: current };
-}
+import { apply, checkRefusal, mutationOf, parentOf, resolve } from '../support/fuzz.js';
 
 /**
  * What must hold for any input of any of the three validators: no exception; ok, or a non-empty
@@ -46,23 +27,12 @@ function resolve(value: unknown, pointer: string): { found: boolean; value: unkn
  * missing, a field absent from an object of the body.
  */
 function checkOutcome(validate: (body: unknown) => Validation<unknown>, body: unknown): void {
-  const result = validate(body);
-  if (result.ok) return;
-  assert.ok(result.errors.length > 0, 'a refusal names at least one field');
-  const fields = result.errors.map((error) => error.field);
-  assert.equal(new Set(fields).size, fields.length, 'one entry per field');
-  for (const { field, message } of result.errors) {
-    assert.ok(field === '' || field.startsWith('/'), `${field} is a JSON pointer`);
-    assert.ok(message.length > 0, `${field} has a message`);
-    if (message.startsWith('is required')) {
-      assert.equal(resolve(body, field).found, false, `${field} is said to be missing, and is`);
-      const holder = resolve(body, field.slice(0, field.lastIndexOf('/')));
-      assert.ok(holder.found, `${field} would belong to a value of the body`);
-      assert.ok(holder.value !== null && typeof holder.value === 'object' && !Array.isArray(holder.value), `${field} would belong to an object`);
-    } else {
-      assert.ok(resolve(body, field).found, `${field} points into the body`);
-    }
-  }
+  checkRefusal(validate(body), body, (field) => {
+    assert.equal(resolve(body, field).found, false, `${field} is said to be missing, and is`);
+    const holder = resolve(body, parentOf(field));
+    assert.ok(holder.found, `${field} would belong to a value of the body`);
+    assert.ok(holder.value !== null && typeof holder.value === 'object' && !Array.isArray(holder.value), `${field} would belong to an object`);
+  });
 }
 
 const nasty = fc.oneof(
@@ -99,27 +69,7 @@ const nasty = fc.oneof(
   ),
 );
 
-type Mutation = { readonly kind: 'set'; readonly pointerIndex: number; readonly value: unknown } | { readonly kind: 'delete'; readonly pointerIndex: number };
-
-const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-  fc.record({ kind: fc.constant('set' as const), pointerIndex: fc.nat(), value: nasty }),
-  fc.record({ kind: fc.constant('delete' as const), pointerIndex: fc.nat() }),
-);
-
-function apply(body: unknown, change: Mutation): void {
-  const all = pointers(body);
-  if (all.length === 0) return;
-  const pointer = all[change.pointerIndex % all.length] ?? '';
-  const parentPointer = pointer.slice(0, pointer.lastIndexOf('/'));
-  const key = (pointer.split('/').pop() ?? '').replaceAll('~1', '/').replaceAll('~0', '~');
-  const parent = resolve(body, parentPointer).value;
-  if (parent === null || typeof parent !== 'object') return;
-  const holder = parent as Record<string, unknown>;
-  if (change.kind === 'delete' && Array.isArray(parent)) parent.splice(Number(key), 1);
-  else if (change.kind === 'delete') delete holder[key];
-  // A copy: generated values are shared between runs, and inserting one twice would build a cycle.
-  else holder[key] = structuredClone(change.value);
-}
+const mutation = mutationOf(nasty);
 
 const fixtureKind = fc.constantFrom(...REQUEST_TO_PAY_FIXTURES);
 

@@ -1,8 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { validateXML } from 'xmllint-wasm';
 import { camt029Document, outcomeOf, readCamt029 } from '../../src/connectors/iso20022/camt029.js';
 import { readCamt056 } from '../../src/connectors/iso20022/camt056.js';
 import { cancellationReport, createIsoConnector, requestToPayReport, type SchemeFamily } from '../../src/connectors/iso20022/connector.js';
@@ -22,7 +21,7 @@ import {
 } from '../../src/connectors/simulator/request-to-pay-values.js';
 import { FAMILIES } from '../../src/connectors/registry.js';
 import { SchemeSimulator } from '../../src/connectors/simulator/simulator.js';
-import type { InboundHandler, SchemeMessage, SchemeTransport } from '../../src/connectors/transport.js';
+import type { SchemeMessage, SchemeTransport } from '../../src/connectors/transport.js';
 import { ZA_RPP } from '../../src/connectors/za-rpp/family.js';
 import { ZA_RTC } from '../../src/connectors/za-rtc/family.js';
 import { RTP_ISO_STATUSES } from '../../src/domain/messages/request-to-pay.js';
@@ -30,38 +29,12 @@ import { supports } from '../../src/domain/schemes.js';
 import type { OutboundRequestToPay, OutboundRequestToPayCancellation, SchemeConnector, SubmitOutcome } from '../../src/ports/scheme.js';
 import { cancellationOf, fromDebtorAccount, fromDebtorProxy, outboundRequestToPay, RequestToPayInbound } from '../support/request-to-pay.js';
 import { sleep } from '../support/scheme.js';
+import { CapturingTransport, DELIVERED } from '../support/transport.js';
+import { assertValid as assertValidAgainstXsd, XSD_SKIP } from '../support/xsd.js';
 
 const clock = { now: () => Date.now() };
 const LATENCY_MS = 3;
 const CREATED_AT = '2026-03-02T07:15:27.482+00:00';
-const DELIVERED: SubmitOutcome = { kind: 'delivered' };
-
-/** A transport that keeps what it is given and lets a test play the operator's answers. */
-class CapturingTransport implements SchemeTransport {
-  readonly sent: SchemeMessage[] = [];
-  handler: InboundHandler | undefined;
-
-  send(message: SchemeMessage): Promise<SubmitOutcome> {
-    this.sent.push(message);
-    return Promise.resolve(DELIVERED);
-  }
-
-  start(handler: InboundHandler): Promise<void> {
-    this.handler = handler;
-    return Promise.resolve();
-  }
-
-  stop(): Promise<void> {
-    this.handler = undefined;
-    return Promise.resolve();
-  }
-
-  /** The operator answers with `document`; resolves once the connector has handled it. */
-  answer(document: string): Promise<void> {
-    assert.ok(this.handler, 'connector started');
-    return this.handler({ document });
-  }
-}
 
 interface Warning {
   readonly details: Record<string, unknown>;
@@ -622,16 +595,10 @@ void describe('request-to-pay test values', () => {
   });
 });
 
-const XSD_DIR = fileURLToPath(new URL('../../../../shared/iso20022/xsd/', import.meta.url));
-
+/** Asserts that `documents`, at least one, are valid against the XSD of `messageName`. */
 async function assertValid(messageName: string, documents: readonly string[]): Promise<void> {
   assert.ok(documents.length > 0);
-  const schema = readFileSync(`${XSD_DIR}${messageName}.xsd`, 'utf8');
-  const result = await validateXML({
-    xml: documents.map((contents, index) => ({ fileName: `${messageName}-${index}.xml`, contents })),
-    schema: [{ fileName: `${messageName}.xsd`, contents: schema }],
-  });
-  assert.ok(result.valid, `${messageName}: ${result.errors.map((error) => error.rawMessage).join('\n')}`);
+  await assertValidAgainstXsd(messageName, documents);
 }
 
 /** Every document a simulated operator sends while playing `requests` and `cancellations` (after each request's first report). */
@@ -654,7 +621,7 @@ async function simulatorDocuments(requests: readonly OutboundRequestToPay[], can
   return answers;
 }
 
-void describe('request-to-pay messages against the ISO 20022 XSDs', { skip: existsSync(XSD_DIR) ? false : `no XSDs at ${XSD_DIR}` }, () => {
+void describe('request-to-pay messages against the ISO 20022 XSDs', { skip: XSD_SKIP }, () => {
   void it('writes schema-valid pain.013 and camt.056, and the simulator answers with schema-valid pain.014 and camt.029', async () => {
     const requests = [
       outboundRequestToPay('MOBILE'),

@@ -20,10 +20,9 @@ import {
   type RequestToPay,
   type RequestToPayCancellationResponseInput,
   type RequestToPayResponseInput,
-  type ValidRequestToPay,
 } from '../../src/domain/messages/request-to-pay.js';
-import { makeValidator, type Validation } from '../../src/domain/messages/validate.js';
-import { numberText, parseJson } from '../../src/lib/json.js';
+import { makeValidator } from '../../src/domain/messages/validate.js';
+import { numberText } from '../../src/lib/json.js';
 import {
   FIXTURE_EXPIRY_MS,
   REQUEST_TO_PAY_FIXTURES,
@@ -32,72 +31,14 @@ import {
   requestToPayStatusRequest,
   type RequestToPayFixture,
 } from '../fixtures/request-to-pay.js';
-
-const REMOVE = Symbol('remove');
-
-/** Sets (or, with REMOVE, deletes) the value at a JSON pointer of the message; the parent must exist. */
-function edit(message: unknown, pointer: string, value: unknown): void {
-  const tokens = pointer.split('/').slice(1);
-  const last = tokens.pop();
-  assert.ok(last !== undefined, 'a pointer below the root');
-  let holder = message;
-  for (const token of tokens) {
-    assert.ok(holder !== null && typeof holder === 'object', `${pointer}: ${token} has a parent`);
-    holder = (holder as Record<string, unknown>)[token];
-  }
-  assert.ok(holder !== null && typeof holder === 'object', `${pointer} has a parent`);
-  const record = holder as Record<string, unknown>;
-  if (value === REMOVE) delete record[last];
-  else record[last] = value;
-}
+import { accepted, checksOf, edit, faultsOf, onlyFault, readResponse, REMOVE, sent, withEdits } from '../support/validation.js';
 
 /** A fresh sample of `kind` with the edits applied, keyed by JSON pointer. */
 function edited(kind: RequestToPayFixture, edits: Record<string, unknown> = {}): RequestToPay {
-  const message = requestToPay(kind);
-  for (const [pointer, value] of Object.entries(edits)) edit(message, pointer, value);
-  return message;
+  return withEdits(requestToPay(kind), edits);
 }
 
-/** The body as an integrator would send it: JSON text, parsed by parseJson, with `change` applied to the text first. */
-function sent(message: unknown, change: (text: string) => string = (text) => text): unknown {
-  const result = parseJson(change(JSON.stringify(message, null, 2)));
-  assert.ok(result.ok, result.ok ? '' : result.message);
-  return result.value;
-}
-
-function accepted<T>(result: Validation<T>): T {
-  assert.ok(result.ok, `expected valid, got ${result.ok ? '' : JSON.stringify(result.errors, null, 1)}`);
-  return result.value;
-}
-
-function valid(message: unknown): ValidRequestToPay {
-  return accepted(validateRequestToPay(message));
-}
-
-/** The errors as a map from pointer to message. */
-function faultsOf(result: Validation<unknown>): Map<string, string> {
-  assert.equal(result.ok, false, 'expected the message to be refused');
-  if (result.ok) return new Map();
-  const map = new Map(result.errors.map((error) => [error.field, error.message]));
-  assert.equal(map.size, result.errors.length, 'one entry per field');
-  return map;
-}
-
-function faults(message: unknown): Map<string, string> {
-  return faultsOf(validateRequestToPay(message));
-}
-
-/** Refused with exactly one fault, on `field`, whose message matches. */
-function onlyFault(found: Map<string, string>, field: string, pattern: RegExp | string): void {
-  assert.deepEqual([...found.keys()], [field], `faults: ${JSON.stringify([...found])}`);
-  const text = found.get(field) ?? '';
-  if (typeof pattern === 'string') assert.equal(text, pattern);
-  else assert.match(text, pattern);
-}
-
-function refusedOnly(message: unknown, field: string, pattern: RegExp | string): void {
-  onlyFault(faults(message), field, pattern);
-}
+const { valid, faults, refusedOnly } = checksOf(validateRequestToPay);
 
 const MIN = '/requestToPayConditions/minAmount';
 const MAX = '/requestToPayConditions/maxAmount';
@@ -550,11 +491,7 @@ void describe('RequestToPayResponse JSON', () => {
 
   function response(input: Partial<RequestToPayResponseInput> & Pick<RequestToPayResponseInput, 'original' | 'status'>): { text: string; body: any } {
     const text = requestToPayResponseJson({ messageIdentification: 'RSP-0001', createdAt: CREATED_AT, ...input });
-    const parsed = parseJson(text);
-    assert.ok(parsed.ok, `the response is JSON: ${text}`);
-    const conforms = checkResponse(parsed.value);
-    assert.ok(conforms.ok, `the response follows its schema: ${conforms.ok ? '' : JSON.stringify(conforms.errors)}`);
-    return { text, body: parsed.value };
+    return { text, body: readResponse(text, checkResponse) };
   }
 
   void it('writes the status, its own identifiers, the request identifiers and the conditions echoed', () => {
@@ -616,12 +553,7 @@ void describe('RequestToPayCancellationResponse JSON', () => {
   const checkResponse = makeValidator(RequestToPayCancellationResponseSchema);
 
   function response(input: Omit<RequestToPayCancellationResponseInput, 'messageIdentification' | 'createdAt'>): any {
-    const text = requestToPayCancellationResponseJson({ messageIdentification: 'CRS-0001', createdAt: CREATED_AT, ...input });
-    const parsed = parseJson(text);
-    assert.ok(parsed.ok, `the response is JSON: ${text}`);
-    const conforms = checkResponse(parsed.value);
-    assert.ok(conforms.ok, `the response follows its schema: ${conforms.ok ? '' : JSON.stringify(conforms.errors)}`);
-    return parsed.value;
+    return readResponse(requestToPayCancellationResponseJson({ messageIdentification: 'CRS-0001', createdAt: CREATED_AT, ...input }), checkResponse);
   }
 
   void it('writes an accepted cancellation naming the cancellation and the request, with the request status after it', () => {

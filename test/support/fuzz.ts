@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import type { Validation } from '../../src/domain/messages/validate.js';
+
+/** Test helpers for validation under arbitrary input: JSON pointers into a body, random mutations of a body, and what any refusal must say. */
+
+/** Every pointer of a JSON tree, the root excluded. */
+export function pointers(value: unknown, prefix = ''): string[] {
+  if (value === null || typeof value !== 'object') return [];
+  const keys = Array.isArray(value) ? value.map((_, index) => String(index)) : Object.keys(value);
+  return keys.flatMap((key) => {
+    const pointer = `${prefix}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+    return [pointer, ...pointers((value as Record<string, unknown>)[key], pointer)];
+  });
+}
+
+export function resolve(value: unknown, pointer: string): { found: boolean; value: unknown } {
+  let current = value;
+  for (const token of pointer.split('/').slice(1)) {
+    const key = token.replaceAll('~1', '/').replaceAll('~0', '~');
+    if (current === null || typeof current !== 'object' || !Object.hasOwn(current, key)) return { found: false, value: undefined };
+    current = (current as Record<string, unknown>)[key];
+  }
+  return { found: true, value: current };
+}
+
+/** The pointer of the field's parent ("" for a top-level field). */
+export function parentOf(pointer: string): string {
+  return pointer.slice(0, pointer.lastIndexOf('/'));
+}
+
+/**
+ * What must hold for any input once validated: ok, or a non-empty list of faults, one per field,
+ * each a JSON pointer with a message. A fault saying a field is missing is checked by `missing`
+ * (the validators differ in what they may name); any other must name a value of the body.
+ */
+export function checkRefusal(result: Validation<unknown>, body: unknown, missing: (field: string) => void): void {
+  if (result.ok) return;
+  assert.ok(result.errors.length > 0, 'a refusal names at least one field');
+  const fields = result.errors.map((error) => error.field);
+  assert.equal(new Set(fields).size, fields.length, 'one entry per field');
+  for (const { field, message } of result.errors) {
+    assert.ok(field === '' || field.startsWith('/'), `${field} is a JSON pointer`);
+    assert.ok(message.length > 0, `${field} has a message`);
+    if (message.startsWith('is required')) missing(field);
+    else assert.ok(resolve(body, field).found, `${field} points into the body`);
+  }
+}
+
+export type Mutation = { readonly kind: 'set'; readonly pointerIndex: number; readonly value: unknown } | { readonly kind: 'delete'; readonly pointerIndex: number };
+
+/** A field of the body set to one of `values`, or deleted. */
+export function mutationOf(values: fc.Arbitrary<unknown>): fc.Arbitrary<Mutation> {
+  return fc.oneof(
+    fc.record({ kind: fc.constant('set' as const), pointerIndex: fc.nat(), value: values }),
+    fc.record({ kind: fc.constant('delete' as const), pointerIndex: fc.nat() }),
+  );
+}
+
+export function apply(body: unknown, change: Mutation): void {
+  const all = pointers(body);
+  if (all.length === 0) return;
+  const pointer = all[change.pointerIndex % all.length] ?? '';
+  const parentPointer = parentOf(pointer);
+  const key = (pointer.split('/').pop() ?? '').replaceAll('~1', '/').replaceAll('~0', '~');
+  const parent = resolve(body, parentPointer).value;
+  if (parent === null || typeof parent !== 'object') return;
+  const holder = parent as Record<string, unknown>;
+  // Removing an array item shortens the array: JSON has no holes.
+  if (change.kind === 'delete' && Array.isArray(parent)) parent.splice(Number(key), 1);
+  else if (change.kind === 'delete') delete holder[key];
+  // A copy: generated values are shared between runs, and inserting one twice would build a cycle, which no JSON body has.
+  else holder[key] = structuredClone(change.value);
+}
