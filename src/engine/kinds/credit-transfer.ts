@@ -1,13 +1,12 @@
 import type { IntegratorConfig } from '../../config/types.js';
 import { CALLBACK_PATHS } from '../../domain/callback-paths.js';
-import { CREDIT_TRANSFER_MACHINE, CT, decide, isCtState, type Command, type CtData, type CtInput, type CtState } from '../../domain/machines/credit-transfer.js';
+import { CREDIT_TRANSFER_MACHINE, CT, decide, type Command, type CtData, type CtInput, type CtState } from '../../domain/machines/credit-transfer.js';
 import type { CreditTransfer } from '../../domain/messages/credit-transfer.js';
 import { paymentStatusReportJson } from '../../domain/messages/payment-status-report.js';
-import { AssertionError } from '../../lib/assert.js';
 import { currencyDecimals, parseAmount } from '../../lib/money.js';
 import type { OutboundTransfer, SchemeLimits } from '../../ports/scheme.js';
 import type { NewOutboxMessage, TransactionRecord } from '../../ports/store.js';
-import { callbackMessage, callbackRowInput, sentInput, type DriverEnv, type EngineInput, type KindContext, type KindDecision, type KindDriver } from './kind.js';
+import { amountOf, callbackMessage, callbackRowInput, outboundOf, sentInput, stateIn, type DriverEnv, type EngineInput, type KindContext, type KindDecision, type KindDriver } from './kind.js';
 
 /** The engine's side of an outbound credit transfer: the machine of domain/machines/credit-transfer.ts. */
 export const CREDIT_TRANSFER_DRIVER: KindDriver = {
@@ -19,8 +18,7 @@ export const CREDIT_TRANSFER_DRIVER: KindDriver = {
 
   async decide(context, input, env) {
     const { transaction } = context;
-    const state = transaction.state;
-    if (!isCtState(state)) throw new AssertionError(`unknown credit-transfer state ${state}`);
+    const state = stateIn(CREDIT_TRANSFER_MACHINE, transaction);
     const data = transaction.data as CtData;
     const ctInput = await machineInput(context, state, data, input, env);
     if (ctInput === undefined) return undefined;
@@ -94,17 +92,10 @@ function messageOf(context: KindContext): CreditTransfer {
 function outboundTransfer(context: KindContext): OutboundTransfer {
   const { transaction } = context;
   const data = transaction.data as CtData;
-  if (transaction.amountMinor === null || transaction.currency === null) throw new AssertionError(`credit transfer ${transaction.id} has no amount`);
   return {
-    transactionId: transaction.id,
-    integratorId: transaction.integratorId,
-    scheme: transaction.scheme,
-    uetr: transaction.uetr,
-    // Derived from the transaction, never random per attempt (STYLE.md rule 6).
-    idempotencyKey: transaction.id,
+    ...outboundOf(transaction),
     message: messageOf(context),
-    amount: { currency: transaction.currency, minor: transaction.amountMinor },
-    traceparent: transaction.traceparent,
+    amount: amountOf(transaction),
     ...(data.determination === undefined ? {} : { resolvedAccount: data.determination.account }),
   };
 }

@@ -8,12 +8,10 @@ import {
   type IdInput,
   type IdState,
 } from '../../domain/machines/identifier-determination.js';
-import { isStateOf } from '../../domain/machines/machine.js';
 import { identifierDeterminationResponseJson, type IdentifierDeterminationRequest } from '../../domain/messages/identifier-determination.js';
-import { AssertionError } from '../../lib/assert.js';
 import type { OutboundLookup } from '../../ports/scheme.js';
 import type { NewOutboxMessage } from '../../ports/store.js';
-import { callbackMessage, callbackRowInput, sentInput, type DriverEnv, type EngineInput, type KindContext, type KindDecision, type KindDriver } from './kind.js';
+import { callbackMessage, callbackRowInput, outboundOf, sentInput, stateIn, type DriverEnv, type EngineInput, type KindContext, type KindDecision, type KindDriver } from './kind.js';
 
 /**
  * The engine's side of an identifier determination: the machine of
@@ -32,8 +30,7 @@ export const IDENTIFIER_DETERMINATION_DRIVER: KindDriver = {
 
   async decide(context, input, env) {
     const { transaction } = context;
-    const state = transaction.state;
-    if (!isStateOf(IDENTIFIER_DETERMINATION_MACHINE, state)) throw new AssertionError(`unknown identifier-determination state ${state}`);
+    const state = stateIn(IDENTIFIER_DETERMINATION_MACHINE, transaction);
     const data = transaction.data as unknown as IdData;
     const idInput = await machineInput(context, state, data, input, env);
     if (idInput === undefined) return undefined;
@@ -121,15 +118,5 @@ function failureReason(code: string | undefined, text: string | undefined): { re
 }
 
 function outboundLookup(context: KindContext): OutboundLookup {
-  const { transaction } = context;
-  return {
-    transactionId: transaction.id,
-    integratorId: transaction.integratorId,
-    scheme: transaction.scheme,
-    uetr: transaction.uetr,
-    // Derived from the transaction, never random per attempt (STYLE.md rule 6).
-    idempotencyKey: transaction.id,
-    message: context.message as IdentifierDeterminationRequest,
-    traceparent: transaction.traceparent,
-  };
+  return { ...outboundOf(context.transaction), message: context.message as IdentifierDeterminationRequest };
 }

@@ -1,5 +1,7 @@
 import type { IntegratorConfig } from '../../config/types.js';
-import type { MachineDefinition, Step } from '../../domain/machines/machine.js';
+import { isStateOf, type MachineDefinition, type Step } from '../../domain/machines/machine.js';
+import { AssertionError } from '../../lib/assert.js';
+import type { Money } from '../../lib/money.js';
 import { childTraceparent } from '../../lib/trace.js';
 import type { Ids } from '../../ports/clock.js';
 import type { TransactionRequest } from '../../ports/processing.js';
@@ -112,6 +114,34 @@ export async function callbackRowInput(env: DriverEnv, transactionId: string, ca
   if (row?.status === 'DELIVERED') return { type: 'callback', outboxId: callbackId, delivered: true };
   if (row !== undefined && row.attempts > 0 && pending) return { type: 'callback', outboxId: callbackId, delivered: false };
   return undefined;
+}
+
+/**
+ * What every scheme request of a transaction carries: its ids, trace, and the idempotency key,
+ * derived from the transaction and never random per attempt (STYLE.md rule 6).
+ */
+export function outboundOf(transaction: TransactionRecord) {
+  return {
+    transactionId: transaction.id,
+    integratorId: transaction.integratorId,
+    scheme: transaction.scheme,
+    uetr: transaction.uetr,
+    idempotencyKey: transaction.id,
+    traceparent: transaction.traceparent,
+  };
+}
+
+/** A transaction's amount, which a kind that carries one always has. */
+export function amountOf(transaction: TransactionRecord): Money {
+  if (transaction.amountMinor === null || transaction.currency === null) throw new AssertionError(`${transaction.kind} ${transaction.id} has no amount`);
+  return { currency: transaction.currency, minor: transaction.amountMinor };
+}
+
+/** The transaction's state as one of its machine's (an unknown one is a bug). */
+export function stateIn<State extends string>(machine: MachineDefinition<State>, transaction: TransactionRecord): State {
+  const { state } = transaction;
+  if (!isStateOf(machine, state)) throw new AssertionError(`unknown ${machine.name} state ${state}`);
+  return state;
 }
 
 /** A transport outcome as a machine's `sent` input. */

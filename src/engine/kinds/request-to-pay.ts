@@ -7,14 +7,13 @@ import {
   type RtpInput,
   type RtpState,
 } from '../../domain/machines/request-to-pay.js';
-import { isStateOf } from '../../domain/machines/machine.js';
 import { requestToPayCancellationResponseJson, requestToPayResponseJson, type RequestToPay, type RequestToPayCancellation } from '../../domain/messages/request-to-pay.js';
 import { createHash } from 'node:crypto';
 import { CALLBACK_PATHS } from '../../domain/callback-paths.js';
 import { AssertionError } from '../../lib/assert.js';
 import type { OutboundRequestToPay } from '../../ports/scheme.js';
 import type { NewOutboxMessage } from '../../ports/store.js';
-import { callbackMessage, sentInput, type EngineInput, type KindContext, type KindDecision, type KindDriver } from './kind.js';
+import { amountOf, callbackMessage, outboundOf, sentInput, stateIn, type EngineInput, type KindContext, type KindDecision, type KindDriver } from './kind.js';
 
 /** Reason the scheme is given when a request-to-pay expires unpaid (camt.056 Rsn/Prtry). */
 export const EXPIRY_REASON = 'EXPIRED';
@@ -34,8 +33,7 @@ export const REQUEST_TO_PAY_DRIVER: KindDriver = {
 
   decide(context, input, env) {
     const { transaction } = context;
-    const state = transaction.state;
-    if (!isStateOf(REQUEST_TO_PAY_MACHINE, state)) throw new AssertionError(`unknown request-to-pay state ${state}`);
+    const state = stateIn(REQUEST_TO_PAY_MACHINE, transaction);
     const data = transaction.data as unknown as RtpData;
     const rtpInput = machineInput(context, state, data, input);
     if (rtpInput === undefined) return Promise.resolve(undefined);
@@ -146,17 +144,10 @@ function derivedUuid(text: string): string {
 
 function outboundRequest(context: KindContext): OutboundRequestToPay {
   const { transaction } = context;
-  if (transaction.amountMinor === null || transaction.currency === null) throw new AssertionError(`request-to-pay ${transaction.id} has no amount`);
   return {
-    transactionId: transaction.id,
-    integratorId: transaction.integratorId,
-    scheme: transaction.scheme,
-    uetr: transaction.uetr,
-    // Derived from the transaction, never random per attempt (STYLE.md rule 6).
-    idempotencyKey: transaction.id,
+    ...outboundOf(transaction),
     message: context.message as RequestToPay,
-    amount: { currency: transaction.currency, minor: transaction.amountMinor },
+    amount: amountOf(transaction),
     expiresAt: (transaction.data as unknown as RtpData).expiresAt,
-    traceparent: transaction.traceparent,
   };
 }
