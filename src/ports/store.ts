@@ -328,9 +328,11 @@ export interface Store {
    */
   releaseLeases(owners: readonly string[], now: number): Promise<number>;
   /**
-   * Make due at `now` every transaction that waits on a later timer although its latest callback
-   * was delivered: the dispatcher's notice of that delivery to the engine died with a process
-   * (it is sent after the delivery is recorded). Returns how many were woken.
+   * Make due at `now` every transaction that waits on a later timer although the callback it
+   * waits for was delivered — the outbox row its working data names as `callbackId` (the engine's
+   * convention for a machine that waits on a callback's acknowledgement): the dispatcher's notice
+   * of that delivery to the engine died with a process (it is sent after the delivery is
+   * recorded). Transactions that wait on no callback are left alone. Returns how many were woken.
    */
   wakeDeliveredCallbacks(now: number): Promise<number>;
 

@@ -212,6 +212,54 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
           assert.equal((await store.findTransaction('bank-a', tx.uetr))?.id, tx.id);
         }));
 
+      void it('lets transactions of different kinds share a uetr (a determination and the payment it resolved), each found by its kind', () =>
+        withStore(async (store) => {
+          const payment = await accept(store);
+          const determination = transfer({ uetr: payment.uetr, kind: 'IDENTIFIER_DETERMINATION', amountMinor: null, currency: null, lookupKey: 'ZA_RPP|MOBILE|ZA_MOBILE|+27-821234567' });
+          await accept(store, determination);
+          assert.equal((await store.findTransaction('bank-a', payment.uetr))?.id, payment.id, 'a credit transfer unless said');
+          assert.equal((await store.findTransaction('bank-a', payment.uetr, 'IDENTIFIER_DETERMINATION'))?.id, determination.id);
+          assert.equal(await store.findTransaction('bank-a', payment.uetr, 'REQUEST_TO_PAY'), undefined);
+          assert.deepEqual(await store.intake(transfer({ uetr: payment.uetr, kind: 'IDENTIFIER_DETERMINATION' })), { kind: 'uetr_conflict' }, 'but not two of one kind');
+        }));
+
+      void it('finds the recent determinations of one lookup key, newest first, within the window, of one integrator', () =>
+        withStore(async (store) => {
+          const key = 'ZA_RPP|CUSTOM|ZA_CUSTOM|thandi@shap';
+          const determination = (receivedAt: number, overrides: Partial<NewTransaction> = {}) =>
+            transfer({ kind: 'IDENTIFIER_DETERMINATION', amountMinor: null, currency: null, lookupKey: key, receivedAt, data: { mode: 'sync' }, ...overrides });
+          const old = await accept(store, determination(T0 - 10_000));
+          const first = await accept(store, determination(T0));
+          const second = await accept(store, determination(T0 + 5));
+          await accept(store, determination(T0 + 6, { lookupKey: 'ZA_RPP|CUSTOM|ZA_CUSTOM|other@shap' }));
+          await accept(store, determination(T0 + 7, { integratorId: 'bank-b' }));
+          await accept(store, transfer({ lookupKey: key, receivedAt: T0 + 8 }));
+          const inOrder = async (limit: number) => (await store.recentDeterminations('bank-a', key, T0, limit)).map((record) => record.id);
+          assert.deepEqual(await inOrder(10), [second.id, first.id], 'newest first');
+          assert.deepEqual(await inOrder(1), [second.id]);
+          assert.ok(!(await inOrder(10)).includes(old.id), 'outside the window');
+          assert.deepEqual((await store.recentDeterminations('bank-a', key, T0, 10))[0]?.data, { mode: 'sync' }, 'with its working data as written');
+        }));
+
+      void it('tells its change listeners of a committed change made with notify, and not of others', () =>
+        withStore(async (store) => {
+          const tx = await accept(store);
+          const heard: string[] = [];
+          const stop = store.onChange((id) => heard.push(id));
+          const change = (version: number, notify: boolean) =>
+            store.applyChange({ transactionId: tx.id, expectedVersion: version, toState: tx.state, at: T0 + version, cause: null, dueAt: null, outbox: [], ...(notify ? { notify: true } : {}) });
+          assert.equal((await change(1, false)).ok, true);
+          assert.equal((await change(2, true)).ok, true);
+          assert.equal((await change(2, true)).ok, false, 'a stale change commits nothing and tells nobody');
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          stop();
+          assert.ok(heard.length >= 1 && heard.every((id) => id === tx.id), `heard ${JSON.stringify(heard)}`);
+          const heardBefore = heard.length;
+          assert.equal((await change(3, true)).ok, true);
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          assert.equal(heard.length, heardBefore, 'a stopped listener hears nothing');
+        }));
+
       void it('accepts exactly one of many identical intakes racing, and answers the rest duplicate', () =>
         withStore(async (store) => {
           const tx = transfer();
@@ -755,15 +803,18 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
           assert.equal(await store.releaseLeases(['nobody'], T0 + 3), 0);
         }));
 
-      void it('wakes the transactions that wait on a timer although their latest callback was delivered, and only those', () =>
+      void it('wakes the transactions that wait on a timer although the callback they wait for was delivered, and only those', () =>
         withStore(async (store) => {
           const later = T0 + 60_000;
-          const answered = await accept(store, transfer({ dueAt: later, outbox: [callback()] }));
-          const unanswered = await accept(store, transfer({ dueAt: later, outbox: [callback()] }));
-          const answeredThenAgain = await accept(store, transfer({ dueAt: later, outbox: [callback(), callback()] }));
-          const done = await accept(store, transfer({ dueAt: null, outbox: [callback()] }));
+          /** A transaction waiting for the acknowledgement of the last of `callbacks` (its data names it, as the engine's drivers do). */
+          const waitingFor = (callbacks: NewOutboxMessage[], dueAt: number | null) => transfer({ dueAt, outbox: callbacks, data: { callbackId: callbacks.at(-1)!.id } });
+          const answered = await accept(store, waitingFor([callback()], later));
+          const unanswered = await accept(store, waitingFor([callback()], later));
+          const answeredThenAgain = await accept(store, waitingFor([callback(), callback()], later));
+          const done = await accept(store, waitingFor([callback()], null));
+          const waitingOnNothing = await accept(store, transfer({ dueAt: later, outbox: [callback()] }));
           await store.claimOutbox({ now: T0, limit: 100, owner: 'w', leaseMs: LEASE_MS });
-          for (const tx of [answered, answeredThenAgain, done]) {
+          for (const tx of [answered, answeredThenAgain, done, waitingOnNothing]) {
             await store.recordDelivery({ outboxId: tx.outbox[0]!.id, at: T0, durationMs: 1, httpStatus: 204, error: null, delivered: true, nextAttemptAt: null });
           }
           assert.deepEqual(await store.claimDue({ now: T0 + 1, limit: 10, owner: 'e', leaseMs: LEASE_MS }), [], 'nothing is due yet');
@@ -771,7 +822,8 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
           assert.equal(await store.wakeDeliveredCallbacks(T0 + 1), 1);
           assert.deepEqual(ids(await store.claimDue({ now: T0 + 1, limit: 10, owner: 'e', leaseMs: LEASE_MS })), [answered.id]);
           assert.equal((await store.getTransaction(unanswered.id))?.dueAt, later, 'its callback is not delivered yet');
-          assert.equal((await store.getTransaction(answeredThenAgain.id))?.dueAt, later, 'its latest callback is not delivered yet');
+          assert.equal((await store.getTransaction(answeredThenAgain.id))?.dueAt, later, 'the callback it waits for is not delivered yet');
+          assert.equal((await store.getTransaction(waitingOnNothing.id))?.dueAt, later, 'it waits on no callback (a request-to-pay waits on its expiry)');
           assert.equal(await store.wakeDeliveredCallbacks(T0 + 2), 0, 'a woken transaction is due, not waiting');
         }));
 

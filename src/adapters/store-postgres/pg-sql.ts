@@ -320,10 +320,7 @@ export const SQL = {
     `WITH waiting AS (
        SELECT t.id FROM transactions t
        WHERE t.due_at IS NOT NULL AND GREATEST(t.due_at, COALESCE(t.lease_until + 1, 0)) > $1 AND t.due_at > $1
-         AND EXISTS (
-           SELECT 1 FROM outbox o
-           WHERE o.transaction_id = t.id AND o.channel = 'callback' AND o.status = 'DELIVERED'
-             AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.transaction_id = o.transaction_id AND p.channel = 'callback' AND p.seq > o.seq))
+         AND EXISTS (SELECT 1 FROM outbox o WHERE o.id = t.data->>'callbackId' AND o.status = 'DELIVERED')
        ORDER BY t.id FOR UPDATE SKIP LOCKED)
      UPDATE transactions SET due_at = $1 WHERE id IN (SELECT id FROM waiting)`,
   ),

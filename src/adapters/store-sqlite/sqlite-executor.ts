@@ -494,14 +494,11 @@ function prepareWriteStatements(db: Db) {
        WHERE lease_owner IN (SELECT value FROM json_each(@owners))
          AND due_at IS NOT NULL AND MAX(due_at, COALESCE(lease_until + 1, 0)) > @now`,
     ),
-    // Waiting transactions (past now along transactions_claimable) whose latest callback is DELIVERED.
+    // Waiting transactions (past now along transactions_claimable) whose awaited callback (data.callbackId) is DELIVERED.
     wakeDeliveredCallbacks: db.prepare(
       `UPDATE transactions SET due_at = @now
        WHERE due_at IS NOT NULL AND MAX(due_at, COALESCE(lease_until + 1, 0)) > @now AND due_at > @now
-         AND EXISTS (
-           SELECT 1 FROM outbox o
-           WHERE o.transaction_id = transactions.id AND o.channel = 'callback' AND o.status = 'DELIVERED'
-             AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.transaction_id = o.transaction_id AND p.channel = 'callback' AND p.seq > o.seq))`,
+         AND EXISTS (SELECT 1 FROM outbox o WHERE o.id = json_extract(transactions.data, '$.callbackId') AND o.status = 'DELIVERED')`,
     ),
     releaseOutboxLeases: db.prepare(
       `UPDATE outbox SET lease_owner = NULL, lease_until = NULL

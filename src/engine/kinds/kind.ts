@@ -105,8 +105,9 @@ export function callbackMessage(
 }
 
 /**
- * While a transaction waits for its callback's acknowledgement, the callback's outbox row is the
- * truth (the dispatcher's notice of it may have died with a process): a delivered row, or a
+ * A machine that waits for a callback's acknowledgement names its outbox id `callbackId` in its
+ * working data (crash recovery wakes exactly those transactions: Store.wakeDeliveredCallbacks).
+ * While it waits, the callback's outbox row is the truth (the dispatcher's notice of it may have died with a process): a delivered row, or a
  * failed attempt while still pending, becomes the callback input the notice would have been.
  */
 export async function callbackRowInput(env: DriverEnv, transactionId: string, callbackId: string, pending: boolean): Promise<EngineInput | undefined> {
