@@ -156,8 +156,11 @@ export interface SchemeReport {
 export type SubmitOutcome =
   /** The scheme (operator) took the message; its verdict follows as a SchemeReport. */
   | { readonly kind: 'delivered' }
-  /** Technical failure; `retryable` false means retrying the same message cannot help. */
-  | { readonly kind: 'failed'; readonly retryable: boolean; readonly error: string };
+  /**
+   * Technical failure; `retryable` false means retrying the same message cannot help. A message
+   * the scheme's format cannot carry names the ISO 20022 reason (e.g. RC05, AC01) as `reasonCode`.
+   */
+  | { readonly kind: 'failed'; readonly retryable: boolean; readonly error: string; readonly reasonCode?: string };
 
 /** Implemented by the engine: connectors hand every scheme answer to it, whatever kind of transaction it answers. Resolves once durably recorded. */
 export interface SchemeInbound {

@@ -286,6 +286,14 @@ void describe('identifier determination across instances and crashes', () => {
     }
   });
 
+  void it('refuses to start, naming the key, when the simulator directory it is given cannot be read', async () => {
+    const database = `sqlite:${join(mkdtempSync(join(tmpdir(), 'regpay-id-dir-')), 'regpay.db')}`;
+    const config = testConfigObject({ database, extra: { schemes: { ZA_RPP: { connector: 'simulator', simulatorDirectory: '/nonexistent/directory.json' } } } });
+    const path = join(mkdtempSync(join(tmpdir(), 'regpay-id-')), 'regpay.json');
+    writeFileSync(path, JSON.stringify(config));
+    await assert.rejects(startServer({ configPath: path }), /schemes\.ZA_RPP\.simulatorDirectory/);
+  });
+
   void it('after kill -9 with lookups held, a retry of each gets a true answer and the events are whole and in order', async () => {
     const receiver = await Receiver.start();
     const database = `sqlite:${join(mkdtempSync(join(tmpdir(), 'regpay-id-crash-')), 'regpay.db')}`;

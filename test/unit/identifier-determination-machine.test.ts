@@ -81,6 +81,11 @@ void describe('identifier-determination state machine', () => {
     assert.equal(decision.answer?.reasonCode, 'AB10');
   });
 
+  void it('answers with the reason the connector gives when the scheme message cannot carry the request', () => {
+    const decision = decide(view(ID.REQUEST_PENDING, { mode: 'sync', sends: 1, deadlineAt: 1_010_000 }), { type: 'sent', ok: false, retryable: false, error: 'RC05: BIC invalid', reasonCode: 'RC05' }, env());
+    assert.equal(decision.answer?.reasonCode, 'RC05');
+  });
+
   void it('rejects at once, with AG03, a lookup on a connector that cannot resolve identifiers', () => {
     const decision = decide(view(ID.RECEIVED), { type: 'tick', supported: false }, env());
     assert.deepEqual(states(decision), [ID.REJECTED, ID.RESPONSE_PENDING, ID.RESPONSE_DELIVERED]);

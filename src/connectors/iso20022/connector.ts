@@ -198,7 +198,7 @@ class IsoSchemeConnector implements SchemeConnector {
       { messageName: request.request, ...(memberIdSystem === undefined ? {} : { memberIdSystem }), ...(clearingSystem === undefined ? {} : { clearingSystem }) },
     );
     // Resending the same lookup cannot make it writable.
-    if (!written.ok) return { kind: 'failed', retryable: false, error: `${written.reasonCode}: ${written.reasonText}` };
+    if (!written.ok) return { kind: 'failed', retryable: false, error: `${written.reasonCode}: ${written.reasonText}`, reasonCode: written.reasonCode };
     this.#remember(messageId, lookup);
     return this.#send(lookup, request.request, messageId, written.document);
   }
@@ -215,7 +215,7 @@ class IsoSchemeConnector implements SchemeConnector {
       { messageName: messages.request, ...(memberIdSystem === undefined ? {} : { memberIdSystem }) },
     );
     // Resending the same request cannot make it writable.
-    if (!written.ok) return { kind: 'failed', retryable: false, error: `${written.reasonCode}: ${written.reasonText}` };
+    if (!written.ok) return { kind: 'failed', retryable: false, error: `${written.reasonCode}: ${written.reasonText}`, reasonCode: written.reasonCode };
     this.#remember(messageId, request);
     return this.#send(request, messages.request, messageId, written.document);
   }
@@ -230,7 +230,7 @@ class IsoSchemeConnector implements SchemeConnector {
       clearingSystem: clearingSystem ?? this.#deps.scheme,
       ...(memberIdSystem === undefined ? {} : { memberIdSystem }),
     });
-    if (!written.ok) return { kind: 'failed', retryable: false, error: `${written.reasonCode}: ${written.reasonText}` };
+    if (!written.ok) return { kind: 'failed', retryable: false, error: `${written.reasonCode}: ${written.reasonText}`, reasonCode: written.reasonCode };
     // Assgnmt/Id and Case/Id: the same on every resend of one cancellation; the answer repeats the case.
     const caseId = schemeMessageId(cancellation.cancellationKey);
     this.#cancellations.set(caseId, { idempotencyKey: request.idempotencyKey, cancellationKey: cancellation.cancellationKey });

@@ -15,6 +15,7 @@ import type { SchemeName } from '../../domain/schemes.js';
 import type { SubmitOutcome } from '../../ports/scheme.js';
 import type { InboundHandler, SchemeMessage, SchemeTransport, TransportContext } from '../transport.js';
 import type { FromSimulator, SimulatorSettings, ToSimulator } from './simulator-protocol.js';
+import { loadDirectory } from './directory.js';
 import { simulatorSettings, type SimulatorOverrides } from './simulator.js';
 
 class SimulatorThread {
@@ -141,5 +142,13 @@ export class ThreadedSimulator implements SchemeTransport {
 
 /** The `simulator` transport factory of the registry: settings as simulatorTransport takes them, simulated in the simulator thread. */
 export function threadedSimulatorTransport(overrides: SimulatorOverrides = {}): (context: TransportContext) => ThreadedSimulator {
-  return (context) => new ThreadedSimulator(simulatorSettings(context, overrides));
+  return (context) => {
+    const settings = simulatorSettings(context, overrides);
+    // A directory the operator named is read at start, so a bad one stops the service with its key named, not every lookup later.
+    if (settings.directoryPath !== undefined) {
+      const loaded = loadDirectory(settings.directoryPath);
+      if (!loaded.ok) throw new Error(`schemes.${context.scheme}.simulatorDirectory: ${loaded.error}`);
+    }
+    return new ThreadedSimulator(settings);
+  };
 }

@@ -89,7 +89,8 @@ export type IdInput =
   /** The timer is due (or the request was just accepted). `supported`: the scheme's connector can resolve identifiers, given in RECEIVED. */
   | { readonly type: 'tick'; readonly supported?: boolean }
   | { readonly type: 'sent'; readonly ok: true }
-  | { readonly type: 'sent'; readonly ok: false; readonly retryable: boolean; readonly error: string }
+  /** `reasonCode`: why the scheme's message cannot carry the request (e.g. RC05), when the connector says. */
+  | { readonly type: 'sent'; readonly ok: false; readonly retryable: boolean; readonly error: string; readonly reasonCode?: string }
   /** The scheme's report; `payloadJson` is the scheme message, the payload of the events it causes. */
   | { readonly type: 'scheme'; readonly determination: Determination; readonly payloadJson: string }
   /** The async report callback was acknowledged, or an attempt failed. */
@@ -190,7 +191,7 @@ function onSent(view: IdView, input: Extract<IdInput, { type: 'sent' }>, env: Id
     // The scheme cannot take this request at all: no report will come.
     const before = view.state === ID.REQUEST_PENDING ? [{ state: ID.REQUEST_DELIVERY_FAILURE, payloadJson: failure }] : [];
     const steps = [...before, ...[ID.RESPONSE_RECEIVED, ID.RESPONSE_ACCEPTED].map((state) => ({ state, payloadJson: failure }))];
-    return answer(view, { outcome: 'FAILED', reasonCode: 'AB10', reasonText: truncateReason(input.error) }, steps, env);
+    return answer(view, { outcome: 'FAILED', reasonCode: input.reasonCode ?? 'AB10', reasonText: truncateReason(input.error) }, steps, env);
   }
   if (view.state !== ID.REQUEST_PENDING) return NOTHING(view); // the timer sends again
   return {

@@ -145,7 +145,7 @@ export type RtpInput =
   /** The timer is due (or the request was just accepted); `supported`: the scheme's connector carries request-to-pay, given in RECEIVED. */
   | { readonly type: 'tick'; readonly supported?: boolean }
   | { readonly type: 'sent'; readonly what: RtpCommand; readonly ok: true }
-  | { readonly type: 'sent'; readonly what: RtpCommand; readonly ok: false; readonly retryable: boolean; readonly error: string }
+  | { readonly type: 'sent'; readonly what: RtpCommand; readonly ok: false; readonly retryable: boolean; readonly error: string; readonly reasonCode?: string }
   | { readonly type: 'status'; readonly status: ReportedStatus; readonly reasonCode?: string; readonly reasonText?: string; readonly payloadJson: string }
   /** The scheme's answer to the cancellation being sent. */
   | { readonly type: 'cancellation_answer'; readonly accepted: boolean; readonly reasonCode?: string; readonly reasonText?: string; readonly payloadJson: string }
@@ -267,7 +267,7 @@ function onSent(view: RtpView, input: Extract<RtpInput, { type: 'sent' }>, env: 
   const failure = JSON.stringify({ schema: 'SchemeTransportFailure', error: input.error });
   if (!input.retryable) {
     const before: Step<RtpState>[] = state === RTP.REQUEST_PENDING ? [{ state: RTP.REQUEST_DELIVERY_FAILURE, payloadJson: failure }] : [];
-    return enter(view, before, { status: 'REJECTED', reasonCode: 'AB10', reasonText: truncateReason(input.error) }, env, failure);
+    return enter(view, before, { status: 'REJECTED', reasonCode: input.reasonCode ?? 'AB10', reasonText: truncateReason(input.error) }, env, failure);
   }
   if (state !== RTP.REQUEST_PENDING) return NOTHING(view);
   return { ...NOTHING(view), steps: [{ state: RTP.REQUEST_DELIVERY_FAILURE, payloadJson: failure }], dueAt: nextTimer(RTP.REQUEST_DELIVERY_FAILURE, data, env) };

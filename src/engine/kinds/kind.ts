@@ -146,6 +146,7 @@ export function stateIn<State extends string>(machine: MachineDefinition<State>,
 }
 
 /** A transport outcome as a machine's `sent` input. */
-export function sentInput(outcome: SubmitOutcome): { readonly ok: true } | { readonly ok: false; readonly retryable: boolean; readonly error: string } {
-  return outcome.kind === 'delivered' ? { ok: true } : { ok: false, retryable: outcome.retryable, error: outcome.error };
+export function sentInput(outcome: SubmitOutcome): { readonly ok: true } | { readonly ok: false; readonly retryable: boolean; readonly error: string; readonly reasonCode?: string } {
+  if (outcome.kind === 'delivered') return { ok: true };
+  return { ok: false, retryable: outcome.retryable, error: outcome.error, ...(outcome.reasonCode === undefined ? {} : { reasonCode: outcome.reasonCode }) };
 }
