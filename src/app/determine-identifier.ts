@@ -66,7 +66,8 @@ export async function determineIdentifier(deps: DetermineIdentifierDeps, input: 
     rawBody: input.rawBody,
     message,
     trace: input.trace,
-    data: { mode } satisfies IdData,
+    // The budget counts from the integrator's request: the held request is answered within it.
+    data: { mode, deadlineAt: deps.clock.now() + deps.timeBudgetMs(request.scheme) } satisfies IdData,
     lookupKey: request.lookupKey,
   });
   let transactionId: string;

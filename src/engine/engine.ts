@@ -95,6 +95,8 @@ export class Engine implements SchemeInbound, Processing {
   #wakeUp: (() => void) | undefined;
   #woken = false;
   readonly #inFlight = new Set<Promise<unknown>>();
+  /** The claim loop, waiting for a slot below inFlightMax: one waiter, woken as work ends (never a race over every promise in flight). */
+  #slotFreed: (() => void) | undefined;
   /** The original message of recent transactions: it never changes, and each transaction needs it at several steps. */
   readonly #messages = new BoundedMap<string, OriginalMessage>(10_000);
   /**
@@ -181,7 +183,12 @@ export class Engine implements SchemeInbound, Processing {
   async #run(): Promise<void> {
     const { store, clock, instanceId, log } = this.#deps;
     while (this.#running) {
-      while (this.#inFlight.size >= this.#options.inFlightMax) await Promise.race(this.#inFlight).catch(() => undefined);
+      while (this.#inFlight.size >= this.#options.inFlightMax) {
+        await new Promise<void>((resolve) => {
+          this.#slotFreed = resolve;
+        });
+      }
+      if (!this.#running) break;
       this.#woken = false;
       let claimed: TransactionRecord[] = [];
       try {
@@ -219,7 +226,14 @@ export class Engine implements SchemeInbound, Processing {
 
   #track<T>(work: Promise<T>): Promise<T> {
     this.#inFlight.add(work);
-    void work.finally(() => this.#inFlight.delete(work)).catch(() => undefined);
+    void work
+      .finally(() => {
+        this.#inFlight.delete(work);
+        const freed = this.#slotFreed;
+        this.#slotFreed = undefined;
+        freed?.();
+      })
+      .catch(() => undefined);
     return work;
   }
 

@@ -66,6 +66,15 @@ void describe('identifier-determination state machine', () => {
     assert.equal(late.answer, undefined);
   });
 
+  void it('counts the budget from the integrator\'s request: one taken up after its deadline is answered AB06 without being sent', () => {
+    const late = decide(view(ID.RECEIVED, { mode: 'sync', deadlineAt: 999_000 }), { type: 'tick', supported: true }, env());
+    assert.deepEqual(states(late), [ID.ACCEPTED, ID.REQUEST_PENDING, ID.TIMEOUT, ID.RESPONSE_PENDING, ID.RESPONSE_DELIVERED]);
+    assert.deepEqual(late.commands, []);
+    assert.equal(late.answer?.reasonCode, 'AB06');
+    const inTime = decide(view(ID.RECEIVED, { mode: 'sync', deadlineAt: 1_004_000 }), { type: 'tick', supported: true }, env());
+    assert.equal(inTime.data.deadlineAt, 1_004_000, 'the deadline set at intake stands');
+  });
+
   void it('sends again, under the same message id, what the transport did not take, never past the deadline', () => {
     const failed = decide(view(ID.REQUEST_PENDING, { mode: 'sync', sends: 1, deadlineAt: 1_005_000 }), { type: 'sent', ok: false, retryable: true, error: 'ECONNRESET' }, env());
     assert.deepEqual(states(failed), [ID.REQUEST_DELIVERY_FAILURE]);

@@ -69,7 +69,11 @@ export interface IdData {
   readonly sends?: number;
   /** The scheme's transport took the request. */
   readonly sent?: boolean;
-  /** When the time budget runs out (ms since epoch), set when the request is first sent. */
+  /**
+   * When the time budget runs out (ms since epoch): counted from the integrator's request, set at
+   * intake (else when the request is first sent), so a held request waits no longer than the
+   * budget however long the request waited for an engine.
+   */
   readonly deadlineAt?: number;
   /** The answer, once decided. */
   readonly determination?: Determination;
@@ -143,7 +147,13 @@ function onTick(view: IdView, supported: boolean | undefined, env: IdEnv): IdDec
         const refusal = { schema: 'SchemeCapability', error: 'the scheme connector does not resolve identifiers' };
         return answer(view, { outcome: 'FAILED', reasonCode: 'AG03', reasonText: 'Transaction type not supported' }, [{ state: ID.REJECTED, payloadJson: JSON.stringify(refusal) }], env);
       }
-      const deadlineAt = env.now + env.timeBudgetMs;
+      const deadlineAt = data.deadlineAt ?? env.now + env.timeBudgetMs;
+      if (env.now >= deadlineAt) {
+        // The budget ran out before any engine took the request up: it is not sent at all.
+        const timeout = JSON.stringify({ schema: 'SchemeTimeout', timeBudgetMs: env.timeBudgetMs, sent: false });
+        const steps = [ID.ACCEPTED, ID.REQUEST_PENDING].map((state) => ({ state, payloadJson: null }));
+        return answer(view, { outcome: 'FAILED', reasonCode: 'AB06', reasonText: 'Timeout at the instructed agent' }, [...steps, { state: ID.TIMEOUT, payloadJson: timeout }], env);
+      }
       return {
         steps: [
           { state: ID.ACCEPTED, payloadJson: null },
