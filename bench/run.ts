@@ -4,7 +4,9 @@
  * the same payloads, all measured in this run. Figures are printed and written to
  * bench/results/latest.json. Each part alternates with the bare server (paired()). Knobs:
  * BENCH_DURATION_S (seconds of each part under load, default 15), BENCH_ROUNDS (3), BENCH_CONNECTIONS (32),
- * DATABASE_URL (PostgreSQL to use; otherwise an embedded one is started).
+ * DATABASE_URL (PostgreSQL to use; otherwise an embedded one is started). The last part,
+ * `identifiers`, is identifier-determination.ts (added latency at a fixed rate against its own
+ * stand-in, and the soak of held lookups), with its own knobs.
  */
 import autocannon from 'autocannon';
 import { spawnSync } from 'node:child_process';
@@ -14,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { freshPostgresUrl, withPostgres } from '../test/support/postgres.js';
 import { startServer, writeTestConfig } from '../test/support/server.js';
 import { runE2e, type E2eFigures } from './e2e.js';
+import { identifierRows, runIdentifierDetermination } from './identifier-determination.js';
 import { intakeRequests } from './intake-load.js';
 import { startBenchReceiver } from './receiver-process.js';
 import { scratchDir } from './scratch-dir.js';
@@ -187,6 +190,7 @@ const baseline = intakeParts.length === 0 ? undefined : combined('bare Fastify 2
 const E2E_RATE = Number(process.env.E2E_RATE ?? 1000);
 const E2E_DURATION_S = Number(process.env.E2E_DURATION_S ?? 60);
 const e2e = runs('e2e') ? await settle().then(() => runE2e({ ratePerS: E2E_RATE, durationS: E2E_DURATION_S })) : undefined;
+const identifiers = runs('identifiers') ? await settle().then(() => runIdentifierDetermination()) : undefined;
 
 function e2eRow(figures: E2eFigures): string {
   return (
@@ -208,8 +212,9 @@ const lines = [
       ]),
   ...intakeParts.flatMap(pairedRows),
   ...(e2e === undefined ? [] : [`end to end (SQLite, simulator at zero latency, receiver process): ${e2eRow(e2e)}`]),
+  ...(identifiers === undefined ? [] : identifierRows(identifiers)),
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
 const resultsDir = fileURLToPath(new URL('../../bench/results/', import.meta.url));
 mkdirSync(resultsDir, { recursive: true });
-writeFileSync(join(resultsDir, 'latest.json'), JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, durationS: DURATION_S, rounds: ROUNDS, baseline, floor, sqlite, sqliteFull, postgres, postgresFull, e2e }, null, 2));
+writeFileSync(join(resultsDir, 'latest.json'), JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, durationS: DURATION_S, rounds: ROUNDS, baseline, floor, sqlite, sqliteFull, postgres, postgresFull, e2e, identifiers }, null, 2));
