@@ -179,6 +179,47 @@ void describe('request-to-pay end to end (service, simulated operator and integr
   });
 });
 
+void describe('request-to-pay pushes in the admin API', () => {
+  void it('lists a status push the integrator never took as undelivered, and delivers it on replay', async () => {
+    // The integrator answers 503 to the first request of each path: with one attempt per push, the PENDING push is given up on.
+    const receiver = await Receiver.start({ failFirst: 1 });
+    const admin = { username: 'ops', password: 'operator-password-for-tests' };
+    const server = await startServer({
+      configPath: configPath(`sqlite:${join(mkdtempSync(join(tmpdir(), 'regpay-rtp-admin-')), 'regpay.db')}`, receiver, {
+        delivery: { retryScheduleMs: { callback: [0], event: [0] } },
+        admin: { ...admin, allowlist: ['127.0.0.1/32', '::1/128'] },
+      }),
+    });
+    const adminGet = async (path: string) => (await fetch(`${server.url}/admin/v1${path}`, { headers: { authorization: basicAuth(admin) } })).json() as Promise<any>;
+    try {
+      const rtp = rtpFor('0799000100');
+      assert.equal((await post(server, '', rtp)).status, 202);
+      let undelivered: any[] = [];
+      for (let tries = 0; tries < 100 && undelivered.length === 0; tries += 1) {
+        undelivered = ((await adminGet('/deliveries?status=UNDELIVERED')).deliveries as any[]).filter((row) => String(row.url).endsWith('/request-to-pay-response'));
+        if (undelivered.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.equal(undelivered.length, 1, 'the first push was given up on');
+      const detail = await adminGet(`/deliveries/${undelivered[0].id}`);
+      assert.equal(JSON.parse(detail.body).status.status, 'PENDING');
+      const replay = await fetch(`${server.url}/admin/v1/deliveries/replay`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: basicAuth(admin) },
+        body: JSON.stringify({ outboxId: undelivered[0].id }),
+      });
+      assert.deepEqual(await replay.json(), { replayed: 1 });
+      // A push given up on stops holding back the ones behind it; replayed, it arrives after whichever of them went already.
+      const received = await receiver.waitFor((all) => statuses(all, rtp).includes('PENDING') && statuses(all, rtp).includes('PAID'));
+      const seen = statuses(received, rtp);
+      assert.deepEqual([...seen].sort(), ['PAID', 'PENDING', 'PRESENTED'], 'each push delivered once');
+      assert.ok(seen.indexOf('PRESENTED') < seen.indexOf('PAID'), `the pushes that were not given up on kept their order: ${seen.join(', ')}`);
+    } finally {
+      await server.stop();
+      await receiver.down();
+    }
+  });
+});
+
 void describe('request-to-pay across restarts and instances', () => {
   void it('after kill -9 with requests in every state, each ends once: paid ones stay paid, open ones expire after the restart', async () => {
     const receiver = await Receiver.start();
