@@ -34,12 +34,12 @@ const eventTypes = (received: Received[], uetr: string) =>
   received.filter((m) => m.path === EVENTS_PATH && bodyOf(m).tranInfo.tranUetr === uetr && String(bodyOf(m).type).startsWith('IDENTIFIER_')).map((m) => bodyOf(m).type as string);
 
 /** A config of test/support/server.ts, written to a file: the simulator directory, time budget and integrator modes as given. */
-function configFile(options: { database: string; receiver: Receiver; extra?: Record<string, unknown>; otherBankAsync?: boolean }): string {
+function configFile(options: { database: string; receiver: Receiver; extra?: Record<string, unknown>; otherBankAsync?: boolean; timeBudgetMs?: number }): string {
   const config = testConfigObject({
     database: options.database,
     integratorExtra: { partnerApiUrl: options.receiver.partnerApiUrl, eventsApiUrl: options.receiver.eventsApiUrl },
     extra: {
-      schemes: { ZA_RPP: { connector: 'simulator', timeBudgetMs: TIME_BUDGET_MS, simulatorLatencyMs: 20, simulatorDirectory: directoryFile() } },
+      schemes: { ZA_RPP: { connector: 'simulator', timeBudgetMs: options.timeBudgetMs ?? TIME_BUDGET_MS, simulatorLatencyMs: 20, simulatorDirectory: directoryFile() } },
       ...options.extra,
     },
   });
@@ -268,8 +268,10 @@ void describe('identifier determination across instances and crashes', () => {
     const receiver = await Receiver.start();
     const database = await freshPostgresUrl();
     // The held request's fallback read is made rare: only a notice can answer it within seconds.
-    const api = await startServer({ configPath: configFile({ database, receiver, extra: { processing: { enabled: false }, server: { host: '127.0.0.1', port: 0, heldRequestPollMs: 30_000 } } }) });
-    const worker = await startServer({ configPath: configFile({ database, receiver }) });
+    // A budget roomy enough for a busy machine: this is about hearing the answer, not about timeouts.
+    const timeBudgetMs = 5_000;
+    const api = await startServer({ configPath: configFile({ database, receiver, timeBudgetMs, extra: { processing: { enabled: false }, server: { host: '127.0.0.1', port: 0, heldRequestPollMs: 30_000 } } }) });
+    const worker = await startServer({ configPath: configFile({ database, receiver, timeBudgetMs }) });
     try {
       const answer = await post(api, lookupOf('thandi@shap'));
       assert.equal(answer.status, 200, answer.text);
