@@ -4,7 +4,7 @@ import type { CreditTransfer } from './credit-transfer.js';
 /**
  * The body of the credit-transfer-response callback (CONTRACT §3): a PaymentStatusReport naming
  * the original message and transaction, and the outcome with ISO 20022 reason information.
- * Shape documented in docs/callbacks.md.
+ * Shape documented in docs/delivery.md.
  */
 export interface PaymentStatusReportInput {
   readonly original: CreditTransfer;
