@@ -6,7 +6,9 @@
  * BENCH_DURATION_S (seconds of each part under load, default 15), BENCH_ROUNDS (3), BENCH_CONNECTIONS (32),
  * DATABASE_URL (PostgreSQL to use; otherwise an embedded one is started). The last part,
  * `identifiers`, is identifier-determination.ts (added latency at a fixed rate against its own
- * stand-in, and the soak of held lookups), with its own knobs.
+ * stand-in, and the soak of held lookups), with its own knobs. Then `rtp`, request-to-pay.ts
+ * (throughput to PAID against the credit-transfer end-to-end rate at the same offered rate, RSS with
+ * 100,000 requests pending, the drain of 10,000 expiring at once), with its own knobs.
  */
 import autocannon from 'autocannon';
 import { spawnSync } from 'node:child_process';
@@ -18,6 +20,7 @@ import { startServer, writeTestConfig } from '../test/support/server.js';
 import { runE2e, type E2eFigures } from './e2e.js';
 import { identifierRows, runIdentifierDetermination } from './identifier-determination.js';
 import { intakeRequests } from './intake-load.js';
+import { requestToPayRows, runRequestToPay } from './request-to-pay.js';
 import { startBenchReceiver } from './receiver-process.js';
 import { scratchDir } from './scratch-dir.js';
 import { startStandIn } from './stand-in.js';
@@ -191,6 +194,8 @@ const E2E_RATE = Number(process.env.E2E_RATE ?? 1000);
 const E2E_DURATION_S = Number(process.env.E2E_DURATION_S ?? 60);
 const e2e = runs('e2e') ? await settle().then(() => runE2e({ ratePerS: E2E_RATE, durationS: E2E_DURATION_S })) : undefined;
 const identifiers = runs('identifiers') ? await settle().then(() => runIdentifierDetermination()) : undefined;
+// Compared with the end-to-end figures above when they were offered at its rate; otherwise it measures them itself.
+const rtp = runs('rtp') ? await settle().then(() => runRequestToPay(e2e === undefined ? {} : { creditTransfer: e2e })) : undefined;
 
 function e2eRow(figures: E2eFigures): string {
   return (
@@ -213,8 +218,9 @@ const lines = [
   ...intakeParts.flatMap(pairedRows),
   ...(e2e === undefined ? [] : [`end to end (SQLite, simulator at zero latency, receiver process): ${e2eRow(e2e)}`]),
   ...(identifiers === undefined ? [] : identifierRows(identifiers)),
+  ...(rtp === undefined ? [] : requestToPayRows(rtp)),
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
 const resultsDir = fileURLToPath(new URL('../../bench/results/', import.meta.url));
 mkdirSync(resultsDir, { recursive: true });
-writeFileSync(join(resultsDir, 'latest.json'), JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, durationS: DURATION_S, rounds: ROUNDS, baseline, floor, sqlite, sqliteFull, postgres, postgresFull, e2e, identifiers }, null, 2));
+writeFileSync(join(resultsDir, 'latest.json'), JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, durationS: DURATION_S, rounds: ROUNDS, baseline, floor, sqlite, sqliteFull, postgres, postgresFull, e2e, identifiers, rtp }, null, 2));
