@@ -6,7 +6,7 @@ import { supports } from '../domain/schemes.js';
 import type { TraceContext } from '../lib/trace.js';
 import { admit, type AdmitDeps } from './admit.js';
 import { checkOwnInstitution } from './institution.js';
-import { proxyLink } from './proxy-link.js';
+import { linkUnlessRetry, paysProxy } from './proxy-link.js';
 import { retryOfStoredMessage } from './stored-message.js';
 
 export interface AcceptCreditTransferDeps extends AdmitDeps {
@@ -38,9 +38,7 @@ export async function acceptCreditTransfer(deps: AcceptCreditTransferDeps, input
     throw new ApiError('SCHEME_NOT_ENABLED', `${transfer.scheme} is not enabled for this integrator`);
   }
   checkOwnInstitution(integrator, transfer.message.debtorAgent, '/debtorAgent');
-  // A retry of a message already stored is answered as the first one was, whatever became of its determination since.
-  const retry = deps.proxyPayments !== undefined && (await deps.store.findMessage(integrator.id, transfer.messageId)) !== undefined;
-  const link = deps.proxyPayments === undefined || retry ? undefined : await proxyLink({ ...deps, proxyPayments: deps.proxyPayments }, integrator, transfer);
+  const link = deps.proxyPayments === undefined || !paysProxy(transfer) ? undefined : await linkUnlessRetry({ ...deps, proxyPayments: deps.proxyPayments }, integrator, transfer);
 
   const outcome = await admit(deps, {
     integrator,

@@ -7,6 +7,19 @@ import type { ValidCreditTransfer } from '../domain/messages/validate.js';
 import type { Clock } from '../ports/clock.js';
 import type { Store, TransactionRecord } from '../ports/store.js';
 
+/** Whether the link rule applies: a ZA_RPP payment to a proxy. */
+export function paysProxy(transfer: ValidCreditTransfer): boolean {
+  return transfer.scheme === 'ZA_RPP' && transfer.message.creditorAccount.proxy?.value !== undefined;
+}
+
+/** The link, unless the message is a retry of one already stored: that is answered as the first was, whatever became of its determination since. */
+export async function linkUnlessRetry(deps: LinkDeps, integrator: IntegratorConfig, transfer: ValidCreditTransfer): Promise<ProxyLink | undefined> {
+  if ((await deps.store.findMessage(integrator.id, transfer.messageId)) !== undefined) return undefined;
+  return proxyLink(deps, integrator, transfer);
+}
+
+type LinkDeps = { readonly store: Store; readonly clock: Clock; readonly proxyPayments: ProxyPaymentsConfig };
+
 /** Determinations of one proxy looked at when linking a payment; the newest successful one wins. */
 const CANDIDATES_MAX = 20;
 
@@ -19,13 +32,9 @@ const CANDIDATES_MAX = 20;
  * message then carries the resolved account beside the proxy. Without one it is refused (422)
  * unless the deployment switched the requirement off. Account-based payments need none.
  */
-export async function proxyLink(
-  deps: { readonly store: Store; readonly clock: Clock; readonly proxyPayments: ProxyPaymentsConfig },
-  integrator: IntegratorConfig,
-  transfer: ValidCreditTransfer,
-): Promise<ProxyLink | undefined> {
+async function proxyLink(deps: LinkDeps, integrator: IntegratorConfig, transfer: ValidCreditTransfer): Promise<ProxyLink | undefined> {
   const proxy = transfer.message.creditorAccount.proxy;
-  if (transfer.scheme !== 'ZA_RPP' || proxy?.value === undefined) return undefined;
+  if (!paysProxy(transfer) || proxy?.value === undefined) return undefined;
   const schema = IDENTIFIER_SCHEMAS.find((known): known is Exclude<IdentifierSchema, 'GENERIC'> => known !== 'GENERIC' && known === proxy.schema);
   const key = schema === undefined || proxy.namespace === undefined ? undefined : lookupKey('ZA_RPP', { schema, namespace: proxy.namespace, value: proxy.value });
   const since = deps.clock.now() - deps.proxyPayments.determinationValidityMs;
