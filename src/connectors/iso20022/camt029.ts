@@ -1,3 +1,4 @@
+import { readReason } from './reason-codes.js';
 import { child, readDocument, text, writeDocument, type XmlElement } from './xml.js';
 
 /**
@@ -109,9 +110,7 @@ export function readCamt029(xml: string): ReadCamt029Result {
   const group = child(details, 'OrgnlGrpInfAndSts');
   const confirmation = text(body, 'Sts', 'Conf');
   const transactionStatus = text(transaction, 'TxCxlSts') ?? text(group, 'GrpCxlSts');
-  const reason = child(transaction, 'CxlStsRsnInf') ?? child(group, 'CxlStsRsnInf');
-  const additional = reason?.AddtlInf;
-  const lines = (Array.isArray(additional) ? (additional as unknown[]) : [additional]).filter((line): line is string => typeof line === 'string');
+  const reason = readReason(child(transaction, 'CxlStsRsnInf') ?? child(group, 'CxlStsRsnInf'));
   return {
     ok: true,
     value: {
@@ -123,8 +122,7 @@ export function readCamt029(xml: string): ReadCamt029Result {
       confirmation,
       transactionStatus,
       outcome: outcomeOf(transactionStatus, confirmation),
-      reasonCode: text(reason, 'Rsn', 'Cd') ?? text(reason, 'Rsn', 'Prtry'),
-      reasonText: lines.length === 0 ? undefined : lines.join(' '),
+      ...reason,
       json: { schema: document.messageName, [document.root]: body },
     },
   };

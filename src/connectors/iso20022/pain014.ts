@@ -1,3 +1,4 @@
+import { readReason, type ReadReason } from './reason-codes.js';
 import { child, children, readDocument, text, writeDocument, type XmlElement } from './xml.js';
 
 /**
@@ -127,12 +128,7 @@ export function readPain014(xml: string): ReadPain014Result {
   };
 }
 
-function reason(node: XmlElement | undefined): { reasonCode: string | undefined; reasonText: string | undefined } {
-  const info = child(node, 'StsRsnInf');
-  const additional = info?.AddtlInf;
-  const lines = (Array.isArray(additional) ? (additional as unknown[]) : [additional]).filter((line): line is string => typeof line === 'string');
-  return {
-    reasonCode: text(info, 'Rsn', 'Cd') ?? text(info, 'Rsn', 'Prtry'),
-    reasonText: lines.length === 0 ? undefined : lines.join(' '),
-  };
+/** The status reason of a report's transaction, block or group (StsRsnInf). */
+function reason(node: XmlElement | undefined): ReadReason {
+  return readReason(child(node, 'StsRsnInf'));
 }

@@ -1,3 +1,5 @@
+import { text, type XmlElement } from './xml.js';
+
 /**
  * ISO 20022 ExternalStatusReason1Code values this service produces or the simulator answers
  * with, and their meaning in a few words (a scheme's AddtlInf is Max105Text; schemes may cut
@@ -61,4 +63,20 @@ export const REASON_TEXTS: ReadonlyMap<string, string> = new Map([
 
 export function reasonText(code: string): string {
   return REASON_TEXTS.get(code) ?? code;
+}
+
+/** A reason as a status or cancellation report gives it. */
+export interface ReadReason {
+  readonly reasonCode: string | undefined;
+  readonly reasonText: string | undefined;
+}
+
+/** A reason element (StsRsnInf, CxlStsRsnInf): its code (Cd, else Prtry) and its AddtlInf lines joined. */
+export function readReason(info: XmlElement | undefined): ReadReason {
+  const additional = info?.AddtlInf;
+  const lines = (Array.isArray(additional) ? (additional as unknown[]) : [additional]).filter((line): line is string => typeof line === 'string');
+  return {
+    reasonCode: text(info, 'Rsn', 'Cd') ?? text(info, 'Rsn', 'Prtry'),
+    reasonText: lines.length === 0 ? undefined : lines.join(' '),
+  };
 }
