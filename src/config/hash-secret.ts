@@ -1,24 +1,11 @@
-import { hashSecret } from '../lib/password-hash.js';
+import { processIo, runSecretCommand } from '../cli/secret-commands.js';
 
 /**
- * Operator tool: prints the scrypt hash of a secret for `passwordHash` / `clientSecretHash`.
- * The secret is read from standard input, never from the command line, so it stays out of shell
- * history and the process list:
+ * The first form of the hash tool, kept so existing scripts go on working:
  *
  *     printf '%s' "$SECRET" | node dist/src/config/hash-secret.js
  *
- * One trailing newline is removed (what `echo` or an interactive terminal adds).
+ * is `npm run --silent secret -- hash` (src/cli/secret-commands.ts): the secret is read from
+ * standard input, one trailing newline removed, and its scrypt hash printed.
  */
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
-}
-
-const secret = await readStdin();
-if (secret.length === 0) {
-  process.stderr.write('hash-secret: no secret on standard input\n');
-  process.exitCode = 2;
-} else {
-  process.stdout.write(`${hashSecret(secret)}\n`);
-}
+process.exitCode = await runSecretCommand(['hash'], processIo());
