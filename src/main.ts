@@ -153,7 +153,7 @@ function printDemo(config: Config, address: unknown): void {
       '',
       'regpay demo is running (no config file given): SQLite under ./data, simulator for every scheme.',
       `  API:        ${where}/api/v1   docs: ${where}/docs   token: ${where}/oauth/token`,
-      ...(config.demoCredentials === undefined ? [] : demoCredentialLines(config.demoCredentials)),
+      ...(config.demoCredentials === undefined ? [] : demoCredentialLines(config.demoCredentials, where)),
       '',
     ].join('\n') + '\n',
   );

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Secret } from '../lib/secret.js';
 import { SCHEMES } from '../domain/schemes.js';
+import { WEBHOOK_SECRET_PREFIX } from '../lib/webhook-signature.js';
 import type { DemoCredentials } from './types.js';
 
 /**
@@ -10,7 +11,9 @@ import type { DemoCredentials } from './types.js';
  *
  * Decisions: auth mode is oauth2 (the mode CONTRACT §7 prefers, and the one that exercises the
  * embedded token endpoint); the credentials are random on every start, because a fixed published
- * password is a password someone will forget to change. main prints them at start.
+ * password is a password someone will forget to change. main prints them at start. Callbacks and
+ * events are signed (a random webhook secret, printed too), so the demo shows what a deployment
+ * sends and examples/receiver.mjs can verify it.
  */
 export const DEMO_INTEGRATOR_ID = 'demo-bank';
 
@@ -25,6 +28,7 @@ export function demoSource(): { source: Record<string, unknown>; credentials: De
     password: new Secret(randomText(18)),
     clientId: 'demo-client',
     clientSecret: new Secret(randomText(24)),
+    webhookSecret: new Secret(`${WEBHOOK_SECRET_PREFIX}${randomBytes(32).toString('base64')}`),
   };
   const source = {
     server: { host: '127.0.0.1', port: 8080 },
@@ -41,6 +45,7 @@ export function demoSource(): { source: Record<string, unknown>; credentials: De
           clientId: credentials.clientId,
           clientSecret: credentials.clientSecret.reveal(),
         },
+        webhookSecret: credentials.webhookSecret.reveal(),
         partnerApiUrl: 'http://127.0.0.1:9090/partner-api/v1',
         eventsApiUrl: 'http://127.0.0.1:9090/events-api/v1',
         events: true,
@@ -56,13 +61,23 @@ export function demoSource(): { source: Record<string, unknown>; credentials: De
 /**
  * The lines main prints at a demo start. This is the one place demo secrets are revealed on
  * purpose: they are random, loopback-only and exist to be copied by the person who started it.
+ * The last line is a shell command that sets the variables docs/api.md's examples and
+ * examples/receiver.mjs read, so the person can paste it as it is (every value is base64 or
+ * base64url text and a URL: nothing in them needs shell quoting beyond the single quotes).
  */
-export function demoCredentialLines(credentials: DemoCredentials): string[] {
+export function demoCredentialLines(credentials: DemoCredentials, url = 'http://127.0.0.1:8080'): string[] {
   return [
-    `  integrator:    ${credentials.integratorId}`,
-    `  username:      ${credentials.username}`,
-    `  password:      ${credentials.password.reveal()}`,
-    `  client_id:     ${credentials.clientId}`,
-    `  client_secret: ${credentials.clientSecret.reveal()}`,
+    `  integrator:     ${credentials.integratorId}`,
+    `  username:       ${credentials.username}`,
+    `  password:       ${credentials.password.reveal()}`,
+    `  client_id:      ${credentials.clientId}`,
+    `  client_secret:  ${credentials.clientSecret.reveal()}`,
+    `  webhook secret: ${credentials.webhookSecret.reveal()}   (callbacks and events to http://127.0.0.1:9090 are signed with it)`,
+    '',
+    '  For the examples in docs/api.md and examples/receiver.mjs, paste into your shell:',
+    '',
+    `  export REGPAY_URL=${url} REGPAY_USERNAME=${credentials.username} REGPAY_PASSWORD='${credentials.password.reveal()}' ` +
+      `REGPAY_CLIENT_ID=${credentials.clientId} REGPAY_CLIENT_SECRET='${credentials.clientSecret.reveal()}' ` +
+      `REGPAY_WEBHOOK_SECRET='${credentials.webhookSecret.reveal()}'`,
   ];
 }

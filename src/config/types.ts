@@ -188,4 +188,6 @@ export interface DemoCredentials {
   readonly password: Secret<string>;
   readonly clientId: string;
   readonly clientSecret: Secret<string>;
+  /** The demo integrator's Standard Webhooks signing secret (`whsec_…`): its callbacks and events are signed. */
+  readonly webhookSecret: Secret<string>;
 }

@@ -364,6 +364,16 @@ void describe('the demo configuration', () => {
 
     const lines = demoCredentialLines(credentials).join('\n');
     assert.ok(lines.includes(credentials.password.reveal()) && lines.includes(credentials.clientSecret.reveal()), 'printable for the person who started the demo');
+    assert.match(credentials.webhookSecret.reveal(), /^whsec_[A-Za-z0-9+/]{43}=$/, 'a Standard Webhooks secret of 32 random bytes');
+    assert.equal(bank.webhookSecret?.reveal(), credentials.webhookSecret.reveal(), 'the demo signs its callbacks and events with the printed secret');
+
+    const exportLine = demoCredentialLines(credentials, 'http://127.0.0.1:18080').find((line) => line.trim().startsWith('export '));
+    assert.equal(
+      exportLine?.trim(),
+      `export REGPAY_URL=http://127.0.0.1:18080 REGPAY_USERNAME=demo REGPAY_PASSWORD='${credentials.password.reveal()}' REGPAY_CLIENT_ID=demo-client ` +
+        `REGPAY_CLIENT_SECRET='${credentials.clientSecret.reveal()}' REGPAY_WEBHOOK_SECRET='${credentials.webhookSecret.reveal()}'`,
+      'one line to paste for the examples of docs/api.md and examples/receiver.mjs',
+    );
 
     const again = await loadConfig({ argv: [], env: { PORT: '0' } });
     assert.notEqual(again.demoCredentials?.password.reveal(), credentials.password.reveal(), 'fresh credentials on every start');
