@@ -32,5 +32,6 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-argument': 'off',
     },
   },
-  { files: ['**/*.js'], ...tseslint.configs.disableTypeChecked },
+  // Plain JavaScript (the config itself, examples/*.mjs an integrator copies) has no type information.
+  { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
 );
