@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openStore } from '../../src/adapters/store.js';
+import { newPassword, newWebhookSecret } from '../../src/cli/secret-commands.js';
 import type { Store, TransactionKind } from '../../src/ports/store.js';
 import { docExamples, examplesOutput, examplesScript, finalStatus, requireCurl, type DocCallback, type DocExample } from '../support/doc-examples.js';
 import { startServer, type RunningServer } from '../support/server.js';
@@ -16,7 +17,8 @@ import { startServer, type RunningServer } from '../support/server.js';
  * shell, and every marked example is run there in order with curl. Each must answer the status
  * its `# expect:` line documents, contain what its `# expect in answer:` lines say, and be
  * followed by the callbacks its `# then:` lines name (read from the service's outbox: the demo's
- * callback endpoint, port 9090, is usually not listening).
+ * callback endpoint, port 9090, is usually not listening). The same run is repeated against the
+ * service started with examples/regpay.yaml, which docs/api.md says they also run against.
  */
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const API_DOC = join(REPO, 'docs/api.md');
@@ -70,27 +72,7 @@ async function waitForExportLine(server: RunningServer): Promise<string> {
   }
 }
 
-void describe('docs/api.md examples against the zero-config demo', () => {
-  let server: RunningServer;
-  let store: Store;
-  let outputs: { text: string; exitCode: number | undefined }[] = [];
-
-  before(async () => {
-    requireCurl();
-    const cwd = mkdtempSync(join(tmpdir(), 'regpay-api-examples-'));
-    // No --config and no REGPAY_CONFIG: the demo, with ./data under this directory.
-    server = await startServer({ cwd, env: { REGPAY_CONFIG: '' } });
-    const exportLine = await waitForExportLine(server);
-    const output = await runBash(examplesScript(exportLine, examples), cwd);
-    outputs = examplesOutput(output, examples.length);
-    store = await openStore(`sqlite:${join(cwd, 'data', 'regpay.db')}`);
-  });
-  after(async () => {
-    await store?.close();
-    const code = await server?.stop();
-    assert.equal(code, 0, 'the demo shuts down cleanly on SIGTERM');
-  });
-
+void describe('docs/api.md examples', () => {
   void it('marks every curl command of docs/api.md with what it answers', () => {
     assert.deepEqual(unmarkedCurlLines, [], 'each ```sh block with curl starts with "# expect: <status>" or "# run"');
   });
@@ -115,40 +97,83 @@ void describe('docs/api.md examples against the zero-config demo', () => {
     assert.ok(transfers.some((script) => script.includes('"schemeData": { "chargeBearer"')), 'CBPR_PLUS with its schemeData');
     assert.ok(expecting.some((script) => script.includes('prefer: respond-async')), 'an async identifier determination');
   });
+});
 
-  for (const [index, example] of examples.entries()) {
-    const title =
-      example.kind === 'run'
-        ? `${named(example)}: the setup step runs`
-        : `${named(example)}: answers ${example.status ?? '?'}${example.then.map((then) => `, then ${describeCallback(then)}`).join('')}`;
-    void it(title, async () => {
-      const result = outputs[index];
-      assert.ok(result !== undefined && result.exitCode !== undefined, `the example ran to its end:\n${example.script}\n--- output:\n${result?.text ?? ''}`);
-      const context = `\n--- example:\n${example.script}\n--- output:\n${result.text}`;
-      if (example.kind === 'run') {
-        assert.equal(result.exitCode, 0, `the setup step exits 0${context}`);
-        return;
-      }
-      assert.equal(finalStatus(result.text), example.status, `the documented status${context}`);
-      for (const text of example.answerContains) assert.ok(result.text.includes(text), `the answer contains ${text}${context}`);
-      for (const then of example.then) await assertCallback(example, then);
+/** Where the examples run: a started service, and the line a reader pastes into their shell for it. */
+interface Target {
+  readonly server: RunningServer;
+  readonly exportLine: string;
+}
+
+function examplesAgainst(title: string, start: (cwd: string) => Promise<Target>): void {
+  void describe(`docs/api.md examples against ${title}`, () => {
+    let server: RunningServer;
+    let store: Store;
+    let outputs: { text: string; exitCode: number | undefined }[] = [];
+
+    before(async () => {
+      requireCurl();
+      const cwd = mkdtempSync(join(tmpdir(), 'regpay-api-examples-'));
+      const target = await start(cwd);
+      server = target.server;
+      const output = await runBash(examplesScript(target.exportLine, examples), cwd);
+      outputs = examplesOutput(output, examples.length);
+      // Both targets keep their database at ./data/regpay.db under the directory they run in.
+      store = await openStore(`sqlite:${join(cwd, 'data', 'regpay.db')}`);
     });
-  }
+    after(async () => {
+      await store?.close();
+      const code = await server?.stop();
+      assert.equal(code, 0, 'the service shuts down cleanly on SIGTERM');
+    });
 
-  async function assertCallback(example: DocExample, then: DocCallback): Promise<void> {
-    const kind = KIND_OF_CALLBACK.find(([suffix]) => then.pathSuffix.endsWith(suffix))?.[1];
-    assert.ok(kind !== undefined && example.uetr !== undefined, `${named(example)}: "# then:" names a known callback and the block a uetr`);
-    const deadline = Date.now() + CALLBACK_WAIT_MS;
-    let bodies: string[] = [];
-    for (;;) {
-      const transaction = await store.findTransaction('demo-bank', example.uetr, kind);
-      if (transaction !== undefined) {
-        bodies = (await store.outbox(transaction.id)).filter((row) => row.channel === 'callback' && row.url.endsWith(`/${then.pathSuffix}`)).map((row) => row.body);
-        const text = then.text;
-        if (bodies.length >= then.count && (text === undefined || bodies.some((body) => body.includes(`"${text}"`)))) return;
-      }
-      if (Date.now() > deadline) assert.fail(`${named(example)}: not ${describeCallback(then)} within ${CALLBACK_WAIT_MS} ms; callbacks: ${JSON.stringify(bodies)}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+    for (const [index, example] of examples.entries()) {
+      const title =
+        example.kind === 'run'
+          ? `${named(example)}: the setup step runs`
+          : `${named(example)}: answers ${example.status ?? '?'}${example.then.map((then) => `, then ${describeCallback(then)}`).join('')}`;
+      void it(title, async () => {
+        const result = outputs[index];
+        assert.ok(result !== undefined && result.exitCode !== undefined, `the example ran to its end:\n${example.script}\n--- output:\n${result?.text ?? ''}`);
+        const context = `\n--- example:\n${example.script}\n--- output:\n${result.text}`;
+        if (example.kind === 'run') {
+          assert.equal(result.exitCode, 0, `the setup step exits 0${context}`);
+          return;
+        }
+        assert.equal(finalStatus(result.text), example.status, `the documented status${context}`);
+        for (const text of example.answerContains) assert.ok(result.text.includes(text), `the answer contains ${text}${context}`);
+        for (const then of example.then) await assertCallback(example, then);
+      });
     }
-  }
+
+    async function assertCallback(example: DocExample, then: DocCallback): Promise<void> {
+      const kind = KIND_OF_CALLBACK.find(([suffix]) => then.pathSuffix.endsWith(suffix))?.[1];
+      assert.ok(kind !== undefined && example.uetr !== undefined, `${named(example)}: "# then:" names a known callback and the block a uetr`);
+      const deadline = Date.now() + CALLBACK_WAIT_MS;
+      let bodies: string[] = [];
+      for (;;) {
+        const transaction = await store.findTransaction('demo-bank', example.uetr, kind);
+        if (transaction !== undefined) {
+          bodies = (await store.outbox(transaction.id)).filter((row) => row.channel === 'callback' && row.url.endsWith(`/${then.pathSuffix}`)).map((row) => row.body);
+          const text = then.text;
+          if (bodies.length >= then.count && (text === undefined || bodies.some((body) => body.includes(`"${text}"`)))) return;
+        }
+        if (Date.now() > deadline) assert.fail(`${named(example)}: not ${describeCallback(then)} within ${CALLBACK_WAIT_MS} ms; callbacks: ${JSON.stringify(bodies)}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+  });
+}
+
+// No --config and no REGPAY_CONFIG: the demo; the line it prints is what the reader pastes.
+examplesAgainst('the zero-config demo', async (cwd) => {
+  const server = await startServer({ cwd, env: { REGPAY_CONFIG: '' } });
+  return { server, exportLine: await waitForExportLine(server) };
+});
+
+// examples/regpay.yaml is the demo written out: the same examples run against it, given the secrets it reads.
+examplesAgainst('examples/regpay.yaml', async (cwd) => {
+  const env = { REGPAY_PASSWORD: newPassword(), REGPAY_CLIENT_SECRET: newPassword(), REGPAY_WEBHOOK_SECRET: newWebhookSecret(), REGPAY_ADMIN_PASSWORD: newPassword() };
+  const server = await startServer({ cwd, configPath: join(REPO, 'examples/regpay.yaml'), env });
+  return { server, exportLine: `export REGPAY_URL=${server.url} REGPAY_PASSWORD='${env.REGPAY_PASSWORD}' REGPAY_CLIENT_SECRET='${env.REGPAY_CLIENT_SECRET}'` };
 });
