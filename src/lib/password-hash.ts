@@ -43,7 +43,7 @@ function memoryBytes(N: number, r: number, p: number): number {
 /** Parse and bound-check a stored hash; the reason names what is wrong for the config error. */
 export function parseHash(stored: string): ParsedHash {
   if (stored.startsWith('$argon2')) {
-    return { ok: false, reason: 'argon2 hashes are not supported; produce a scrypt hash with the hash-secret tool' };
+    return { ok: false, reason: 'argon2 hashes are not supported; produce a scrypt hash with npm run --silent secret -- hash' };
   }
   const parts = stored.split('$');
   if (parts.length !== 6 || parts[0] !== 'scrypt') {
