@@ -24,6 +24,8 @@ async function main(): Promise<void> {
   const storeLog = log.child({ component: 'store' });
   // Held requests are answered when another instance decides them: listen for its notices from the start.
   const store = await openStore(config.database, {
+    poolMax: config.store.poolMax,
+    groupCommitConcurrency: config.store.groupCommitConcurrency,
     listenForChanges: true,
     onBatchRetried: (reason, error) => {
       metrics.storeBatchRetries.inc({ reason });
