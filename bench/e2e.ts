@@ -14,7 +14,7 @@ import { creditTransfer } from '../test/fixtures/credit-transfer.js';
 import { basicAuth, startServer, writeTestConfig } from '../test/support/server.js';
 import { INTAKE_PATH } from './intake-load.js';
 import { startBenchReceiver } from './receiver-process.js';
-import { cpuPerUnit, threadCpuUs } from './thread-cpu.js';
+import { cpuPerUnit, postgresCpuUs, threadCpuUs } from './thread-cpu.js';
 import { scratchDir } from './scratch-dir.js';
 
 export interface E2eFigures {
@@ -41,6 +41,8 @@ export interface E2eFigures {
   /** CPU the service used from the first request until everything was delivered, per transfer: in all, and on its main thread. */
   readonly serviceCpuUsPerTransfer: number;
   readonly mainThreadCpuUsPerTransfer: number;
+  /** CPU every PostgreSQL process of this machine used over the same span, per transfer (0 on SQLite). */
+  readonly databaseCpuUsPerTransfer: number;
   /** The same by thread, largest first (`main`, then worker and helper threads by id). */
   readonly cpuUsPerTransferByThread: readonly string[];
   /**
@@ -93,7 +95,13 @@ export async function runE2e(options: {
   delivery?: Record<string, unknown>;
   /** `hollow`: bench/hollow-service.ts instead of regpay. */
   service?: 'regpay' | 'hollow';
+  /** Service instances sharing the database (PostgreSQL when more than one); requests go round-robin. Default 1. */
+  instances?: number;
+  /** The configuration's `schemes` (default: the built-in simulator answering at once). */
+  schemes?: Record<string, unknown>;
 }): Promise<E2eFigures> {
+  const instances = options.instances ?? 1;
+  if (instances > 1 && !(options.database ?? '').startsWith('postgres')) throw new Error('several instances need a PostgreSQL database');
   const receiver = await startBenchReceiver();
   const receiverUrl = receiver.url;
   // regpay's configuration (and its database), written only when regpay is what runs.
@@ -108,23 +116,34 @@ export async function runE2e(options: {
       extra: {
         server: { host: '127.0.0.1', port: 0, logLevel: 'warn' },
         // The issue's measure: the simulated scheme answers at once, so the figures are the service's own.
-        schemes: { ZA_RPP: { connector: 'simulator', timeBudgetMs: 10_000, simulatorLatencyMs: 0 } },
+        schemes: options.schemes ?? { ZA_RPP: { connector: 'simulator', timeBudgetMs: 10_000, simulatorLatencyMs: 0 } },
         ...(options.delivery === undefined ? {} : { delivery: options.delivery }),
       },
     });
   // E2E_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the service.
   const nodeArgs = (process.env.E2E_SERVER_NODE_ARGS ?? '').split(' ').filter((arg) => arg.length > 0);
-  const server =
-    options.service === 'hollow'
-      ? await startServer({ main: fileURLToPath(new URL('./hollow-service.js', import.meta.url)), env: { RECEIVER_URL: receiverUrl }, nodeArgs })
-      : await startServer({ configPath: regpayConfig(), nodeArgs });
-  const pool = new Pool(server.url, { connections: 64, pipelining: 1 });
+  const configPath = options.service === 'hollow' ? undefined : regpayConfig();
+  const servers = [];
+  for (let i = 0; i < instances; i += 1) {
+    servers.push(
+      configPath === undefined
+        ? await startServer({ main: fileURLToPath(new URL('./hollow-service.js', import.meta.url)), env: { RECEIVER_URL: receiverUrl }, nodeArgs })
+        : await startServer({ configPath, nodeArgs }),
+    );
+  }
+  const pools = servers.map((server) => new Pool(server.url, { connections: Math.ceil(64 / instances), pipelining: 1 }));
   const sentAt = new Map<string, number>();
   const intake: number[] = [];
   let failures = 0;
   const backlogSamples: number[] = [];
-  const pid = server.child.pid;
-  if (pid === undefined) throw new Error('the server has no pid');
+  const pids = servers.map((server) => {
+    if (server.child.pid === undefined) throw new Error('a server has no pid');
+    return server.child.pid;
+  });
+  /** CPU by thread of every instance; with several, thread names carry the instance's number. */
+  const serviceCpuUs = (): Map<string, number> =>
+    new Map(pids.flatMap((pid, index) => [...threadCpuUs(pid)].map(([thread, us]) => [instances === 1 ? thread : `${index + 1}/${thread}`, us] as const)));
+  const databaseCpuBefore = postgresCpuUs();
 
   /** Open loop: requests go out on schedule whether or not earlier ones were answered. Accepted ones are added to `accepted`. */
   async function offer(ratePerS: number, durationS: number, accepted: Map<string, number>, intakeMs: number[]): Promise<void> {
@@ -138,7 +157,7 @@ export async function runE2e(options: {
         const transfer = creditTransfer('ZA_RPP');
         const body = JSON.stringify(transfer);
         const t0 = Date.now();
-        const request = pool
+        const request = pools[sent % pools.length]!
           .request({ method: 'POST', path: INTAKE_PATH, headers: { 'content-type': 'application/json', authorization: basicAuth() }, body })
           .then(async (response) => {
             await response.body.dump();
@@ -179,7 +198,7 @@ export async function runE2e(options: {
     const baseline = { callbacks: Object.keys(warmedUp.callbacks).length, events: warmedUp.eventCount };
     if (baseline.callbacks < warmUp.size) throw new Error(`warm-up not drained: ${baseline.callbacks} of ${warmUp.size} called back`);
 
-    const cpuBefore = threadCpuUs(pid);
+    const cpuBefore = serviceCpuUs();
     const started = Date.now();
     const sampler = setInterval(() => {
       void counts(receiverUrl).then((s) => backlogSamples.push(sentAt.size - (s.callbackCount - baseline.callbacks)));
@@ -191,7 +210,8 @@ export async function runE2e(options: {
     // Drain: wait until every accepted transfer is called back and every event delivered (bounded).
     const last = await drained(warmUp.size + sentAt.size, 120_000);
     const drainMs = Date.now() - offeredEnd;
-    const cpu = cpuPerUnit(cpuBefore, threadCpuUs(pid), Math.max(1, sentAt.size));
+    const cpu = cpuPerUnit(cpuBefore, serviceCpuUs(), Math.max(1, sentAt.size));
+    const databaseCpuAfter = postgresCpuUs();
     const latencies = [...sentAt].flatMap(([uetr, t0]) => (last.callbacks[uetr] === undefined ? [] : [last.callbacks[uetr] - t0])).sort((a, b) => a - b);
     intake.sort((a, b) => a - b);
     const lastCallbackAt = [...sentAt.keys()].reduce((latest, uetr) => Math.max(latest, last.callbacks[uetr] ?? 0), started + 1);
@@ -214,13 +234,14 @@ export async function runE2e(options: {
       drainMs,
       duplicateCallbacks: last.duplicateCallbacks,
       serviceCpuUsPerTransfer: Math.round(cpu.totalUs),
-      mainThreadCpuUsPerTransfer: Math.round(cpu.byThread.find(([thread]) => thread === 'main')?.[1] ?? 0),
+      mainThreadCpuUsPerTransfer: Math.round(cpu.byThread.filter(([thread]) => thread === 'main' || thread.endsWith('/main')).reduce((sum, [, us]) => sum + us, 0)),
+      databaseCpuUsPerTransfer: Math.round((databaseCpuAfter - databaseCpuBefore) / Math.max(1, sentAt.size)),
       cpuUsPerTransferByThread: cpu.byThread.map(([thread, us]) => `${thread}: ${Math.round(us)}`),
       latencyBySecond: bySecond(sentAt, last.callbacks, started).map((second) => `${percentile(second, 50)}/${percentile(second, 99)}`),
     };
   } finally {
-    await pool.close();
-    await server.stop();
+    for (const pool of pools) await pool.close();
+    for (const server of servers) await server.stop();
     receiver.stop();
   }
 }

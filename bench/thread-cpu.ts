@@ -31,3 +31,27 @@ export function cpuPerUnit(before: Map<string, number>, after: Map<string, numbe
     .sort((a, b) => b[1] - a[1]);
   return { totalUs: byThread.reduce((sum, [, us]) => sum + us, 0), byThread };
 }
+
+/**
+ * CPU time every PostgreSQL process on this machine has used so far, in microseconds: each live
+ * process's own, plus what the postmasters collected from backends that already exited. A
+ * difference of two readings is the database's CPU over that span. Linux only (/proc).
+ */
+export function postgresCpuUs(): number {
+  let total = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    if (name !== 'postgres') continue;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime, stime, and the reaped children's cutime, cstime.
+    total += ((Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS_PER_S) * 1e6;
+  }
+  return total;
+}

@@ -20,8 +20,18 @@ import { buildApp, createLogger } from './http/app.js';
 async function main(): Promise<void> {
   const config = await loadConfig({ argv: process.argv.slice(2) });
   const log = createLogger(config.server.logLevel);
+  const metrics = createMetrics();
+  const storeLog = log.child({ component: 'store' });
   // Held requests are answered when another instance decides them: listen for its notices from the start.
-  const store = await openStore(config.database, { listenForChanges: true });
+  const store = await openStore(config.database, {
+    poolMax: config.store.poolMax,
+    groupCommitConcurrency: config.store.groupCommitConcurrency,
+    listenForChanges: true,
+    onBatchRetried: (reason, error) => {
+      metrics.storeBatchRetries.inc({ reason });
+      storeLog.warn({ reason, err: error }, 'store: a write batch was aborted by the database and is run again');
+    },
+  });
   const clock = systemClock;
   const ids = systemIds;
   // Leases name their holder, so an operator can tell which instance holds what (crash-recovery.ts).
@@ -30,7 +40,6 @@ async function main(): Promise<void> {
 
   const connectors = createConnectors(config, clock, { log: log.child({ component: 'connector' }) });
   const { delivery } = config;
-  const metrics = createMetrics();
   const sender = countingSender(
     new HttpPartnerSender({
       clock,

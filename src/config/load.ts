@@ -464,6 +464,7 @@ async function buildConfig(input: unknown, source: string, env: NodeJS.ProcessEn
   return {
     server: { ...file.server, trustedProxies: file.server.trustedProxies.map(asCidr) },
     database: file.database,
+    store: { ...file.store },
     auth: {
       mode: auth.mode,
       ...(auth.issuer === undefined ? {} : { issuer: auth.issuer }),

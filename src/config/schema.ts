@@ -34,6 +34,8 @@ export const DEFAULTS = {
   /** A held identifier determination reads its row this often when no notice of a change reaches it. */
   heldRequestPollMs: 1_000,
   database: 'sqlite:./data/regpay.db',
+  storePoolMax: 10,
+  storeGroupCommitConcurrency: 4,
   authMode: 'oauth2',
   accessTokenTtlS: 300,
   refreshTokenTtlS: 1_800,
@@ -253,6 +255,15 @@ const ProxyPaymentsSchema = Type.Object(
   { additionalProperties: false, default: {} },
 );
 
+/** The PostgreSQL store's connections and group commit (SQLite ignores it). docs/deployment.md sizes them. */
+const StoreSchema = Type.Object(
+  {
+    poolMax: Type.Integer({ minimum: 2, maximum: 1_000, default: DEFAULTS.storePoolMax }),
+    groupCommitConcurrency: Type.Integer({ minimum: 1, maximum: 64, default: DEFAULTS.storeGroupCommitConcurrency }),
+  },
+  { additionalProperties: false, default: {} },
+);
+
 const RequestToPaySchema = Type.Object(
   {
     /** How far ahead a request-to-pay's expiryDateTime may lie. */
@@ -265,6 +276,7 @@ export const ConfigFileSchema = Type.Object(
   {
     server: ServerSchema,
     database: Type.String({ pattern: '^(sqlite:.+|postgres(ql)?://.+)$', default: DEFAULTS.database }),
+    store: StoreSchema,
     auth: AuthSchema,
     integrators: Type.Array(IntegratorSchema, { minItems: 1 }),
     schemes: Type.Object(
@@ -284,6 +296,7 @@ export const ConfigFileSchema = Type.Object(
 export interface ConfigFile {
   server: Static<typeof ServerSchema>;
   database: string;
+  store: Static<typeof StoreSchema>;
   auth: Static<typeof AuthSchema>;
   integrators: IntegratorFile[];
   schemes: Partial<Record<SchemeName, { connector: string; timeBudgetMs?: number; simulatorLatencyMs?: number; simulatorDirectory?: string }>>;

@@ -167,6 +167,8 @@ export interface Config {
   readonly server: ServerConfig;
   /** `sqlite:<path>` or `postgres://...` */
   readonly database: string;
+  /** PostgreSQL connections and concurrent group commits of this instance. */
+  readonly store: { readonly poolMax: number; readonly groupCommitConcurrency: number };
   readonly auth: AuthConfig;
   readonly integrators: readonly IntegratorConfig[];
   readonly schemes: Readonly<Partial<Record<SchemeName, SchemeConfig>>>;

@@ -131,6 +131,15 @@ void describe('configuration loading', () => {
     assert.equal(config.auth.refreshTokenTtlS, 1_800);
   });
 
+  void it('sizes the PostgreSQL store by store.poolMax and store.groupCommitConcurrency, within bounds', async () => {
+    assert.deepEqual((await configFromObject(minimal())).store, { poolMax: 10, groupCommitConcurrency: 4 });
+    assert.deepEqual((await configFromObject(minimal({ store: { poolMax: 24, groupCommitConcurrency: 8 } }))).store, { poolMax: 24, groupCommitConcurrency: 8 });
+    const problems = await problemsOf(minimal({ store: { poolMax: 1, groupCommitConcurrency: 0, idle: 3 } }));
+    assert.ok(problems.some((problem) => problem.includes('store.poolMax')), problems.join('\n'));
+    assert.ok(problems.some((problem) => problem.includes('store.groupCommitConcurrency')), problems.join('\n'));
+    assert.ok(problems.some((problem) => problem.includes('idle')), problems.join('\n'));
+  });
+
   void it('turns single addresses into one-address blocks and trims trailing slashes from URLs', async () => {
     const config = await configFromObject(
       minimal({ server: { trustedProxies: ['192.0.2.1'] } }, { allowlist: ['10.1.2.3', '2001:db8::1'], partnerApiUrl: 'https://bank-a.test/partner-api/v1/' }),

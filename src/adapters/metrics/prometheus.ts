@@ -11,6 +11,7 @@ export interface Metrics {
   readonly statesEntered: Counter<'state'>;
   readonly transitionsRefused: Counter<'kind'>;
   readonly deliveries: Counter<'channel' | 'result'>;
+  readonly storeBatchRetries: Counter<'reason'>;
 }
 
 export function createMetrics(): Metrics {
@@ -41,6 +42,12 @@ export function createMetrics(): Metrics {
       name: 'regpay_delivery_attempts_total',
       help: 'Attempts to deliver callbacks and events to integrators, by outcome',
       labelNames: ['channel', 'result'],
+      registers: [registry],
+    }),
+    storeBatchRetries: new Counter({
+      name: 'regpay_store_batch_retries_total',
+      help: 'Store write batches PostgreSQL aborted (deadlock, serialization failure) and that were run again',
+      labelNames: ['reason'],
       registers: [registry],
     }),
   };

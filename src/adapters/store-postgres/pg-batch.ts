@@ -23,13 +23,20 @@ export interface Entry<K extends WriteOp['kind']> {
 const RETRIES_MAX = 3;
 /** Deadlock and serialization failures are retried as a whole batch this often before the batch is split up. */
 const BATCH_ATTEMPTS_MAX = 3;
-const RETRYABLE_SQLSTATES = new Set(['40P01', '40001']);
+const RETRYABLE_SQLSTATES: ReadonlyMap<string, BatchRetryReason> = new Map([
+  ['40P01', 'deadlock'],
+  ['40001', 'serialization'],
+]);
+
+export type BatchRetryReason = 'deadlock' | 'serialization';
 
 /** What running a batch needs: connections, the writes themselves, and the queue that takes back items that raced. */
 export interface BatchRunner {
   readonly pool: pg.Pool;
   readonly execute: (client: Client, batch: readonly PendingWrite[]) => Promise<ItemResult[]>;
   readonly requeue: (items: PendingWrite[]) => void;
+  /** Told of each batch run again after a deadlock or serialization failure. */
+  readonly onRetried?: (reason: BatchRetryReason, error: unknown) => void;
 }
 
 /** Where a batch failed decides what may be done about it. */
@@ -96,8 +103,9 @@ async function runWithRetry(runner: BatchRunner, batch: readonly PendingWrite[])
     try {
       return await run(runner, batch);
     } catch (error) {
-      const retryable = error instanceof BatchError && error.isolatable && RETRYABLE_SQLSTATES.has(sqlState(error.inner));
-      if (!retryable || attempt >= BATCH_ATTEMPTS_MAX) throw error;
+      const reason = error instanceof BatchError && error.isolatable ? RETRYABLE_SQLSTATES.get(sqlState(error.inner)) : undefined;
+      if (reason === undefined || attempt >= BATCH_ATTEMPTS_MAX) throw error;
+      runner.onRetried?.(reason, unwrap(error));
     }
   }
 }

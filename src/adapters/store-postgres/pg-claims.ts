@@ -6,7 +6,7 @@
 import type { ClaimOptions } from '../../ports/store.js';
 import type { OpOf } from '../store-ops.js';
 import { compareText, transactionFromRow, type TransactionRow } from '../store-rows.js';
-import type { Client, ItemResult } from './pg-batch.js';
+import type { Client, Entry, ItemResult } from './pg-batch.js';
 import { SQL } from './pg-sql.js';
 
 export async function claimDue(client: Client, options: ClaimOptions): Promise<ItemResult> {
@@ -15,10 +15,11 @@ export async function claimDue(client: Client, options: ClaimOptions): Promise<I
   return { ok: true, value: records };
 }
 
-/** Ends a lease early, and only its owner's. */
-export async function release(client: Client, op: OpOf<'releaseTransaction'>): Promise<ItemResult> {
-  await client.query(SQL.release, [op.id, op.owner]);
-  return { ok: true, value: undefined };
+/** Ends leases early, each only its owner's, in one statement (the rows are locked by the batch's lock phase). */
+export async function release(client: Client, entries: readonly Entry<'releaseTransaction'>[], results: ItemResult[]): Promise<void> {
+  if (entries.length === 0) return;
+  await client.query(SQL.release, [entries.map((entry) => entry.op.id), entries.map((entry) => entry.op.owner)]);
+  for (const entry of entries) results[entry.index] = { ok: true, value: undefined };
 }
 
 /** Ends every live lease (of transactions and of pending outbox messages) of the given owners, instances known to be dead; returns how many. */

@@ -6,7 +6,7 @@
  */
 import { unreachable } from '../../lib/assert.js';
 import type { PendingWrite, WriteOp } from '../store-ops.js';
-import type { Client, Entry, ItemResult } from './pg-batch.js';
+import { compareKeys, type Client, type Entry, type ItemResult } from './pg-batch.js';
 import { applyChanges } from './pg-changes.js';
 import { claimDue, release, releaseLeases, wakeDeliveredCallbacks } from './pg-claims.js';
 import { intakes } from './pg-intake.js';
@@ -24,7 +24,9 @@ export async function execute(client: Client, batch: readonly PendingWrite[]): P
   const results: ItemResult[] = new Array<ItemResult>(batch.length);
   const groups = groupByKind(batch);
   await intakes(client, groups.intake, results);
-  for (const entry of groups.setMessageResponse) results[entry.index] = await setMessageResponse(client, entry.op);
+  // Stored messages' rows, in key order, before any transaction row: one order for every batch.
+  const responses = [...groups.setMessageResponse].sort((a, b) => compareKeys(a.op.integratorId, a.op.messageId, b.op.integratorId, b.op.messageId));
+  for (const entry of responses) results[entry.index] = await setMessageResponse(client, entry.op);
   // Every write that adds to an existing transaction's outbox queues or moves a row of them in
   // or out of PENDING holds that transaction's row lock (FOR UPDATE) until COMMIT, and reads
   // the queue only in statements after taking it; so each sees the queue as the last such
@@ -32,17 +34,7 @@ export async function execute(client: Client, batch: readonly PendingWrite[]): P
   // OUTBOX_BLOCKED_AT). A new transaction's queues are invisible to others until it commits.
   const replayScopes: string[][] = [];
   for (const entry of groups.replayUndelivered) replayScopes.push(await replayScope(client, entry.op.filter));
-  // State changes alone lock their rows per round; any other mix takes all its locks first, in
-  // one id order, so two batches never each hold a row the other's next lock statement waits for.
-  const changesAndRequests = groups.applyChange.length > 0 && groups.recordRequest.length > 0;
-  if (changesAndRequests || groups.recordDelivery.length > 0 || groups.replayUndelivered.length > 0) {
-    const ids = [
-      ...groups.applyChange.map((entry) => entry.op.change.transactionId),
-      ...groups.recordRequest.map((entry) => entry.op.request.transactionId),
-      ...replayScopes.flat(),
-    ];
-    await client.query(SQL.lockTransactions, [[...new Set(ids)], groups.recordDelivery.map((entry) => entry.op.attempt.outboxId)]);
-  }
+  await lockInOrder(client, groups, replayScopes);
   await applyChanges(client, groups.applyChange, results);
   await recordRequests(client, groups.recordRequest, results);
   await recordDeliveries(client, groups.recordDelivery, results);
@@ -52,12 +44,34 @@ export async function execute(client: Client, batch: readonly PendingWrite[]): P
   for (const entry of groups.saveRefreshToken) results[entry.index] = await saveRefreshToken(client, entry.op);
   for (const entry of groups.useRefreshToken) results[entry.index] = await useRefreshToken(client, entry.op);
   for (const entry of groups.createSetting) results[entry.index] = await createSetting(client, entry.op);
-  for (const entry of groups.releaseTransaction) results[entry.index] = await release(client, entry.op);
+  await release(client, groups.releaseTransaction, results);
   for (const entry of groups.wakeDeliveredCallbacks) results[entry.index] = await wakeDeliveredCallbacks(client, entry.op);
   for (const entry of groups.releaseLeases) results[entry.index] = await releaseLeases(client, entry.op);
   for (const entry of groups.claimDue) results[entry.index] = await claimDue(client, entry.op.options);
   for (const entry of groups.claimOutbox) results[entry.index] = await claimOutbox(client, entry.op.options);
   return results;
+}
+
+/**
+ * The batch's one lock phase. Every existing transaction row the batch will write (state changes,
+ * requests, lease releases, deliveries through their messages, replays) is locked here by one
+ * statement, in id order, before any of them is written; the statements after it lock only rows
+ * already held, or pass over locked rows (SKIP LOCKED). So every batch of every instance takes its
+ * row locks in one global order (stored messages by key, then transactions by id), and no two
+ * batches can wait on each other in a cycle. A batch of state changes alone has one lock
+ * statement already (applyChanges', per round, in id order; a later round names only rows of the
+ * first) and needs no other.
+ */
+async function lockInOrder(client: Client, groups: Groups, replayScopes: readonly string[][]): Promise<void> {
+  const others = groups.recordRequest.length + groups.releaseTransaction.length + groups.recordDelivery.length + groups.replayUndelivered.length;
+  if (others === 0) return;
+  const ids = [
+    ...groups.applyChange.map((entry) => entry.op.change.transactionId),
+    ...groups.recordRequest.map((entry) => entry.op.request.transactionId),
+    ...groups.releaseTransaction.map((entry) => entry.op.id),
+    ...replayScopes.flat(),
+  ];
+  await client.query(SQL.lockTransactions, [[...new Set(ids)], groups.recordDelivery.map((entry) => entry.op.attempt.outboxId)]);
 }
 
 type Groups = { [K in WriteOp['kind']]: Entry<K>[] };

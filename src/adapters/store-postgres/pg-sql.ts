@@ -152,7 +152,12 @@ export const SQL = {
        .map((column) => `t.${column}`)
        .join(', ')}`,
   ),
-  release: named('release', 'UPDATE transactions SET lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2'),
+  release: named(
+    'release',
+    `UPDATE transactions t SET lease_owner = NULL, lease_until = NULL
+     FROM unnest($1::text[], $2::text[]) AS r(id, owner)
+     WHERE t.id = r.id AND t.lease_owner = r.owner`,
+  ),
 
   // Only the head of each (transaction, channel) queue is deliverable: the lowest-seq PENDING row.
   // Rows behind a head are blocked (next_attempt_at = OUTBOX_BLOCKED_AT), so the due-time range
@@ -308,10 +313,15 @@ export const SQL = {
      SELECT lease_owner FROM outbox WHERE status = 'PENDING' AND lease_until >= $1
      ORDER BY 1`,
   ),
+  // The dead owners' leases: rows another batch holds locked are passed over (SKIP LOCKED), never
+  // waited for, since this runs after the batch's lock phase; such a lease lapses at its time.
   releaseTransactionLeases: named(
     'release_transaction_leases',
-    `UPDATE transactions SET lease_owner = NULL, lease_until = NULL
-     WHERE lease_owner = ANY($1) AND due_at IS NOT NULL AND GREATEST(due_at, COALESCE(lease_until + 1, 0)) > $2`,
+    `WITH held AS (
+       SELECT id FROM transactions
+       WHERE lease_owner = ANY($1) AND due_at IS NOT NULL AND GREATEST(due_at, COALESCE(lease_until + 1, 0)) > $2
+       ORDER BY id FOR UPDATE SKIP LOCKED)
+     UPDATE transactions SET lease_owner = NULL, lease_until = NULL WHERE id IN (SELECT id FROM held)`,
   ),
   // Rows another instance holds locked are skipped (their engine's callback check still finds them);
   // the others are locked in id order, as every multi-row lock here is.
@@ -324,7 +334,11 @@ export const SQL = {
        ORDER BY t.id FOR UPDATE SKIP LOCKED)
      UPDATE transactions SET due_at = $1 WHERE id IN (SELECT id FROM waiting)`,
   ),
-  releaseOutboxLeases: named('release_outbox_leases', `UPDATE outbox SET lease_owner = NULL, lease_until = NULL WHERE status = 'PENDING' AND lease_owner = ANY($1)`),
+  releaseOutboxLeases: named(
+    'release_outbox_leases',
+    `WITH held AS (SELECT id FROM outbox WHERE status = 'PENDING' AND lease_owner = ANY($1) ORDER BY id FOR UPDATE SKIP LOCKED)
+     UPDATE outbox SET lease_owner = NULL, lease_until = NULL WHERE id IN (SELECT id FROM held)`,
+  ),
   notifyChanged: named('notify_changed', `SELECT pg_notify('regpay_transaction_changed', id) FROM unnest($1::text[]) AS n(id)`),
   insertSetting: named('insert_setting', 'INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING'),
 } as const;

@@ -30,7 +30,7 @@ import {
   type TransactionRow,
 } from '../store-rows.js';
 import { WriteQueue } from '../write-queue.js';
-import { flush, type BatchRunner } from './pg-batch.js';
+import { flush, type BatchRetryReason, type BatchRunner } from './pg-batch.js';
 import { recentDeterminations } from './pg-determinations.js';
 import { execute } from './pg-execute.js';
 import { ChangeListener } from './pg-notices.js';
@@ -58,6 +58,12 @@ export interface PostgresStoreOptions {
    * starts at the first onChange.
    */
   readonly listenForChanges?: boolean;
+  /**
+   * A batch PostgreSQL aborted as a deadlock (40P01) or a serialization failure (40001) and that
+   * is run again: for logs and metrics. Batches take their locks in one order (pg-execute.ts),
+   * so a deadlock here means that order was broken somewhere.
+   */
+  readonly onBatchRetried?: (reason: BatchRetryReason, error: unknown) => void;
 }
 
 /** Serializes schema migrations of every instance sharing the database. */
@@ -127,7 +133,7 @@ class PostgresStore extends QueuedWrites implements Store {
     this.#pool = pool;
     this.#connectionString = connectionString;
     this.#onBackgroundError = options.onBackgroundError ?? ((error: Error) => console.error('postgres listener error:', error.message));
-    const runner: BatchRunner = { pool, execute, requeue: (again) => this.#queue.requeue(again) };
+    const runner: BatchRunner = { pool, execute, requeue: (again) => this.#queue.requeue(again), ...(options.onBatchRetried === undefined ? {} : { onRetried: options.onBatchRetried }) };
     this.#queue = new WriteQueue<PendingWrite>((batch) => flush(runner, batch), {
       batchMax: options.groupCommitBatchMax ?? 256,
       queueMax: options.groupCommitQueueMax ?? 10_000,
