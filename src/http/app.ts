@@ -9,6 +9,7 @@ import type { Processing } from '../ports/processing.js';
 import type { Store } from '../ports/store.js';
 import { allowlistPlugin } from './plugins/allowlist.js';
 import { authPlugin } from './plugins/auth.js';
+import { closingPlugin } from './plugins/closing.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { jsonBodyPlugin } from './plugins/json-body.js';
 import { metricsPlugin } from './plugins/metrics.js';
@@ -62,7 +63,8 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
     // The address used for allowlisting is resolved by the allowlist plugin from the configured
     // trusted proxies; Fastify's own trustProxy stays off so nothing else second-guesses it.
     trustProxy: false,
-    return503OnClosing: true,
+    // Requests arriving while the app closes are answered by closingPlugin, as ErrorDetail.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     ajv: { customOptions: { allErrors: true } },
   });
@@ -95,6 +97,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
 
   if (deps.metrics !== undefined) await app.register(metricsPlugin, { metrics: deps.metrics });
   await app.register(allowlistPlugin, { config });
+  await app.register(closingPlugin);
   await app.register(failedAuthPlugin, { auth: config.auth, clock: deps.clock });
   operationsRoutes(app, deps);
   await app.register(async (scope) => oauthRoutes(scope, deps));
