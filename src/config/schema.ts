@@ -38,6 +38,8 @@ export const DEFAULTS = {
   accessTokenTtlS: 300,
   refreshTokenTtlS: 1_800,
   clockToleranceS: 30,
+  /** Each instance reads the sessions other instances revoked this often. */
+  revocationPollMs: 1_000,
   failedAuthBurst: 20,
   failedAuthPerMinute: 10,
   requestsPerSecond: 50,
@@ -111,6 +113,7 @@ const AuthSchema = Type.Object(
     accessTokenTtlS: Type.Integer({ minimum: 1, maximum: 86_400, default: DEFAULTS.accessTokenTtlS }),
     refreshTokenTtlS: Type.Integer({ minimum: 1, maximum: 2_592_000, default: DEFAULTS.refreshTokenTtlS }),
     clockToleranceS: Type.Integer({ minimum: 0, maximum: 300, default: DEFAULTS.clockToleranceS }),
+    revocationPollMs: Type.Integer({ minimum: 100, maximum: 60_000, default: DEFAULTS.revocationPollMs }),
     failedAuthentications: Type.Object(
       {
         burst: Type.Integer({ minimum: 1, maximum: 10_000, default: DEFAULTS.failedAuthBurst }),

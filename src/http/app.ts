@@ -16,6 +16,7 @@ import { metricsPlugin } from './plugins/metrics.js';
 import type { Metrics } from '../adapters/metrics/prometheus.js';
 import { failedAuthPlugin } from './plugins/failed-auth.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
+import { revokedSessionsPlugin } from './plugins/revoked-sessions.js';
 import { adminRoutes } from './routes/admin.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { operationsRoutes, type Readiness } from './routes/operations.js';
@@ -99,6 +100,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
   await app.register(allowlistPlugin, { config });
   await app.register(closingPlugin);
   await app.register(failedAuthPlugin, { auth: config.auth, clock: deps.clock });
+  await app.register(revokedSessionsPlugin, { auth: config.auth, store: deps.store, clock: deps.clock });
   operationsRoutes(app, deps);
   await app.register(async (scope) => oauthRoutes(scope, deps));
   await app.register((scope, _options, done) => {

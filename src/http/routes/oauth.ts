@@ -121,7 +121,7 @@ export async function oauthRoutes(scope: FastifyInstance, deps: OAuthRoutesDeps)
     let outcome: Awaited<ReturnType<typeof issueToken>>;
     try {
       outcome = await issueToken(
-        { ...deps, signer: provider, randomToken, dummyHash },
+        { ...deps, signer: provider, randomToken, dummyHash, sessionRevoked: (sessionId, at) => scope.revokedSessions.revoked(sessionId, at) },
         {
           form: (request.body ?? {}) as Record<string, string | string[] | undefined>,
           ...(client === undefined ? {} : { basicClient: client }),
