@@ -249,6 +249,21 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX transactions_lookup ON transactions (integrator_id, lookup_key, created_at) WHERE lookup_key IS NOT NULL`,
     ],
   },
+  {
+    version: 6,
+    name: 'revoked sessions, read by every instance to refuse their access tokens',
+    statements: [
+      // One row per session (refresh-token family) revoked by the reuse of one of its refresh
+      // tokens, with when: every instance reads the rows of the last few access-token lifetimes
+      // (by revoked_at) to refuse the session's access tokens, and a refresh token of a session
+      // listed here is refused even if it was stored after the revocation.
+      `CREATE TABLE revoked_sessions (
+        session_id TEXT PRIMARY KEY,
+        revoked_at {bigint} NOT NULL
+      ){strict}`,
+      `CREATE INDEX revoked_sessions_at ON revoked_sessions (revoked_at)`,
+    ],
+  },
 ];
 
 /** The statements of one migration in one dialect. */

@@ -76,7 +76,7 @@ export type WriteOp =
   | { readonly kind: 'claimOutbox'; readonly options: OutboxClaimOptions }
   | { readonly kind: 'recordDelivery'; readonly attempt: DeliveryAttempt }
   | { readonly kind: 'replayUndelivered'; readonly filter: ReplayFilter; readonly now: number }
-  | { readonly kind: 'saveRefreshToken'; readonly record: RefreshTokenRecord; readonly forgetExpiredBefore: number | null }
+  | { readonly kind: 'saveRefreshToken'; readonly record: RefreshTokenRecord; readonly forgetExpiredBefore: number | null; readonly forgetRevokedBefore: number | null }
   | { readonly kind: 'useRefreshToken'; readonly tokenHash: string; readonly now: number }
   | { readonly kind: 'createSetting'; readonly name: string; readonly value: string };
 
@@ -257,8 +257,8 @@ export abstract class QueuedWrites {
     return this.enqueue({ kind: 'replayUndelivered', filter, now });
   }
 
-  saveRefreshToken(record: RefreshTokenRecord, forgetExpiredBefore?: number): Promise<void> {
-    return this.enqueue({ kind: 'saveRefreshToken', record, forgetExpiredBefore: forgetExpiredBefore ?? null });
+  saveRefreshToken(record: RefreshTokenRecord, forgetExpiredBefore?: number, forgetRevokedBefore?: number): Promise<void> {
+    return this.enqueue({ kind: 'saveRefreshToken', record, forgetExpiredBefore: forgetExpiredBefore ?? null, forgetRevokedBefore: forgetRevokedBefore ?? null });
   }
 
   useRefreshToken(tokenHash: string, now: number): Promise<RefreshTokenUse> {

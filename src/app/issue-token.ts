@@ -13,7 +13,8 @@ import type { AccessTokenSigner } from '../ports/tokens.js';
  * the token; presenting a used one again is refused and revokes every token descended from the
  * same password grant (its family), because a reused refresh token means two parties hold it.
  * Each new refresh token is valid for the full `refreshTokenTtlS` (a sliding session).
- * `session_state` is the family id.
+ * `session_state` is the family id, and the access tokens' `sid`: a revoked family is a revoked
+ * session, whose access tokens the API refuses (http/plugins/revoked-sessions.ts).
  */
 export type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unsupported_grant_type';
 
@@ -53,10 +54,21 @@ export interface IssueTokenDeps {
   readonly randomToken: () => string;
   /** A hash of a secret nobody knows: unknown clients and users are checked against it so timing tells nothing. */
   readonly dummyHash: string;
+  /** Told of each session this instance revoked (committed at `at`), so its access tokens are refused here at once. */
+  readonly sessionRevoked: (sessionId: string, at: number) => void;
 }
 
 /** The one scope every token grants: the integrator API. */
 export const TOKEN_SCOPE = 'api';
+
+/**
+ * How long after its revocation a session's access tokens must still be refused: twice the
+ * longest an access token is accepted (its lifetime and the clock tolerance), so a token issued
+ * by a refresh racing the revocation, a little after it, is covered too.
+ */
+export function revocationWindowMs(auth: { readonly accessTokenTtlS: number; readonly clockToleranceS: number }): number {
+  return 2 * (auth.accessTokenTtlS + auth.clockToleranceS) * 1000;
+}
 
 export function refreshTokenHash(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -151,6 +163,7 @@ async function refreshGrant(deps: IssueTokenDeps, integrator: IntegratorConfig, 
     case 'unknown':
       return fail('invalid_grant', 'the refresh token is not valid');
     case 'reused':
+      deps.sessionRevoked(use.familyId, now);
       return fail('invalid_grant', 'the refresh token was already used; its session is revoked');
     case 'ok':
       if (use.record.integratorId !== integrator.id) return fail('invalid_grant', 'the refresh token was not issued to this client');
@@ -171,8 +184,10 @@ async function issue(deps: IssueTokenDeps, integrator: IntegratorConfig, familyI
       expiresAt: now + refreshTokenTtlS * 1000,
     },
     // A token is kept one more lifetime after it expired: a used one presented again meanwhile
-    // still revokes its family (theft detection); after that it is forgotten.
+    // still revokes its family (theft detection); after that it is forgotten. A revocation is
+    // kept while its session's access tokens must be refused, and while a token of it is kept.
     now - refreshTokenTtlS * 1000,
+    now - revocationWindowMs(deps.config.auth),
   );
   const accessToken = await deps.signer.sign(
     {

@@ -476,6 +476,7 @@ async function buildConfig(input: unknown, source: string, env: NodeJS.ProcessEn
       accessTokenTtlS: auth.accessTokenTtlS,
       refreshTokenTtlS: auth.refreshTokenTtlS,
       clockToleranceS: auth.clockToleranceS,
+      revocationPollMs: auth.revocationPollMs,
       failedAuthentications: { ...auth.failedAuthentications },
     },
     integrators,

@@ -40,6 +40,8 @@ export const DEFAULTS = {
   accessTokenTtlS: 300,
   refreshTokenTtlS: 1_800,
   clockToleranceS: 30,
+  /** Each instance reads the sessions other instances revoked this often. */
+  revocationPollMs: 1_000,
   failedAuthBurst: 20,
   failedAuthPerMinute: 10,
   requestsPerSecond: 50,
@@ -56,8 +58,14 @@ export const DEFAULTS = {
   deliveryPollIntervalMs: 1_000,
   deliveryResponseBytesMax: 65_536,
   deliveryRetryJitterRatio: 0.1,
-  /** Standard Webhooks' schedule: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (delay before each attempt). */
-  deliveryRetryScheduleMs: [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+  /**
+   * Delay before each attempt of a callback: immediately, 1 s, 5 s, 15 s, 30 s, 1 min, 2 min,
+   * 5 min, then Standard Webhooks' tail (30 min, 2 h, 5 h, 10 h, 10 h). A must-deliver callback
+   * that a short outage held back goes out soon after the endpoint is back.
+   */
+  deliveryCallbackRetryScheduleMs: [0, 1_000, 5_000, 15_000, 30_000, 60_000, 120_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+  /** Standard Webhooks' schedule for events: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+  deliveryEventRetryScheduleMs: [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
   adminAllowlist: ['127.0.0.1/32', '::1/128'],
 } as const;
 
@@ -107,6 +115,7 @@ const AuthSchema = Type.Object(
     accessTokenTtlS: Type.Integer({ minimum: 1, maximum: 86_400, default: DEFAULTS.accessTokenTtlS }),
     refreshTokenTtlS: Type.Integer({ minimum: 1, maximum: 2_592_000, default: DEFAULTS.refreshTokenTtlS }),
     clockToleranceS: Type.Integer({ minimum: 0, maximum: 300, default: DEFAULTS.clockToleranceS }),
+    revocationPollMs: Type.Integer({ minimum: 100, maximum: 60_000, default: DEFAULTS.revocationPollMs }),
     failedAuthentications: Type.Object(
       {
         burst: Type.Integer({ minimum: 1, maximum: 10_000, default: DEFAULTS.failedAuthBurst }),
@@ -192,17 +201,14 @@ const IntegratorSchema = Type.Object(
 );
 
 /** Delay before each attempt, the first counted from when the message is written (so it must be 0: immediately). */
-const RetryScheduleSchema = Type.Array(Type.Integer({ minimum: 0, maximum: 604_800_000 }), {
-  minItems: 1,
-  maxItems: 100,
-  default: [...DEFAULTS.deliveryRetryScheduleMs],
-});
+const RetryScheduleSchema = (defaultMs: readonly number[]) =>
+  Type.Array(Type.Integer({ minimum: 0, maximum: 604_800_000 }), { minItems: 1, maxItems: 100, default: [...defaultMs] });
 
 const DeliverySchema = Type.Object(
   {
     timeoutMs: Type.Integer({ minimum: 100, maximum: 120_000, default: DEFAULTS.deliveryTimeoutMs }),
     retryScheduleMs: Type.Object(
-      { callback: RetryScheduleSchema, event: RetryScheduleSchema },
+      { callback: RetryScheduleSchema(DEFAULTS.deliveryCallbackRetryScheduleMs), event: RetryScheduleSchema(DEFAULTS.deliveryEventRetryScheduleMs) },
       { additionalProperties: false, default: {} },
     ),
     retryJitterRatio: Type.Number({ minimum: 0, maximum: 1, default: DEFAULTS.deliveryRetryJitterRatio }),

@@ -94,6 +94,11 @@ export interface AuthConfig {
   readonly refreshTokenTtlS: number;
   /** Allowed clock difference when checking exp/nbf of access tokens. */
   readonly clockToleranceS: number;
+  /**
+   * How often each instance reads the sessions revoked by refresh-token reuse (on any instance),
+   * whose access tokens it then refuses; its own revocations apply at once (embedded provider).
+   */
+  readonly revocationPollMs: number;
   /** Failed credential checks allowed per client address: `burst` at once, then `perMinute` (http/plugins/failed-auth.ts). */
   readonly failedAuthentications: { readonly burst: number; readonly perMinute: number };
 }

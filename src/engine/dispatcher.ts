@@ -15,8 +15,9 @@ import type { Lease, OutboxChannel, OutboxEndpoint, OutboxRecord, Store } from '
  *   given up on). Callbacks and events are separate queues: a failing events endpoint never
  *   holds back a callback.
  * - **Retries** are durable: a failed attempt sets the message's next attempt time from the
- *   channel's schedule (Standard Webhooks: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h),
- *   never a timer in memory. When the schedule is spent the message becomes UNDELIVERED: kept,
+ *   channel's schedule, never a timer in memory. Callbacks are must-deliver and something waits
+ *   on them, so their schedule starts early (1 s, 5 s, 15 s, 30 s, 1 min, 2 min, 5 min, then the
+ *   long tail); events keep Standard Webhooks' (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h). When the schedule is spent the message becomes UNDELIVERED: kept,
  *   listed and replayable, never dropped.
  * - **Isolation.** At most `endpointInFlightMax` deliveries run at once per (integrator, channel);
  *   while an endpoint is at its bound its messages are left unclaimed for the others, so a slow
@@ -72,7 +73,38 @@ export interface DispatcherOptions {
   readonly onCallbackOutcome?: (record: OutboxRecord, outcome: CallbackOutcome) => void | Promise<void>;
 }
 
-export const DEFAULT_RETRY_SCHEDULE_MS: readonly number[] = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+/** Delay before each attempt, per channel (config/schema.ts has the same defaults). */
+export const DEFAULT_RETRY_SCHEDULES_MS: RetrySchedules = {
+  // A short outage of the integrator's endpoint costs a callback about as long as the outage.
+  callback: [0, 1_000, 5_000, 15_000, 30_000, 60_000, 120_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+  // Standard Webhooks' schedule.
+  event: [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+};
+
+/** Each retry delay is lengthened by `random() * ratio` of itself. */
+export interface RetryJitter {
+  readonly ratio: number;
+  readonly random: () => number;
+}
+
+/**
+ * When to try a message again after its failed attempt at `at` (its `attempts` not yet counting
+ * that one), or null when its channel's schedule is spent. A receiver's Retry-After (429, 503)
+ * may lengthen the wait, never shorten it.
+ */
+export function retryAt(
+  schedules: RetrySchedules,
+  failed: { readonly channel: OutboxChannel; readonly attempts: number },
+  at: number,
+  jitter: RetryJitter,
+  retryAfterMs: number | null,
+): number | null {
+  // schedule[n] is the delay before attempt n + 1; the failed one was attempt `attempts + 1`.
+  const delayMs = schedules[failed.channel][failed.attempts + 1];
+  if (delayMs === undefined) return null;
+  const jitterMs = Math.floor(delayMs * jitter.ratio * jitter.random());
+  return at + Math.max(delayMs + jitterMs, retryAfterMs ?? 0);
+}
 
 export const DEFAULT_DISPATCHER_OPTIONS = {
   retryJitterRatio: 0.1,
@@ -97,8 +129,7 @@ export class Dispatcher implements OutboxDelivery {
   readonly #instanceId: string;
   readonly #log: Logger;
   readonly #schedules: RetrySchedules;
-  readonly #jitterRatio: number;
-  readonly #random: () => number;
+  readonly #jitter: RetryJitter;
   readonly #claimBatchMax: number;
   readonly #inFlightMax: number;
   readonly #endpointInFlightMax: number;
@@ -129,12 +160,11 @@ export class Dispatcher implements OutboxDelivery {
     this.#clock = options.clock;
     this.#instanceId = options.instanceId;
     this.#log = options.log ?? pino({ level: 'silent' });
-    const schedule = options.retryScheduleMs ?? DEFAULT_RETRY_SCHEDULE_MS;
+    const schedule = options.retryScheduleMs ?? DEFAULT_RETRY_SCHEDULES_MS;
     this.#schedules = isScheduleList(schedule) ? { callback: schedule, event: schedule } : schedule;
     checkSchedule(this.#schedules.callback, 'callback');
     checkSchedule(this.#schedules.event, 'event');
-    this.#jitterRatio = options.retryJitterRatio ?? DEFAULT_DISPATCHER_OPTIONS.retryJitterRatio;
-    this.#random = options.random ?? Math.random;
+    this.#jitter = { ratio: options.retryJitterRatio ?? DEFAULT_DISPATCHER_OPTIONS.retryJitterRatio, random: options.random ?? Math.random };
     this.#claimBatchMax = positive(options.claimBatchMax ?? DEFAULT_DISPATCHER_OPTIONS.claimBatchMax, 'claimBatchMax');
     this.#inFlightMax = positive(options.inFlightMax ?? DEFAULT_DISPATCHER_OPTIONS.inFlightMax, 'inFlightMax');
     this.#endpointInFlightMax = positive(options.endpointInFlightMax ?? DEFAULT_DISPATCHER_OPTIONS.endpointInFlightMax, 'endpointInFlightMax');
@@ -329,7 +359,7 @@ export class Dispatcher implements OutboxDelivery {
     releaseSlot();
     if (result.error === SEND_ABORTED) return;
     const at = this.#clock.now();
-    const nextAttemptAt = result.delivered ? null : this.#nextAttemptAt(record, at, result.retryAfterMs ?? null);
+    const nextAttemptAt = result.delivered ? null : retryAt(this.#schedules, record, at, this.#jitter, result.retryAfterMs ?? null);
     const next = await this.#store.recordDelivery({
       outboxId: record.id,
       at,
@@ -378,17 +408,6 @@ export class Dispatcher implements OutboxDelivery {
       this.#log.error({ err: error, outboxId: record.id }, 'dispatcher: the sender threw');
       return { delivered: false, httpStatus: null, error: 'internal error while sending', durationMs: 0 };
     }
-  }
-
-  /** When to try again after this failed attempt, or null when the channel's schedule is spent. */
-  #nextAttemptAt(record: OutboxRecord, at: number, retryAfterMs: number | null): number | null {
-    const schedule = this.#schedules[record.channel];
-    // schedule[n] is the delay before attempt n + 1; this was attempt `record.attempts + 1`.
-    const delayMs = schedule[record.attempts + 1];
-    if (delayMs === undefined) return null;
-    const jitterMs = Math.floor(delayMs * this.#jitterRatio * this.#random());
-    // The receiver's Retry-After (429, 503) may lengthen the wait, never shorten it.
-    return at + Math.max(delayMs + jitterMs, retryAfterMs ?? 0);
   }
 }
 

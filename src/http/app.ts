@@ -9,12 +9,14 @@ import type { Processing } from '../ports/processing.js';
 import type { Store } from '../ports/store.js';
 import { allowlistPlugin } from './plugins/allowlist.js';
 import { authPlugin } from './plugins/auth.js';
+import { closingPlugin } from './plugins/closing.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { jsonBodyPlugin } from './plugins/json-body.js';
 import { metricsPlugin } from './plugins/metrics.js';
 import type { Metrics } from '../adapters/metrics/prometheus.js';
 import { failedAuthPlugin } from './plugins/failed-auth.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
+import { revokedSessionsPlugin } from './plugins/revoked-sessions.js';
 import { adminRoutes } from './routes/admin.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { operationsRoutes, type Readiness } from './routes/operations.js';
@@ -62,7 +64,8 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
     // The address used for allowlisting is resolved by the allowlist plugin from the configured
     // trusted proxies; Fastify's own trustProxy stays off so nothing else second-guesses it.
     trustProxy: false,
-    return503OnClosing: true,
+    // Requests arriving while the app closes are answered by closingPlugin, as ErrorDetail.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     ajv: { customOptions: { allErrors: true } },
   });
@@ -95,7 +98,9 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
 
   if (deps.metrics !== undefined) await app.register(metricsPlugin, { metrics: deps.metrics });
   await app.register(allowlistPlugin, { config });
+  await app.register(closingPlugin);
   await app.register(failedAuthPlugin, { auth: config.auth, clock: deps.clock });
+  await app.register(revokedSessionsPlugin, { auth: config.auth, store: deps.store, clock: deps.clock });
   operationsRoutes(app, deps);
   await app.register(async (scope) => oauthRoutes(scope, deps));
   await app.register((scope, _options, done) => {

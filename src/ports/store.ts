@@ -282,9 +282,16 @@ export interface RefreshTokenRecord {
 
 export type RefreshTokenUse =
   | { readonly kind: 'ok'; readonly record: RefreshTokenRecord }
-  /** The token was already used once: the whole family is revoked (theft detection). */
+  /** The token was already used once: the whole family, its session, is revoked (theft detection). */
   | { readonly kind: 'reused'; readonly familyId: string }
   | { readonly kind: 'unknown' };
+
+/** A session (refresh-token family) revoked by the reuse of one of its refresh tokens. */
+export interface RevokedSession {
+  readonly sessionId: string;
+  /** When it was first revoked. */
+  readonly revokedAt: number;
+}
 
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
@@ -353,11 +360,18 @@ export interface Store {
   /**
    * Store a new refresh token; with `forgetExpiredBefore`, in the same write forget every token
    * that expired before then (used, revoked or not), so the table holds live tokens and recently
-   * expired ones only.
+   * expired ones only; with `forgetRevokedBefore`, every session revocation made before then of
+   * which no refresh token is left.
    */
-  saveRefreshToken(record: RefreshTokenRecord, forgetExpiredBefore?: number): Promise<void>;
-  /** Atomically consume a refresh token (rotation): ok once, `reused` afterwards. */
+  saveRefreshToken(record: RefreshTokenRecord, forgetExpiredBefore?: number, forgetRevokedBefore?: number): Promise<void>;
+  /**
+   * Atomically consume a refresh token (rotation): ok once, `reused` afterwards, which revokes
+   * its session (recorded at `now`, for revokedSessions) in the same write. A token of a revoked
+   * session is `unknown`.
+   */
   useRefreshToken(tokenHash: string, now: number): Promise<RefreshTokenUse>;
+  /** The sessions revoked at or after `since`, by this instance or any other. */
+  revokedSessions(since: number): Promise<RevokedSession[]>;
 
   /** A value shared by every instance (e.g. the token signing key): created once, then always the same. */
   getOrCreateSetting(name: string, create: () => string): Promise<string>;

@@ -26,6 +26,8 @@ export interface VerifiedToken {
   /** `preferred_username`, when the token has one. */
   readonly username: string | undefined;
   readonly subject: string | undefined;
+  /** `sid`: the session, when the token names one. */
+  readonly sessionId: string | undefined;
 }
 
 export type VerifyOutcome = { readonly ok: true; readonly token: VerifiedToken } | { readonly ok: false; readonly reason: string };

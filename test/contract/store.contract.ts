@@ -1497,6 +1497,54 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
           assert.equal((await store.useRefreshToken(otherFamily.tokenHash, T0 + 2)).kind, 'ok', 'other families are untouched');
         }));
 
+      void it('a reused refresh token revokes its session, which every instance reads from the time of the first reuse on', () =>
+        withStore(async (first, database) => {
+          const second = await database.open();
+          const record = token();
+          const other = token({ familyId: 'family-2' });
+          for (const saved of [record, other]) {
+            await first.saveRefreshToken(saved);
+            assert.equal((await first.useRefreshToken(saved.tokenHash, T0)).kind, 'ok');
+          }
+          assert.deepEqual(await second.revokedSessions(0), []);
+          assert.equal((await first.useRefreshToken(record.tokenHash, T0 + 5)).kind, 'reused');
+          assert.equal((await second.useRefreshToken(record.tokenHash, T0 + 9)).kind, 'reused', 'presented once more');
+          const revoked = [{ sessionId: 'family-1', revokedAt: T0 + 5 }];
+          assert.deepEqual(await second.revokedSessions(T0), revoked, 'on another instance, at the first revocation\'s time');
+          assert.deepEqual(await first.revokedSessions(T0 + 5), revoked, 'revoked at the time given: listed');
+          assert.deepEqual(await first.revokedSessions(T0 + 6), [], 'revoked before the time given: not listed');
+        }));
+
+      void it('saving a refresh token forgets the revocations made before the time given of which no refresh token is left, and only those', () =>
+        withStore(async (store) => {
+          const revoke = async (familyId: string, at: number): Promise<void> => {
+            const record = token({ familyId, expiresAt: T0 + 100 });
+            await store.saveRefreshToken(record);
+            assert.equal((await store.useRefreshToken(record.tokenHash, T0)).kind, 'ok');
+            assert.equal((await store.useRefreshToken(record.tokenHash, at)).kind, 'reused');
+          };
+          const sessions = async (): Promise<string[]> => (await store.revokedSessions(0)).map((session) => session.sessionId).sort();
+          await revoke('early', T0 + 1);
+          await revoke('late', T0 + 50);
+          await store.saveRefreshToken(token({ familyId: 'new-1', expiresAt: T0 + 10_000 }), undefined, T0 + 60);
+          assert.deepEqual(await sessions(), ['early', 'late'], 'a token of each session is still kept');
+          await store.saveRefreshToken(token({ familyId: 'new-2', expiresAt: T0 + 10_000 }), T0 + 101, T0 + 50);
+          assert.deepEqual(await sessions(), ['late'], 'early is forgotten; late was revoked at the time given: kept');
+          await store.saveRefreshToken(token({ familyId: 'new-3', expiresAt: T0 + 10_000 }), T0 + 101, T0 + 51);
+          assert.deepEqual(await sessions(), []);
+        }));
+
+      void it('refuses a refresh token of a revoked session although it was stored after the revocation (a rotation racing the reuse)', () =>
+        withStore(async (store) => {
+          const first = token();
+          await store.saveRefreshToken(first);
+          assert.equal((await store.useRefreshToken(first.tokenHash, T0)).kind, 'ok');
+          assert.equal((await store.useRefreshToken(first.tokenHash, T0 + 1)).kind, 'reused');
+          const late = token();
+          await store.saveRefreshToken(late);
+          assert.deepEqual(await store.useRefreshToken(late.tokenHash, T0 + 2), { kind: 'unknown' });
+        }));
+
       void it('saving a refresh token forgets the tokens that expired before the time given, and only those', () =>
         withStore(async (store) => {
           // Used tokens: while a row is kept, presenting it again is detected as reuse.

@@ -3,7 +3,10 @@ import { createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypt
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { SignJWT, exportJWK, generateKeyPair, decodeJwt, decodeProtectedHeader } from 'jose';
+import { openStore } from '../../src/adapters/store.js';
+import type { Store } from '../../src/ports/store.js';
 import { BANK_A, BANK_B, ManualClock, form, integrator, startTestApp, testConfig, type TestApp } from '../support/auth-app.js';
+import { dropPostgresDatabase, freshPostgresUrl } from '../support/postgres.js';
 
 type PrivateKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
 
@@ -73,6 +76,23 @@ void describe('OAuth2 with the embedded provider, over real HTTP', () => {
     const revoked = await token({ grant_type: 'refresh_token', refresh_token: second['refresh_token'] as string, client_id: BANK_A.clientId, client_secret: BANK_A.clientSecret });
     assert.equal(revoked.status, 400, 'the newest refresh token of the family is revoked too');
     assert.equal(((await revoked.json()) as Record<string, unknown>)['error'], 'invalid_grant');
+  });
+
+  void it('refuses at once every access token of a session whose refresh token was reused, and no other session\'s', async () => {
+    const refresh = (refreshToken: string): Promise<Response> =>
+      token({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: BANK_A.clientId, client_secret: BANK_A.clientSecret });
+    const first = (await (await token(passwordGrant(BANK_A))).json()) as Record<string, string>;
+    const second = (await (await refresh(first['refresh_token'] ?? '')).json()) as Record<string, string>;
+    const otherSession = (await (await token(passwordGrant(BANK_A))).json()) as Record<string, string>;
+    for (const issued of [first, second, otherSession]) assert.equal((await api(issued['access_token'] ?? '')).status, 200);
+
+    assert.equal((await refresh(first['refresh_token'] ?? '')).status, 400, 'the reuse is refused and revokes the session');
+    for (const issued of [first, second]) {
+      const refused = await api(issued['access_token'] ?? '');
+      assert.equal(refused.status, 401, 'an access token of the revoked session, still within its lifetime');
+      assert.equal(refused.headers.get('www-authenticate'), 'Bearer realm="regpay", error="invalid_token", error_description="the access token\'s session is revoked"');
+    }
+    assert.equal((await api(otherSession['access_token'] ?? '')).status, 200, 'another session of the same client is untouched');
   });
 
   void it('keeps an expired refresh token for one more lifetime (its reuse still revokes its session), then forgets it when a token is issued', async () => {
@@ -195,6 +215,51 @@ void describe('OAuth2 with the embedded provider, over real HTTP', () => {
     } finally {
       await twin.close();
     }
+  });
+});
+
+void describe('A session revoked on one instance, on another instance sharing its PostgreSQL database', () => {
+  const POLL_MS = 300;
+  let database: string;
+  const started: TestApp[] = [];
+  const stores: Store[] = [];
+  before(async () => {
+    database = await freshPostgresUrl();
+  });
+  after(async () => {
+    for (const app of started) await app.close();
+    for (const store of stores) await store.close();
+    await dropPostgresDatabase(database);
+  });
+
+  const start = async (): Promise<TestApp> => {
+    // Each instance with its own pool on the shared database, as two processes would be.
+    const store = await openStore(database);
+    stores.push(store);
+    const app = await startTestApp(await testConfig({ auth: { mode: 'oauth2', accessTokenTtlS: 60, refreshTokenTtlS: 600, revocationPollMs: POLL_MS } }), { store });
+    started.push(app);
+    return app;
+  };
+
+  void it('refuses the session\'s access tokens there within auth.revocationPollMs', async () => {
+    const [first, second] = [await start(), await start()] as [TestApp, TestApp];
+    const grant = (fields: Record<string, string>): Promise<Response> => fetch(`${first.url}/oauth/token`, form(fields));
+    const issued = (await (await grant(passwordGrant(BANK_A))).json()) as Record<string, string>;
+    const refreshFields = { grant_type: 'refresh_token', refresh_token: issued['refresh_token'] ?? '', client_id: BANK_A.clientId, client_secret: BANK_A.clientSecret };
+    assert.equal((await grant(refreshFields)).status, 200);
+    const whoami = (app: TestApp): Promise<Response> => fetch(`${app.url}/api/v1/whoami`, { headers: { authorization: `Bearer ${issued['access_token'] ?? ''}` } });
+    assert.equal((await whoami(second)).status, 200, 'the other instance accepts the first one\'s token');
+
+    assert.equal((await grant(refreshFields)).status, 400, 'the reuse is refused and revokes the session');
+    const revokedAt = Date.now();
+    assert.equal((await whoami(first)).status, 401, 'at once on the instance that revoked it');
+    let status = 200;
+    // The bound is one poll interval (and one read of the store); the rest is room for a busy machine.
+    while (status === 200 && Date.now() - revokedAt < POLL_MS + 5_000) {
+      status = (await whoami(second)).status;
+      if (status === 200) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.equal(status, 401, `refused on the other instance within ${POLL_MS} ms and a store read`);
   });
 });
 

@@ -9,6 +9,7 @@ import {
   CALLBACK_PATH,
   EVENTS_PATH,
   TestReceiver,
+  deliveryDefaults,
   eventually,
   integratorConfig,
   memoryStore,
@@ -369,6 +370,49 @@ void describe('delivering the outbox', () => {
     }, 'the fast integrator gets all of its callbacks', 1_400);
     assert.ok(Date.now() - started < 1_400, 'before the slow integrator answered even once');
     assert.equal(slow.requests.length, 2, 'the slow integrator has at most endpointInFlightMax deliveries at once');
+  });
+
+  void it('delivers a callback on its early schedule after a 30 s outage of its receiver, while an event keeps Standard Webhooks\' schedule', async () => {
+    const outageEndsAt = T0 + 30_000;
+    const bank = await receiver(() => ({ status: clock.now() < outageEndsAt ? 503 : 204 }));
+    const integrator = await integratorConfig('bank-a', bank.url);
+    const { retryScheduleMs, retryJitterRatio } = await deliveryDefaults();
+    // Every retry lengthened by half its jitter allowance (5% with the default ratio of 10%).
+    const dispatcher = start([integrator], { retryScheduleMs, retryJitterRatio, random: () => 0.5 });
+    const callback = message(integrator, 'callback');
+    const event = message(integrator, 'event');
+    const txId = await seedTransaction(store, integrator, [event, callback], T0);
+    dispatcher.wake();
+
+    // Move the clock to each next attempt due, once the attempts due so far are recorded.
+    const settled = async (): Promise<boolean> => (await store.outbox(txId)).every((record) => record.status !== 'PENDING' || record.nextAttemptAt > clock.now());
+    for (let step = 0; step < 20; step += 1) {
+      await eventually(settled, 'the attempts due are recorded');
+      const pending = (await store.outbox(txId)).filter((record) => record.status === 'PENDING');
+      if (pending.length === 0) break;
+      advance(dispatcher, Math.min(...pending.map((record) => record.nextAttemptAt)) - clock.now());
+    }
+    const attempts = async (id: string): Promise<[number, boolean][]> => (await store.deliveryAttempts(id)).map((attempt) => [attempt.at - T0, attempt.delivered]);
+    assert.deepEqual(
+      await attempts(callback.id),
+      [
+        [0, false],
+        [1_050, false],
+        [6_300, false],
+        [22_050, false],
+        [53_550, true],
+      ],
+      'retried after 1 s, 5 s, 15 s and 30 s (each plus 5%): delivered within a minute of the first attempt',
+    );
+    assert.deepEqual(
+      await attempts(event.id),
+      [
+        [0, false],
+        [5_250, false],
+        [320_250, true],
+      ],
+      'retried after 5 s, then 5 min',
+    );
   });
 
   void it('tells the engine the outcome of every callback attempt, and nothing about events', async () => {

@@ -8,13 +8,14 @@ import { authPlugin } from '../../src/http/plugins/auth.js';
 import { errorsPlugin } from '../../src/http/plugins/errors.js';
 import { failedAuthPlugin } from '../../src/http/plugins/failed-auth.js';
 import { rateLimitPlugin } from '../../src/http/plugins/rate-limit.js';
+import { revokedSessionsPlugin } from '../../src/http/plugins/revoked-sessions.js';
 import { oauthRoutes } from '../../src/http/routes/oauth.js';
 import type { Clock, Ids } from '../../src/ports/clock.js';
 import type { Store } from '../../src/ports/store.js';
 
 /**
  * A small app with exactly the pieces the auth layer is made of (allowlist, failed-authentication
- * limit, token routes, auth, rate limit, error rendering) around one API route that says who the caller is, listening on a
+ * limit, revoked sessions, token routes, auth, rate limit, error rendering) around one API route that says who the caller is, listening on a
  * real socket.
  */
 export class ManualClock implements Clock {
@@ -72,6 +73,7 @@ export async function startTestApp(config: Config, options: { host?: string; clo
   await app.register(errorsPlugin);
   await app.register(allowlistPlugin, { config });
   await app.register(failedAuthPlugin, { auth: config.auth, clock });
+  await app.register(revokedSessionsPlugin, { auth: config.auth, store, clock });
   app.get('/health/live', () => ({ status: 'ok' }));
   await app.register(async (scope) => oauthRoutes(scope, { config, store, clock, ids: sequentialIds }));
   await app.register(

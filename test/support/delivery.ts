@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { openStore } from '../../src/adapters/store.js';
 import { configFromObject } from '../../src/config/load.js';
-import type { IntegratorConfig } from '../../src/config/types.js';
+import type { DeliveryConfig, IntegratorConfig } from '../../src/config/types.js';
 import type { NewOutboxMessage, NewTransaction, OutboxChannel, Store } from '../../src/ports/store.js';
 
 /**
@@ -161,6 +161,26 @@ export async function integratorConfig(id: string, baseUrl: string, extra: Recor
   const integrator = config.integrators[0];
   if (integrator === undefined) throw new Error('no integrator');
   return integrator;
+}
+
+/** The delivery settings of a configuration that names none (what main.ts hands the dispatcher). */
+export async function deliveryDefaults(): Promise<DeliveryConfig> {
+  const config = await configFromObject({
+    database: 'sqlite::memory:',
+    auth: { mode: 'basic' },
+    integrators: [
+      {
+        id: 'bank-defaults',
+        institution: { bicfi: 'DEMOZAJJ' },
+        allowlist: ['127.0.0.1/32'],
+        credentials: { username: 'defaults-user', passwordHash: 'scrypt$1024$8$1$c2FsdHNhbHRzYWx0c2FsdA$aGFzaGhhc2hoYXNoaGFzaA' },
+        partnerApiUrl: 'http://127.0.0.1:9/partner-api/v1',
+        eventsApiUrl: 'http://127.0.0.1:9/events-api/v1',
+        schemes: ['ZA_RPP'],
+      },
+    ],
+  });
+  return config.delivery;
 }
 
 /** The outbox rows of one transaction, as the engine would write them. */

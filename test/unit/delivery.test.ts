@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConfigError, configFromObject } from '../../src/config/load.js';
 import { DEFAULTS } from '../../src/config/schema.js';
-import { DEFAULT_DISPATCHER_OPTIONS, DEFAULT_RETRY_SCHEDULE_MS } from '../../src/engine/dispatcher.js';
+import { DEFAULT_DISPATCHER_OPTIONS, DEFAULT_RETRY_SCHEDULES_MS, retryAt } from '../../src/engine/dispatcher.js';
 import { parseRfc3339 } from '../../src/http/routes/admin.js';
 import { verifySecret } from '../../src/lib/password-hash.js';
 import { webhookSignature } from '../../src/lib/webhook-signature.js';
@@ -47,11 +47,16 @@ async function problems(raw: Record<string, unknown>): Promise<readonly string[]
 }
 
 void describe('delivery and admin configuration', () => {
-  void it('defaults to the Standard Webhooks schedule for both channels, and no admin API', async () => {
+  void it('defaults callbacks to an early schedule of their own and events to Standard Webhooks\' schedule, and no admin API', async () => {
     const config = await configFromObject(file({}));
     assert.deepEqual(config.delivery, {
       timeoutMs: 15_000,
-      retryScheduleMs: { callback: [...DEFAULT_RETRY_SCHEDULE_MS], event: [...DEFAULT_RETRY_SCHEDULE_MS] },
+      retryScheduleMs: {
+        // Immediately, 1 s, 5 s, 15 s, 30 s, 1 min, 2 min, 5 min, then Standard Webhooks' tail from 30 min.
+        callback: [0, 1_000, 5_000, 15_000, 30_000, 60_000, 120_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+        // Immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h.
+        event: [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+      },
       retryJitterRatio: 0.1,
       inFlightMax: 512,
       endpointInFlightMax: 64,
@@ -65,8 +70,7 @@ void describe('delivery and admin configuration', () => {
   });
 
   void it('keeps the dispatcher defaults and the configuration defaults the same', () => {
-    assert.deepEqual([...DEFAULTS.deliveryRetryScheduleMs], [...DEFAULT_RETRY_SCHEDULE_MS]);
-    assert.deepEqual(DEFAULT_RETRY_SCHEDULE_MS, [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
+    assert.deepEqual(DEFAULT_RETRY_SCHEDULES_MS, { callback: [...DEFAULTS.deliveryCallbackRetryScheduleMs], event: [...DEFAULTS.deliveryEventRetryScheduleMs] });
     assert.equal(DEFAULT_DISPATCHER_OPTIONS.retryJitterRatio, DEFAULTS.deliveryRetryJitterRatio);
     assert.equal(DEFAULT_DISPATCHER_OPTIONS.claimBatchMax, DEFAULTS.deliveryClaimBatchMax);
     assert.equal(DEFAULT_DISPATCHER_OPTIONS.inFlightMax, DEFAULTS.deliveryInFlightMax);
@@ -78,7 +82,21 @@ void describe('delivery and admin configuration', () => {
   void it('takes a schedule per channel', async () => {
     const config = await configFromObject(file({ delivery: { retryScheduleMs: { event: [0, 1_000] } } }));
     assert.deepEqual(config.delivery.retryScheduleMs.event, [0, 1_000]);
-    assert.deepEqual(config.delivery.retryScheduleMs.callback, [...DEFAULT_RETRY_SCHEDULE_MS]);
+    assert.deepEqual(config.delivery.retryScheduleMs.callback, [...DEFAULTS.deliveryCallbackRetryScheduleMs]);
+  });
+
+  void it('retries a failed message on its own channel\'s schedule, each delay lengthened by its jitter', () => {
+    const at = 1_000_000;
+    const jitter = { ratio: 0.1, random: () => 0.5 };
+    const delays = (channel: 'callback' | 'event'): (number | null)[] =>
+      Array.from({ length: 14 }, (_, attempts) => {
+        const next = retryAt(DEFAULT_RETRY_SCHEDULES_MS, { channel, attempts }, at, jitter, null);
+        return next === null ? null : next - at;
+      });
+    assert.deepEqual(delays('callback'), [1_050, 5_250, 15_750, 31_500, 63_000, 126_000, 315_000, 1_890_000, 7_560_000, 18_900_000, 37_800_000, 37_800_000, null, null]);
+    assert.deepEqual(delays('event'), [5_250, 315_000, 1_890_000, 7_560_000, 18_900_000, 37_800_000, 37_800_000, null, null, null, null, null, null, null]);
+    assert.equal(retryAt(DEFAULT_RETRY_SCHEDULES_MS, { channel: 'callback', attempts: 0 }, at, { ratio: 0.1, random: () => 0 }, null), at + 1_000, 'no jitter drawn: the scheduled delay');
+    assert.equal(retryAt(DEFAULT_RETRY_SCHEDULES_MS, { channel: 'callback', attempts: 0 }, at, jitter, 120_000), at + 120_000, 'a longer Retry-After wins');
   });
 
   void it('refuses a schedule that does not start immediately and a lease shorter than an attempt can take', async () => {

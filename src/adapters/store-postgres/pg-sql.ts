@@ -299,11 +299,21 @@ export const SQL = {
     'use_refresh_token',
     `UPDATE refresh_tokens SET used_at = $2
      WHERE token_hash = $1 AND used_at IS NULL AND NOT revoked AND expires_at > $2
+       AND NOT EXISTS (SELECT 1 FROM revoked_sessions r WHERE r.session_id = refresh_tokens.family_id)
      RETURNING *`,
   ),
   refreshTokenByHash: named('refresh_token_by_hash', 'SELECT * FROM refresh_tokens WHERE token_hash = $1'),
   forgetExpiredRefreshTokens: named('forget_expired_refresh_tokens', 'DELETE FROM refresh_tokens WHERE expires_at < $1'),
   revokeFamily: named('revoke_family', 'UPDATE refresh_tokens SET revoked = TRUE WHERE family_id = $1'),
+  // The first revocation's time stands: a later reuse of the same session's token adds nothing.
+  revokeSession: named('revoke_session', 'INSERT INTO revoked_sessions (session_id, revoked_at) VALUES ($1, $2) ON CONFLICT (session_id) DO NOTHING'),
+  forgetRevokedSessions: named(
+    'forget_revoked_sessions',
+    `DELETE FROM revoked_sessions
+     WHERE revoked_at < $1 AND NOT EXISTS (SELECT 1 FROM refresh_tokens t WHERE t.family_id = revoked_sessions.session_id)`,
+  ),
+  // Along revoked_sessions_at.
+  revokedSessionsSince: named('revoked_sessions_since', 'SELECT session_id, revoked_at FROM revoked_sessions WHERE revoked_at >= $1'),
   // Along transactions_claimable and the pending outbox rows, as on SQLite.
   leaseOwners: named(
     'lease_owners',

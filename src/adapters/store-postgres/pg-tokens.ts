@@ -1,6 +1,6 @@
 /**
- * Refresh tokens (saved, used once, a reused one revoking its family) and settings, the values
- * every instance shares (such as the token signing key).
+ * Refresh tokens (saved, used once, a reused one revoking its family: its session) and settings,
+ * the values every instance shares (such as the token signing key).
  */
 import { StoreWriteError, type OpOf } from '../store-ops.js';
 import type { Client, ItemResult } from './pg-batch.js';
@@ -20,6 +20,8 @@ export async function saveRefreshToken(client: Client, op: OpOf<'saveRefreshToke
   const result = await client.query(SQL.insertRefreshToken, [record.tokenHash, record.familyId, record.integratorId, record.expiresAt]);
   if (result.rowCount === 0) return { ok: false, error: new StoreWriteError('refresh token hash already stored') };
   if (op.forgetExpiredBefore !== null) await client.query(SQL.forgetExpiredRefreshTokens, [op.forgetExpiredBefore]);
+  // After the tokens: a revocation is kept while a token of its session is.
+  if (op.forgetRevokedBefore !== null) await client.query(SQL.forgetRevokedSessions, [op.forgetRevokedBefore]);
   return { ok: true, value: undefined };
 }
 
@@ -36,6 +38,7 @@ export async function useRefreshToken(client: Client, op: OpOf<'useRefreshToken'
   const found = (await client.query<RefreshTokenRow>(SQL.refreshTokenByHash, [op.tokenHash])).rows[0];
   if (found === undefined || found.used_at === null) return { ok: true, value: { kind: 'unknown' } };
   await client.query(SQL.revokeFamily, [found.family_id]);
+  await client.query(SQL.revokeSession, [found.family_id, op.now]);
   return { ok: true, value: { kind: 'reused', familyId: found.family_id } };
 }
 

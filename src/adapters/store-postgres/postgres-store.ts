@@ -10,6 +10,7 @@ import type {
   HistoryRecord,
   OutboxQuery,
   OutboxRecord,
+  RevokedSession,
   Store,
   StoredMessage,
   TransactionKind,
@@ -210,6 +211,11 @@ class PostgresStore extends QueuedWrites implements Store {
   async leaseOwners(now: number): Promise<string[]> {
     const result = await this.#pool.query<{ lease_owner: string }>(SQL.leaseOwners, [now]);
     return result.rows.map((row) => row.lease_owner);
+  }
+
+  async revokedSessions(since: number): Promise<RevokedSession[]> {
+    const result = await this.#pool.query<{ session_id: string; revoked_at: string }>(SQL.revokedSessionsSince, [since]);
+    return result.rows.map((row) => ({ sessionId: row.session_id, revokedAt: Number(row.revoked_at) }));
   }
 
   async getOrCreateSetting(name: string, create: () => string): Promise<string> {

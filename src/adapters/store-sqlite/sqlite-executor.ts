@@ -142,7 +142,7 @@ export class SqliteExecutor {
       case 'replayUndelivered':
         return this.#replay(op.filter, op.now);
       case 'saveRefreshToken':
-        return this.#saveRefreshToken(op.record, op.forgetExpiredBefore);
+        return this.#saveRefreshToken(op.record, op.forgetExpiredBefore, op.forgetRevokedBefore);
       case 'useRefreshToken':
         return this.#useRefreshToken(op.tokenHash, op.now);
       case 'createSetting':
@@ -394,10 +394,12 @@ export class SqliteExecutor {
     return replayed.length;
   }
 
-  #saveRefreshToken(record: RefreshTokenRecord, forgetExpiredBefore: number | null): undefined {
+  #saveRefreshToken(record: RefreshTokenRecord, forgetExpiredBefore: number | null, forgetRevokedBefore: number | null): undefined {
     const result = this.#sql.insertRefreshToken.run(record.tokenHash, record.familyId, record.integratorId, record.expiresAt);
     if (result.changes === 0) throw new StoreWriteError('refresh token hash already stored');
     if (forgetExpiredBefore !== null) this.#sql.forgetExpiredRefreshTokens.run(forgetExpiredBefore);
+    // After the tokens: a revocation is kept while a token of its session is.
+    if (forgetRevokedBefore !== null) this.#sql.forgetRevokedSessions.run(forgetRevokedBefore);
     return undefined;
   }
 
@@ -407,9 +409,10 @@ export class SqliteExecutor {
     if (row === undefined) return { kind: 'unknown' };
     if (row.used_at !== null) {
       sql.revokeFamily.run(row.family_id);
+      sql.revokeSession.run(row.family_id, now);
       return { kind: 'reused', familyId: row.family_id };
     }
-    if (row.revoked !== 0 || row.expires_at <= now) return { kind: 'unknown' };
+    if (row.revoked !== 0 || row.expires_at <= now || sql.sessionRevoked.get(row.family_id) !== undefined) return { kind: 'unknown' };
     sql.markRefreshTokenUsed.run(now, tokenHash);
     return {
       kind: 'ok',
@@ -626,6 +629,13 @@ function prepareWriteStatements(db: Db) {
     forgetExpiredRefreshTokens: db.prepare('DELETE FROM refresh_tokens WHERE expires_at < ?'),
     markRefreshTokenUsed: db.prepare('UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL'),
     revokeFamily: db.prepare('UPDATE refresh_tokens SET revoked = 1 WHERE family_id = ?'),
+    // The first revocation's time stands: a later reuse of the same session's token adds nothing.
+    revokeSession: db.prepare('INSERT INTO revoked_sessions (session_id, revoked_at) VALUES (?, ?) ON CONFLICT (session_id) DO NOTHING'),
+    sessionRevoked: db.prepare('SELECT 1 FROM revoked_sessions WHERE session_id = ?'),
+    forgetRevokedSessions: db.prepare(
+      `DELETE FROM revoked_sessions
+       WHERE revoked_at < ? AND NOT EXISTS (SELECT 1 FROM refresh_tokens t WHERE t.family_id = revoked_sessions.session_id)`,
+    ),
 
     settingByName: db.prepare('SELECT value FROM settings WHERE name = ?'),
     insertSetting: db.prepare('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING'),

@@ -4,6 +4,7 @@ import type {
   HistoryRecord,
   OutboxQuery,
   OutboxRecord,
+  RevokedSession,
   Store,
   StoredMessage,
   TransactionKind,
@@ -178,6 +179,12 @@ class SqliteStore extends QueuedWrites implements Store {
     return read(() => this.#sql.leaseOwners.all({ now }) as string[]);
   }
 
+  revokedSessions(since: number): Promise<RevokedSession[]> {
+    return read(() =>
+      (this.#sql.revokedSessionsSince.all(since) as { session_id: string; revoked_at: number }[]).map((row) => ({ sessionId: row.session_id, revokedAt: row.revoked_at })),
+    );
+  }
+
   async getOrCreateSetting(name: string, create: () => string): Promise<string> {
     const existing = await read(() => this.#sql.settingByName.get(name) as { value: string } | undefined);
     if (existing) return existing.value;
@@ -249,6 +256,8 @@ function prepareReadStatements(db: Db) {
     ),
     attemptsOf: db.prepare('SELECT outbox_id, at, duration_ms, http_status, error, delivered FROM delivery_attempts WHERE outbox_id = ? ORDER BY at, id'),
     settingByName: db.prepare('SELECT value FROM settings WHERE name = ?'),
+    // Along revoked_sessions_at.
+    revokedSessionsSince: db.prepare('SELECT session_id, revoked_at FROM revoked_sessions WHERE revoked_at >= ?'),
     leaseOwners: db.prepare(
       `SELECT lease_owner FROM transactions
        WHERE due_at IS NOT NULL AND MAX(due_at, COALESCE(lease_until + 1, 0)) > @now AND lease_until >= @now

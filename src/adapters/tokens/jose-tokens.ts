@@ -63,6 +63,7 @@ function outcome(payload: JWTPayload): VerifyOutcome {
       clientId: claimText(payload, 'azp') ?? claimText(payload, 'client_id'),
       username: claimText(payload, 'preferred_username'),
       subject: payload.sub,
+      sessionId: claimText(payload, 'sid'),
     },
   };
 }

@@ -10,6 +10,7 @@ import type { Store } from '../../ports/store.js';
 import type { AccessTokenVerifier } from '../../ports/tokens.js';
 import { holdRequest, integratorAllows } from './allowlist.js';
 import { tooManyFailures, type FailedAuthentications } from './failed-auth.js';
+import type { RevokedSessions } from './revoked-sessions.js';
 
 /**
  * Layer 2 of authentication (CONTRACT §7) for the routes of the scope it is registered in
@@ -23,6 +24,7 @@ import { tooManyFailures, type FailedAuthentications } from './failed-auth.js';
  * - oauth2: `Bearer` JWT, verified against the embedded provider's key or an external issuer's
  *   JWKS; the integrator is the one whose `clientId` equals the token's `azp` (or `client_id`)
  *   claim, and when the token has `preferred_username` it must be that integrator's username.
+ *   A token whose session (`sid`) was revoked is refused (revoked-sessions.ts).
  */
 declare module 'fastify' {
   interface FastifyRequest {
@@ -177,7 +179,12 @@ async function basicAuthenticator(config: Config, clock: Clock, failures: Failed
   };
 }
 
-function bearerAuthenticator(config: Config, verifier: AccessTokenVerifier, clock: Clock): (request: FastifyRequest) => Promise<IntegratorConfig> {
+function bearerAuthenticator(
+  config: Config,
+  verifier: AccessTokenVerifier,
+  revoked: RevokedSessions,
+  clock: Clock,
+): (request: FastifyRequest) => Promise<IntegratorConfig> {
   const byClientId = new Map<string, IntegratorConfig>();
   for (const integrator of config.integrators) {
     if (integrator.credentials.clientId !== undefined) byClientId.set(integrator.credentials.clientId, integrator);
@@ -192,7 +199,8 @@ function bearerAuthenticator(config: Config, verifier: AccessTokenVerifier, cloc
     }
     const outcome = await verifier.verify(authorization.value, clock.now());
     if (!outcome.ok) throw invalid(outcome.reason);
-    const { clientId, username } = outcome.token;
+    const { clientId, username, sessionId } = outcome.token;
+    if (sessionId !== undefined && revoked.has(sessionId)) throw invalid("the access token's session is revoked");
     const integrator = clientId === undefined ? undefined : byClientId.get(clientId);
     if (integrator === undefined) throw invalid('the access token names no known client');
     if (username !== undefined && username !== integrator.credentials.username) throw invalid('the access token user does not belong to its client');
@@ -206,7 +214,7 @@ export const authPlugin = fp(
     const authenticate =
       config.auth.mode === 'basic'
         ? await basicAuthenticator(config, clock, app.failedAuthentications)
-        : bearerAuthenticator(config, options.verifier ?? (await accessTokenVerifier(config.auth, options.store)), clock);
+        : bearerAuthenticator(config, options.verifier ?? (await accessTokenVerifier(config.auth, options.store)), app.revokedSessions, clock);
 
     if (!app.hasRequestDecorator('integrator')) app.decorateRequest('integrator', null as unknown as IntegratorConfig);
 
@@ -219,5 +227,5 @@ export const authPlugin = fp(
       request.integrator = integrator;
     });
   },
-  { name: 'regpay-auth', fastify: '5.x', dependencies: ['regpay-allowlist', 'regpay-failed-auth'] },
+  { name: 'regpay-auth', fastify: '5.x', dependencies: ['regpay-allowlist', 'regpay-failed-auth', 'regpay-revoked-sessions'] },
 );

@@ -1,12 +1,14 @@
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { StoreOverloadedError } from '../../adapters/write-queue.js';
 import { ApiError, type ErrorCode, type FieldError } from '../../domain/errors.js';
 
 /**
  * The one place that turns errors into `ErrorDetail` responses (CONTRACT §5). Use cases and
  * routes throw `ApiError` with a catalogue code; Fastify's own errors (body too large, wrong
- * media type, unparseable body) are mapped onto the same catalogue; anything else is a bug and
- * answers 500 without leaking its message.
+ * media type, unparseable body) are mapped onto the same catalogue, and a store too busy to
+ * queue a write onto 503 OVERLOADED; anything else is a bug and answers 500 without leaking its
+ * message.
  */
 export interface ErrorDetailBody {
   readonly schema: 'ErrorDetail';
@@ -33,8 +35,10 @@ const STATUS_CODES: Readonly<Record<number, ErrorCode>> = {
   413: 'BODY_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   429: 'RATE_LIMITED',
-  503: 'OVERLOADED',
 };
+
+/** Retry-After of a write refused because the store's queue is full: it drains in about a commit. */
+const OVERLOADED_RETRY_AFTER_S = 1;
 
 export function errorBody(error: ApiError): ErrorDetailBody {
   return {
@@ -48,6 +52,12 @@ export function errorBody(error: ApiError): ErrorDetailBody {
 /** Map any thrown value onto the catalogue. Exported for tests. */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof StoreOverloadedError) {
+    // Refused before anything was written: the identical request can simply come again.
+    return new ApiError('OVERLOADED', 'too many writes are waiting for the database; retry the identical request', [], {
+      'Retry-After': String(OVERLOADED_RETRY_AFTER_S),
+    });
+  }
   const fastifyError = error as Partial<FastifyError>;
   const byCode = fastifyError.code === undefined ? undefined : FASTIFY_CODES[fastifyError.code];
   if (byCode === 'MALFORMED_JSON') {

@@ -9,6 +9,7 @@ import { hashSecretAsync } from '../../lib/password-hash.js';
 import type { Clock, Ids } from '../../ports/clock.js';
 import type { Store } from '../../ports/store.js';
 import { holdRequest, integratorAllows } from '../plugins/allowlist.js';
+import { toApiError } from '../plugins/errors.js';
 
 /**
  * The embedded identity provider (CONTRACT §1, §7): `POST /oauth/token`, `GET /oauth/jwks` and
@@ -84,6 +85,13 @@ export async function oauthRoutes(scope: FastifyInstance, deps: OAuthRoutesDeps)
 
   // Errors here are RFC 6749 §5.2 bodies, not ErrorDetail: token clients parse `error`.
   scope.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    const known = toApiError(error);
+    if (known.status === 503) {
+      // Shutting down, or the store refused the token's write before making it: 503 with the
+      // API's Retry-After, in the RFC 6749 form.
+      for (const [name, value] of Object.entries(known.headers)) void reply.header(name, value);
+      return noStore(reply).code(503).type('application/json').send({ error: 'temporarily_unavailable', error_description: known.detail ?? known.message });
+    }
     // Body parsers fail with Fastify errors (statusCode) or, for JSON, with an ApiError (status).
     const status = error instanceof ApiError ? error.status : (error.statusCode ?? 500);
     if (status >= 500) {
@@ -113,7 +121,7 @@ export async function oauthRoutes(scope: FastifyInstance, deps: OAuthRoutesDeps)
     let outcome: Awaited<ReturnType<typeof issueToken>>;
     try {
       outcome = await issueToken(
-        { ...deps, signer: provider, randomToken, dummyHash },
+        { ...deps, signer: provider, randomToken, dummyHash, sessionRevoked: (sessionId, at) => scope.revokedSessions.revoked(sessionId, at) },
         {
           form: (request.body ?? {}) as Record<string, string | string[] | undefined>,
           ...(client === undefined ? {} : { basicClient: client }),
