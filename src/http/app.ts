@@ -1,7 +1,5 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from '../config/types.js';
 import type { Clock, Ids } from '../ports/clock.js';
 import type { OutboxDelivery } from '../ports/delivery.js';
@@ -23,10 +21,8 @@ import { operationsRoutes, type Readiness } from './routes/operations.js';
 import { creditTransferRoutes } from './routes/v1/credit-transfer.js';
 import { identifierDeterminationRoutes } from './routes/v1/identifier-determination.js';
 import { requestToPayRoutes } from './routes/v1/request-to-pay.js';
-import { RequestToPayCancellationResponseSchema, RequestToPayResponseSchema } from '../domain/messages/request-to-pay.js';
-import { IdentifierDeterminationResponseSchema } from '../domain/messages/identifier-determination.js';
 import { TIME_BUDGET_MS_DEFAULTS } from '../config/schema.js';
-import { ErrorDetailSchema } from './schemas.js';
+import { openApiPlugin } from './openapi/plugin.js';
 
 export interface AppDeps {
   readonly config: Config;
@@ -70,31 +66,9 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
     ajv: { customOptions: { allErrors: true } },
   });
 
-  app.addSchema(ErrorDetailSchema);
-  app.addSchema(IdentifierDeterminationResponseSchema);
-  app.addSchema(RequestToPayResponseSchema);
-  app.addSchema(RequestToPayCancellationResponseSchema);
   await app.register(errorsPlugin);
   await app.register(jsonBodyPlugin, { bodyBytesMax: config.server.bodyBytesMax });
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'regpay API',
-        version: '1.0.0',
-        description: 'Regulated payments service: requests from integrators under /api/v1. Errors are ErrorDetail bodies.',
-      },
-      components: {
-        securitySchemes: {
-          basic: { type: 'http', scheme: 'basic' },
-          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-        },
-      },
-      security: [{ [config.auth.mode === 'basic' ? 'basic' : 'bearer']: [] }],
-    },
-  });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
-  app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
+  await app.register(openApiPlugin, { config, clock: deps.clock, ids: deps.ids });
 
   if (deps.metrics !== undefined) await app.register(metricsPlugin, { metrics: deps.metrics });
   await app.register(allowlistPlugin, { config });

@@ -1,6 +1,11 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
+import { StringEnum } from '../domain/messages/common.js';
+import { IdentifierDeterminationResponseSchema } from '../domain/messages/identifier-determination.js';
 
-/** Response schemas shared by the routes, for the OpenAPI document. */
+/**
+ * Schemas of the routes' requests and answers beyond the messages. Each has an `$id`: routes name
+ * it by reference (`Type.Ref('ErrorDetail')`) and the document publishes it as a named component.
+ */
 export const ErrorDetailSchema = Type.Object(
   {
     schema: Type.Literal('ErrorDetail'),
@@ -17,17 +22,130 @@ export const ErrorDetailSchema = Type.Object(
   { $id: 'ErrorDetail', description: 'Error response body (CONTRACT §5)' },
 );
 
-const errorRef = (description: string) => ({ description, content: { 'application/json': { schema: Type.Ref('ErrorDetail') } } });
+const header = (description: string) => ({ type: 'string', description });
 
-/** The error responses every authenticated API operation may give. */
+/** An ErrorDetail answer with `description`, and the response headers that come with it. */
+export function errorResponse(description: string, headers: Readonly<Record<string, { type: string; description: string }>> = {}) {
+  return {
+    description,
+    ...(Object.keys(headers).length === 0 ? {} : { headers }),
+    content: { 'application/json': { schema: Type.Ref('ErrorDetail') } },
+  };
+}
+
+const RETRY_AFTER = { 'Retry-After': header('Seconds to wait before sending the identical request again') };
+const WWW_AUTHENTICATE = { 'WWW-Authenticate': header('The authentication scheme the service expects (RFC 9110 §11.6.1)') };
+
+/** The error responses every authenticated API operation may give (CONTRACT §5). */
 export const commonErrorResponses = {
-  400: errorRef('Unparseable JSON or a broken interface rule; `errors` names every bad field'),
-  401: errorRef('Missing or bad credentials'),
-  403: errorRef('Authenticated but not allowed (other institution, scheme not enabled)'),
-  409: errorRef('messageIdentification or uetr already used with a different payload'),
-  413: errorRef('Body too large'),
-  415: errorRef('Content-Type is not application/json'),
-  422: errorRef('Well formed, but the scheme does not support the operation'),
-  429: errorRef('Rate limit exceeded (see Retry-After)'),
-  503: errorRef('Not ready or overloaded; the identical request may be retried (see Retry-After)'),
+  400: errorResponse('Unparseable JSON or a broken interface rule; `errors` names every bad field'),
+  401: errorResponse('Missing or bad credentials or token', WWW_AUTHENTICATE),
+  403: errorResponse('Authenticated but not allowed (other institution, scheme not enabled)'),
+  409: errorResponse('messageIdentification or uetr already used with a different payload'),
+  413: errorResponse('Body too large'),
+  415: errorResponse('Content-Type is not application/json'),
+  422: errorResponse('Well formed, but the scheme does not support the operation'),
+  429: errorResponse('Rate limit exceeded, or too many failed authentications from this address', RETRY_AFTER),
+  500: errorResponse('A bug in the service; never an answer to bad input'),
+  503: errorResponse('Not ready or overloaded; the identical request may be retried', RETRY_AFTER),
 } as const;
+
+// ---------------------------------------------------------------------------------------------
+// Operations
+
+export const HealthStatusSchema = Type.Object(
+  {
+    status: StringEnum(['ok', 'unavailable'], { description: 'ok, or unavailable (with the reason)' }),
+    reason: Type.Optional(Type.String({ description: 'Why the instance does not take traffic, e.g. "store unreachable"' })),
+  },
+  { $id: 'HealthStatus', description: 'Answer of a health probe' },
+);
+
+// ---------------------------------------------------------------------------------------------
+// Admin API (docs/delivery.md, "Admin API")
+
+const DateTimeText = (description: string) => Type.String({ format: 'date-time', description });
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+const deliverySummaryProperties = {
+  id: Type.String({ description: 'Delivery id: the webhook-id header of every attempt' }),
+  transactionId: Type.String({ description: 'Internal id of the transaction the message is about' }),
+  integratorId: Type.String({ description: 'The integrator it is sent to' }),
+  channel: StringEnum(['callback', 'event'], { description: 'callback (must-deliver) or event' }),
+  url: Type.String({ description: 'Where it is POSTed' }),
+  seq: Type.Integer({ minimum: 1, description: 'Order of the message within its transaction (one sequence for both channels)' }),
+  status: StringEnum(['PENDING', 'DELIVERED', 'UNDELIVERED'], {
+    description: 'PENDING (being retried), DELIVERED (acknowledged) or UNDELIVERED (retry schedule spent; replayable)',
+  }),
+  attempts: Type.Integer({ minimum: 0, description: 'Attempts since it was written or last replayed' }),
+  createdAt: DateTimeText('When the message was written'),
+  nextAttemptAt: Nullable(DateTimeText('When it is next due; null unless PENDING')),
+  deliveredAt: Nullable(DateTimeText('When it was acknowledged; null until then')),
+  lastError: Nullable(Type.String({ description: 'The last failed attempt, e.g. "HTTP 503" or "ECONNREFUSED"; null when none failed' })),
+};
+
+export const DeliverySummarySchema = Type.Object(deliverySummaryProperties, { $id: 'DeliverySummary', description: 'One outbox message (callback or event)' });
+
+export const DeliveryListSchema = Type.Object(
+  {
+    deliveries: Type.Array(Type.Ref('DeliverySummary'), { description: 'Oldest first' }),
+    nextCursor: Nullable(Type.String({ description: 'The cursor of the next page; null on the last page' })),
+  },
+  { $id: 'DeliveryList', description: 'A page of deliveries' },
+);
+
+export const DeliveryAttemptSchema = Type.Object(
+  {
+    at: DateTimeText('When the attempt started'),
+    durationMs: Type.Integer({ minimum: 0, description: 'How long it took' }),
+    httpStatus: Nullable(Type.Integer({ description: "The integrator's HTTP status; null when no answer came" })),
+    error: Nullable(Type.String({ description: 'Why it failed (status, OAuth2 error code or transport error); null when acknowledged' })),
+    delivered: Type.Boolean({ description: 'Whether the attempt was acknowledged (2xx)' }),
+  },
+  { $id: 'DeliveryAttempt', description: 'One recorded delivery attempt' },
+);
+
+export const DeliveryDetailSchema = Type.Object(
+  {
+    ...deliverySummaryProperties,
+    headers: Type.Record(Type.String(), Type.String(), { description: 'Headers stored with the message (e.g. traceparent)' }),
+    body: Type.String({ description: 'The exact JSON text sent' }),
+    attemptHistory: Type.Array(Type.Ref('DeliveryAttempt'), { description: 'Every recorded attempt, oldest first' }),
+  },
+  { $id: 'DeliveryDetail', description: 'One outbox message with its body and every recorded attempt' },
+);
+
+export const ReplayRequestSchema = Type.Union(
+  [
+    Type.Object({ outboxId: Type.String({ description: 'The one delivery to replay' }) }, { additionalProperties: false, description: 'One message' }),
+    Type.Object(
+      {
+        integratorId: Type.Optional(Type.String({ description: 'Only messages to this configured integrator' })),
+        since: Type.Optional(DateTimeText('Only messages written at or after this time (RFC 3339)')),
+      },
+      { additionalProperties: false, minProperties: 1, description: 'Every UNDELIVERED message matching the filter (at least one of the two)' },
+    ),
+  ],
+  { $id: 'ReplayRequest', description: 'Which UNDELIVERED messages to make PENDING again; an empty filter is refused' },
+);
+
+export const ReplayResultSchema = Type.Object(
+  { replayed: Type.Integer({ minimum: 0, description: 'How many messages were made PENDING again' }) },
+  { $id: 'ReplayResult', description: 'Outcome of a replay' },
+);
+
+/**
+ * The schemas routes reference by `$ref`, registered with addSchema by the OpenAPI plugin. Keep it
+ * to those: Fastify compiles every registered schema into each route's answer serializers.
+ */
+export const REFERENCED_SCHEMAS: readonly TSchema[] = [
+  ErrorDetailSchema,
+  HealthStatusSchema,
+  DeliverySummarySchema,
+  DeliveryListSchema,
+  DeliveryAttemptSchema,
+  DeliveryDetailSchema,
+  ReplayRequestSchema,
+  ReplayResultSchema,
+  IdentifierDeterminationResponseSchema,
+];

@@ -13,7 +13,15 @@ export const metricsPlugin = fp(
       );
       done();
     });
-    app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    const metricsSchema = {
+      operationId: 'metrics',
+      summary: 'Prometheus metrics',
+      description: 'Request timings by route, states entered, deliveries and process metrics, in the Prometheus text format.',
+      tags: ['operations'],
+      security: [],
+      response: { 200: { description: 'The metrics', content: { 'text/plain': { schema: { type: 'string' } } } } },
+    };
+    app.get('/metrics', { schema: metricsSchema }, async (_request, reply) => {
       const body = await metrics.registry.metrics();
       return reply.type(metrics.registry.contentType).send(body);
     });

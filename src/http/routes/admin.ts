@@ -1,10 +1,14 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config/types.js';
 import { ApiError, type FieldError } from '../../domain/errors.js';
+import { StringEnum } from '../../domain/messages/common.js';
 import type { Clock } from '../../ports/clock.js';
 import type { OutboxDelivery } from '../../ports/delivery.js';
 import type { DeliveryAttemptRecord, OutboxRecord, Store } from '../../ports/store.js';
-import { adminGuard } from '../plugins/admin-auth.js';
+import { ADMIN_REALM, adminGuard } from '../plugins/admin-auth.js';
+import { SCHEME_NAMES } from '../openapi/document.js';
+import { errorResponse } from '../schemas.js';
 import { domainValidator, type Validated } from '../validation.js';
 
 /**
@@ -46,6 +50,20 @@ interface ListQuery {
 
 type ReplayRequest = { readonly outboxId: string } | { readonly integratorId?: string; readonly since?: number };
 
+const json = (id: string) => ({ content: { 'application/json': { schema: Type.Ref(id) } } });
+
+/** What the document says of every admin route; validation is the validators below (domainValidator). */
+const adminSchema = {
+  tags: ['admin'],
+  security: [{ [SCHEME_NAMES.admin]: [] }],
+};
+const adminErrors = {
+  400: errorResponse('A bad parameter or body; `errors` names every one'),
+  401: errorResponse('Missing or wrong operator credentials', { 'WWW-Authenticate': { type: 'string', description: `Basic realm="${ADMIN_REALM}"` } }),
+  429: errorResponse('Too many failed authentications from this address', { 'Retry-After': { type: 'string', description: 'Seconds to wait' } }),
+};
+const ID_PARAMS = Type.Object({ id: Type.String({ minLength: 1, maxLength: ID_CHARS_MAX, description: 'The delivery id (webhook-id)' }) });
+
 export function adminRoutes(scope: FastifyInstance, deps: AdminDeps): void {
   const { admin } = deps.config;
   if (admin === undefined) return;
@@ -55,7 +73,22 @@ export function adminRoutes(scope: FastifyInstance, deps: AdminDeps): void {
   scope.get<{ Querystring: ListQuery }>(
     `${ADMIN_PREFIX}/deliveries`,
     {
-      schema: { hide: true, querystring: { type: 'object' } },
+      schema: {
+        ...adminSchema,
+        operationId: 'adminListDeliveries',
+        summary: 'List deliveries waiting for a replay (or still being retried)',
+        description: 'Oldest first, a page at a time: pass nextCursor as cursor for the next page.',
+        querystring: Type.Object(
+          {
+            status: Type.Optional(StringEnum(['UNDELIVERED', 'PENDING'], { default: 'UNDELIVERED', description: 'UNDELIVERED (the default) or PENDING' })),
+            integratorId: Type.Optional(Type.String({ minLength: 1, maxLength: ID_CHARS_MAX, description: 'Only messages to this integrator' })),
+            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LIST_LIMIT_MAX, default: LIST_LIMIT_DEFAULT, description: 'Page size' })),
+            cursor: Type.Optional(Type.String({ description: 'nextCursor of the previous page' })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: { description: 'A page of deliveries', ...json('DeliveryList') }, ...adminErrors },
+      },
       validatorCompiler: domainValidator(validateListQuery, 'delivery listing query'),
     },
     async (request) => {
@@ -73,7 +106,13 @@ export function adminRoutes(scope: FastifyInstance, deps: AdminDeps): void {
   scope.get<{ Params: { id: string } }>(
     `${ADMIN_PREFIX}/deliveries/:id`,
     {
-      schema: { hide: true, params: { type: 'object' } },
+      schema: {
+        ...adminSchema,
+        operationId: 'adminGetDelivery',
+        summary: 'One delivery with its body and every attempt',
+        params: ID_PARAMS,
+        response: { 200: { description: 'The delivery', ...json('DeliveryDetail') }, ...adminErrors, 404: errorResponse('No delivery has that id') },
+      },
       validatorCompiler: domainValidator(validateIdParams, 'delivery id'),
     },
     async (request) => {
@@ -87,7 +126,16 @@ export function adminRoutes(scope: FastifyInstance, deps: AdminDeps): void {
   scope.post<{ Body: ReplayRequest }>(
     `${ADMIN_PREFIX}/deliveries/replay`,
     {
-      schema: { hide: true, body: { type: 'object' } },
+      schema: {
+        ...adminSchema,
+        operationId: 'adminReplayDeliveries',
+        summary: 'Replay undelivered messages',
+        description:
+          'Makes UNDELIVERED messages PENDING again with a fresh retry schedule, and wakes delivery: one message by outboxId, or every one ' +
+          'of an integrator and/or written since a time. An empty filter is refused, so nobody replays everything by accident.',
+        body: Type.Ref('ReplayRequest'),
+        response: { 200: { description: 'How many were replayed', ...json('ReplayResult') }, ...adminErrors, 404: errorResponse('No delivery has that outboxId') },
+      },
       validatorCompiler: domainValidator((body) => validateReplay(body, integratorIds), 'replay request'),
     },
     async (request) => {

@@ -6,7 +6,7 @@ import { CreditTransferSchema } from '../../../domain/messages/credit-transfer.j
 import { validateCreditTransfer, type ValidCreditTransfer } from '../../../domain/messages/validate.js';
 import { assert } from '../../../lib/assert.js';
 import { traceFromHeaders } from '../../../lib/trace.js';
-import { commonErrorResponses } from '../../schemas.js';
+import { commonErrorResponses, errorResponse } from '../../schemas.js';
 import { domainValidator } from '../../validation.js';
 
 /** Credit-transfer operations: intake (202 once durably accepted) and status request (202, status re-sent as a callback). */
@@ -51,7 +51,7 @@ export function creditTransferRoutes(app: FastifyInstance, deps: AcceptCreditTra
         body: PaymentStatusRequestSchema,
         response: {
           202: { description: 'Accepted; the callback follows', type: 'null' },
-          404: { description: 'No credit transfer of this integrator has that uetr', content: { 'application/json': { schema: { $ref: 'ErrorDetail#' } } } },
+          404: errorResponse('No credit transfer of this integrator has that uetr'),
           ...commonErrorResponses,
         },
       },

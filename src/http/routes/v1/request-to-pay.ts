@@ -14,13 +14,11 @@ import {
 } from '../../../domain/messages/request-to-pay.js';
 import { assert } from '../../../lib/assert.js';
 import { traceFromHeaders } from '../../../lib/trace.js';
-import { commonErrorResponses } from '../../schemas.js';
+import { commonErrorResponses, errorResponse } from '../../schemas.js';
 import { domainValidator } from '../../validation.js';
 
 const accepted = (description: string) => ({ 202: { description, type: 'null' } });
-const notFound = {
-  404: { description: 'No request-to-pay of this integrator has that uetr', content: { 'application/json': { schema: { $ref: 'ErrorDetail#' } } } },
-};
+const notFound = { 404: errorResponse('No request-to-pay of this integrator has that uetr') };
 
 /** PayShap request-to-pay: initiation, status request and cancellation, each 202 with its answer as a callback. */
 export function requestToPayRoutes(app: FastifyInstance, deps: RequestToPayDeps): void {

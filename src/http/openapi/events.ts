@@ -1,0 +1,92 @@
+import { CT, type CtState } from '../../domain/machines/credit-transfer.js';
+import { ID, type IdState } from '../../domain/machines/identifier-determination.js';
+import { RTP, type RtpState } from '../../domain/machines/request-to-pay.js';
+import type { TransactionKind } from '../../domain/kinds.js';
+
+/**
+ * What the document says about each event type (CONTRACT §4; docs/state-machine.md has the full
+ * machines): when the state is entered, what its payload is, and which example payload shows it.
+ * Keyed by each machine's state type, so a state added to a machine does not compile until it
+ * is described here.
+ */
+
+/** The example payload of an event: a message of the examples (examples.ts picks it per kind). */
+export type PayloadExample =
+  | 'request'
+  | 'response'
+  | 'schemeReport'
+  | 'transportFailure'
+  | 'timeout'
+  | 'capability'
+  | 'expiry'
+  | 'cancellationResolved'
+  | { readonly rtpStatus: 'PRES' | 'ACCP' | 'ACSC' | 'RJCT' };
+
+export interface EventDoc {
+  /** When the state is entered. */
+  readonly when: string;
+  /** What the payload is, in words. */
+  readonly payload: string;
+  readonly example: PayloadExample;
+}
+
+const TRANSPORT_FAILURE = '{"schema":"SchemeTransportFailure","error":…}';
+
+const CREDIT_TRANSFER_EVENTS: Readonly<Record<CtState, EventDoc>> = {
+  [CT.RECEIVED]: { when: 'the credit transfer is stored (its 202)', payload: 'the CreditTransfer', example: 'request' },
+  [CT.ACCEPTED]: { when: "the scheme's rules pass (limits, currency)", payload: 'the CreditTransfer', example: 'request' },
+  [CT.REJECTED]: { when: 'a scheme rule is broken (e.g. AM02: over the limit); a REJECTED outcome follows', payload: 'the CreditTransfer', example: 'request' },
+  [CT.REQUEST_PENDING]: { when: 'the transfer is about to be sent to the scheme', payload: 'the CreditTransfer', example: 'request' },
+  [CT.REQUEST_DELIVERED]: { when: "the scheme's transport took the transfer, or a verdict proved the scheme has it", payload: "the CreditTransfer, or the scheme's report", example: 'request' },
+  [CT.REQUEST_DELIVERY_FAILURE]: { when: 'the first technical failure toward the scheme (the transfer is sent again), or a permanent one', payload: TRANSPORT_FAILURE, example: 'transportFailure' },
+  [CT.TIMEOUT]: { when: "the scheme's time budget is spent without a verdict; status enquiries follow, no outcome is guessed", payload: 'the CreditTransfer', example: 'request' },
+  [CT.RESPONSE_RECEIVED]: { when: "the scheme's verdict arrives", payload: "the scheme's status report as JSON (pacs.002), or a permanent transport failure", example: 'schemeReport' },
+  [CT.RESPONSE_ACCEPTED]: { when: 'the verdict is matched to the transfer (same commit as RESPONSE_RECEIVED)', payload: 'as RESPONSE_RECEIVED', example: 'schemeReport' },
+  [CT.RESPONSE_PENDING]: { when: 'the outcome (PaymentStatusReport) is queued for the credit-transfer-response callback', payload: 'the CreditTransfer', example: 'request' },
+  [CT.RESPONSE_DELIVERED]: { when: 'the integrator acknowledged the outcome callback', payload: 'the CreditTransfer', example: 'request' },
+  [CT.RESPONSE_DELIVERY_FAILURE]: { when: "the outcome callback's first failed attempt (retries go on)", payload: 'the CreditTransfer', example: 'request' },
+};
+
+const IDENTIFIER_DETERMINATION_EVENTS: Readonly<Record<IdState, EventDoc>> = {
+  [ID.RECEIVED]: { when: 'the determination request is stored', payload: 'the IdentifierDeterminationRequest', example: 'request' },
+  [ID.ACCEPTED]: { when: 'the scheme connector can resolve identifiers (same commit as REQUEST_PENDING)', payload: 'the IdentifierDeterminationRequest', example: 'request' },
+  [ID.REJECTED]: { when: 'the scheme connector cannot resolve identifiers (answer FAILED AG03)', payload: '{"schema":"SchemeCapability","error":…}', example: 'capability' },
+  [ID.REQUEST_PENDING]: { when: 'the acmt.023 is about to be sent to the scheme', payload: 'the IdentifierDeterminationRequest', example: 'request' },
+  [ID.REQUEST_DELIVERY_FAILURE]: { when: 'the first technical failure toward the scheme (sent again, same message id), or a permanent one', payload: TRANSPORT_FAILURE, example: 'transportFailure' },
+  [ID.TIMEOUT]: { when: "the scheme's time budget is spent without a report (answer FAILED AB06)", payload: '{"schema":"SchemeTimeout","timeBudgetMs":…}', example: 'timeout' },
+  [ID.RESPONSE_RECEIVED]: { when: "the scheme's report arrives (or a permanent transport failure)", payload: 'the acmt.024 as JSON (or the failure)', example: 'schemeReport' },
+  [ID.RESPONSE_ACCEPTED]: { when: 'the report is matched to the determination (same commit as RESPONSE_RECEIVED)', payload: 'as RESPONSE_RECEIVED', example: 'schemeReport' },
+  [ID.RESPONSE_PENDING]: { when: 'the answer is decided and stored; async: the report callback is queued', payload: 'the IdentifierDeterminationResponse', example: 'response' },
+  [ID.RESPONSE_DELIVERED]: { when: 'sync: with RESPONSE_PENDING (the answer is the 200); async: the report callback is acknowledged', payload: 'the IdentifierDeterminationResponse', example: 'response' },
+  [ID.RESPONSE_DELIVERY_FAILURE]: { when: "async: the report callback's first failed attempt (retries go on)", payload: 'the IdentifierDeterminationRequest', example: 'request' },
+};
+
+const REQUEST_TO_PAY_EVENTS: Readonly<Record<RtpState, EventDoc>> = {
+  [RTP.RECEIVED]: { when: 'the request-to-pay is stored (its 202)', payload: 'the RequestToPay', example: 'request' },
+  [RTP.ACCEPTED]: { when: 'the scheme connector carries request-to-pay (same commit as REQUEST_PENDING)', payload: 'the RequestToPay', example: 'request' },
+  [RTP.REJECTED]: { when: 'the scheme connector does not carry request-to-pay; STATUS_REJECTED (AG03) follows', payload: '{"schema":"SchemeCapability","error":…}', example: 'capability' },
+  [RTP.REQUEST_PENDING]: { when: 'the pain.013 is about to be sent to the scheme', payload: 'the RequestToPay', example: 'request' },
+  [RTP.REQUEST_DELIVERY_FAILURE]: { when: 'the first technical failure toward the scheme (sent again, same message id), or a permanent one', payload: TRANSPORT_FAILURE, example: 'transportFailure' },
+  [RTP.REQUEST_DELIVERED]: { when: 'the transport took the pain.013, or a report proved the scheme holds it; STATUS_PENDING follows', payload: 'the RequestToPay, or the pain.014 as JSON', example: 'request' },
+  [RTP.PENDING]: { when: 'with REQUEST_DELIVERED: a RequestToPayResponse PENDING is pushed', payload: 'as REQUEST_DELIVERED', example: 'request' },
+  [RTP.PRESENTED]: { when: 'the scheme reports PRES (shown to the payer): PRESENTED is pushed', payload: 'the pain.014 as JSON', example: { rtpStatus: 'PRES' } },
+  [RTP.ACCEPTED_BY_PAYER]: { when: 'the scheme reports ACCP (the payer agreed): ACCEPTED is pushed', payload: 'the pain.014 as JSON', example: { rtpStatus: 'ACCP' } },
+  [RTP.PAID]: { when: 'the scheme reports ACSC: PAID is pushed (final)', payload: 'the pain.014 as JSON', example: { rtpStatus: 'ACSC' } },
+  [RTP.STATUS_REJECTED]: {
+    when: 'the scheme reports RJCT, the transport fails for good (AB10), or after REQUEST_REJECTED (AG03): REJECTED is pushed (final)',
+    payload: 'the pain.014 as JSON; the failure; or the RequestToPay',
+    example: { rtpStatus: 'RJCT' },
+  },
+  [RTP.EXPIRED]: { when: 'expiryDateTime passed with the request still open: EXPIRED is pushed (final)', payload: '{"schema":"RequestToPayExpiry","expiryDateTime":…}', example: 'expiry' },
+  [RTP.CANCELLED]: {
+    when: "the scheme's camt.029 accepts a cancellation, or the request was withdrawn before it was sent: CANCELLED is pushed (final)",
+    payload: 'the camt.029 as JSON, or {"schema":"RequestToPayCancellation","withdrawnBeforeSending":true}',
+    example: 'cancellationResolved',
+  },
+};
+
+export const EVENT_DOCS: Readonly<Record<TransactionKind, Readonly<Record<string, EventDoc>>>> = {
+  CREDIT_TRANSFER: CREDIT_TRANSFER_EVENTS,
+  IDENTIFIER_DETERMINATION: IDENTIFIER_DETERMINATION_EVENTS,
+  REQUEST_TO_PAY: REQUEST_TO_PAY_EVENTS,
+};

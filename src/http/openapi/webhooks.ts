@@ -1,0 +1,115 @@
+import { CALLBACK_PATHS } from '../../domain/callback-paths.js';
+import { EVENT_CLASS } from '../../domain/events.js';
+import type { TransactionKind } from '../../domain/kinds.js';
+import { CALLBACK_EXAMPLES, eventExampleName } from './examples.js';
+import { EVENT_DOCS } from './events.js';
+import { PARAMETERS, SCHEME_NAMES, TAG_NAMES, exampleRefs, schemaRef } from './document.js';
+
+/**
+ * The `webhooks` of the document (OpenAPI 3.1): every callback the service POSTs under the
+ * integrator's partnerApiUrl (CONTRACT §3) and every event type it POSTs to
+ * `{eventsApiUrl}/events` (CONTRACT §4), with the headers each delivery carries
+ * (docs/delivery.md, "What goes on the wire").
+ */
+
+/** How the service authenticates to the integrator (`callbackAuth`): nothing, Basic, or an OAuth2 client-credentials bearer token. */
+const CALLBACK_SECURITY = [{}, { [SCHEME_NAMES.callbackBasic]: [] }, { [SCHEME_NAMES.callbackBearer]: [] }];
+
+const DELIVERY_PARAMETERS = [PARAMETERS.webhookId, PARAMETERS.webhookTimestamp, PARAMETERS.webhookSignature, PARAMETERS.traceparent, PARAMETERS.tracestate].map(
+  (name) => ({ $ref: `#/components/parameters/${name}` }),
+);
+
+const ACKNOWLEDGEMENT = {
+  '2XX': { description: 'Acknowledged: any 2xx; the body is not read beyond 64 KiB' },
+  '4XX': { description: 'Not acknowledged: the attempt failed and is retried on the schedule (429 with Retry-After lengthens the wait)' },
+  '5XX': { description: 'Not acknowledged: the attempt failed and is retried on the schedule (503 with Retry-After lengthens the wait)' },
+};
+
+interface Delivery {
+  readonly operationId: string;
+  readonly summary: string;
+  readonly description: string;
+  readonly tag: string;
+  readonly schema: string;
+  readonly examples: readonly string[];
+}
+
+function webhook(delivery: Delivery) {
+  return {
+    post: {
+      operationId: delivery.operationId,
+      summary: delivery.summary,
+      description: delivery.description,
+      tags: [delivery.tag],
+      security: CALLBACK_SECURITY,
+      parameters: DELIVERY_PARAMETERS,
+      requestBody: { required: true, content: { 'application/json': { schema: schemaRef(delivery.schema), examples: exampleRefs(delivery.examples) } } },
+      responses: ACKNOWLEDGEMENT,
+    },
+  };
+}
+
+const MUST_DELIVER = 'Must-deliver: retried with backoff until acknowledged, then kept UNDELIVERED for an operator to replay; delivered in order per transaction.';
+
+const CALLBACKS: Readonly<Record<keyof typeof CALLBACK_PATHS, Omit<Delivery, 'operationId' | 'tag' | 'examples'>>> = {
+  creditTransferResponse: {
+    summary: 'Credit-transfer outcome',
+    description: 'The outcome of a credit transfer once the scheme decided, and again for every status request.',
+    schema: 'PaymentStatusReport',
+  },
+  identifierDeterminationReport: {
+    summary: 'Identifier-determination report (async mode)',
+    description: 'The answer to an identifier determination made in async mode (integrator configuration, or `Prefer: respond-async`).',
+    schema: 'IdentifierDeterminationResponse',
+  },
+  requestToPayResponse: {
+    summary: 'Request-to-pay status',
+    description: 'The status of a request-to-pay: one per status change (PENDING, PRESENTED, ACCEPTED, PAID, REJECTED, EXPIRED, CANCELLED), and one per status request.',
+    schema: 'RequestToPayResponse',
+  },
+  requestToPayCancellationResponse: {
+    summary: 'Request-to-pay cancellation outcome',
+    description: 'The outcome of a RequestToPayCancellation: ACCEPTED (the request is CANCELLED) or REJECTED with the reason.',
+    schema: 'RequestToPayCancellationResponse',
+  },
+};
+
+const EVENT_TAGS: Readonly<Record<TransactionKind, string>> = {
+  CREDIT_TRANSFER: TAG_NAMES.creditTransferEvents,
+  IDENTIFIER_DETERMINATION: TAG_NAMES.identifierDeterminationEvents,
+  REQUEST_TO_PAY: TAG_NAMES.requestToPayEvents,
+};
+
+/** lowerCamelCase of an UPPER_SNAKE event type, for an operationId. */
+function camel(type: string): string {
+  return type.toLowerCase().replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase());
+}
+
+export function webhooks(): Record<string, unknown> {
+  const callbacks = Object.entries(CALLBACKS).map(([name, callback]): [string, unknown] => [
+    name,
+    webhook({
+      ...callback,
+      operationId: `${name}Callback`,
+      tag: TAG_NAMES.callbacks,
+      description: `POST {partnerApiUrl}${CALLBACK_PATHS[name as keyof typeof CALLBACK_PATHS]}. ${callback.description} ${MUST_DELIVER}`,
+      examples: CALLBACK_EXAMPLES[name as keyof typeof CALLBACK_PATHS],
+    }),
+  ]);
+  const events = (Object.entries(EVENT_DOCS) as Array<[TransactionKind, (typeof EVENT_DOCS)[TransactionKind]]>).flatMap(([kind, docs]) =>
+    Object.entries(docs).map(([type, doc]): [string, unknown] => [
+      `${EVENT_CLASS}_${type}`,
+      webhook({
+        operationId: `event${camel(`_${type}`)}`,
+        summary: `Event ${type}`,
+        description:
+          `POST {eventsApiUrl}/events, to integrators with events on. Entered when ${doc.when}. Payload: ${doc.payload}. ` +
+          'Best effort with long retries, never holding up processing; in order per transaction; de-duplicate on webhook-id.',
+        tag: EVENT_TAGS[kind],
+        schema: 'Event',
+        examples: [eventExampleName(type)],
+      }),
+    ]),
+  );
+  return Object.fromEntries([...callbacks, ...events]);
+}
