@@ -18,7 +18,7 @@ import { failedAuthPlugin } from './plugins/failed-auth.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { revokedSessionsPlugin } from './plugins/revoked-sessions.js';
 import { adminRoutes } from './routes/admin.js';
-import { oauthRoutes } from './routes/oauth.js';
+import { apiSecurity, oauthRoutes } from './routes/oauth.js';
 import { operationsRoutes, type Readiness } from './routes/operations.js';
 import { creditTransferRoutes } from './routes/v1/credit-transfer.js';
 import { identifierDeterminationRoutes } from './routes/v1/identifier-determination.js';
@@ -76,6 +76,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
   app.addSchema(RequestToPayCancellationResponseSchema);
   await app.register(errorsPlugin);
   await app.register(jsonBodyPlugin, { bodyBytesMax: config.server.bodyBytesMax });
+  const security = apiSecurity(config.auth);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -84,13 +85,8 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
         version: '1.0.0',
         description: 'Regulated payments service: requests from integrators under /api/v1. Errors are ErrorDetail bodies.',
       },
-      components: {
-        securitySchemes: {
-          basic: { type: 'http', scheme: 'basic' },
-          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-        },
-      },
-      security: [{ [config.auth.mode === 'basic' ? 'basic' : 'bearer']: [] }],
+      components: { securitySchemes: security.schemes },
+      security: security.requirements,
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
