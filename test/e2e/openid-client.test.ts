@@ -62,4 +62,20 @@ void describe('openid-client against the embedded provider, with no OAuth config
     assert.notEqual(refreshed.refresh_token, tokens.refresh_token, 'the refresh token rotates');
     assert.equal(await transferWith(refreshed.access_token), 202);
   });
+
+  void it("describes both grants as the API's oauth2 security scheme, which the /docs page's Authorize button uses", async () => {
+    const document = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
+      components: { securitySchemes: Record<string, { type: string; flows?: Record<string, { tokenUrl: string; scopes: Record<string, string> }> }> };
+      security: Record<string, string[]>[];
+    };
+    const oauth2 = document.components.securitySchemes['oauth2'];
+    assert.equal(oauth2?.type, 'oauth2');
+    assert.deepEqual(Object.keys(oauth2.flows ?? {}).sort(), ['clientCredentials', 'password']);
+    for (const flow of Object.values(oauth2.flows ?? {})) {
+      assert.equal(flow.tokenUrl, '/oauth/token', 'relative: the page asks the origin it was loaded from');
+      assert.deepEqual(Object.keys(flow.scopes), ['api']);
+    }
+    assert.deepEqual(document.security, [{ oauth2: ['api'] }, { bearer: [] }]);
+    assert.equal(document.components.securitySchemes['basic'], undefined, 'no scheme this deployment does not take');
+  });
 });
