@@ -37,7 +37,7 @@ export async function acceptCreditTransfer(deps: AcceptCreditTransferDeps, input
   if (!integrator.schemes.includes(transfer.scheme)) {
     throw new ApiError('SCHEME_NOT_ENABLED', `${transfer.scheme} is not enabled for this integrator`);
   }
-  checkOwnInstitution(integrator, transfer.message.debtorAgent, '/debtorAgent');
+  checkOwnInstitution(integrator, [{ agent: transfer.message.debtorAgent, pointer: '/debtorAgent' }]);
   const link = deps.proxyPayments === undefined || !paysProxy(transfer) ? undefined : await linkUnlessRetry({ ...deps, proxyPayments: deps.proxyPayments }, integrator, transfer);
 
   const outcome = await admit(deps, {

@@ -52,8 +52,10 @@ export async function determineIdentifier(deps: DetermineIdentifierDeps, input: 
     ]);
   }
   if (!integrator.schemes.includes(request.scheme)) throw new ApiError('SCHEME_NOT_ENABLED', `${request.scheme} is not enabled for this integrator`);
-  checkOwnInstitution(integrator, message.request.requestor, '/request/requestor');
-  if (message.request.instructingAgent !== undefined) checkOwnInstitution(integrator, message.request.instructingAgent, '/request/instructingAgent');
+  checkOwnInstitution(integrator, [
+    { agent: message.request.requestor, pointer: '/request/requestor' },
+    ...(message.request.instructingAgent === undefined ? [] : [{ agent: message.request.instructingAgent, pointer: '/request/instructingAgent' }]),
+  ]);
 
   const mode: AnswerMode = input.respondAsync || integrator.identifierDetermination === 'async' ? 'async' : 'sync';
   const outcome = await admit(deps, {

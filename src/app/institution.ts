@@ -1,5 +1,5 @@
 import type { IntegratorConfig } from '../config/types.js';
-import { ApiError } from '../domain/errors.js';
+import { ApiError, type FieldError } from '../domain/errors.js';
 
 interface AgentIdentifiers {
   readonly bicfi?: unknown;
@@ -7,27 +7,54 @@ interface AgentIdentifiers {
   readonly clearingSystemMemberId?: { readonly memberId?: unknown };
 }
 
+/** An agent a message names, and its JSON pointer in the request body (`/debtorAgent`). */
+export interface NamedAgent {
+  readonly agent: AgentIdentifiers | undefined;
+  readonly pointer: string;
+}
+
 /**
- * An integrator may only send payments from its own institution. The agent must name it by BIC
+ * The fields by which one agent fails to name the integrator's institution: each identifier that
+ * names another, at its own pointer, or the agent itself when it gives none.
+ */
+function agentProblems(own: IntegratorConfig['institution'], { agent, pointer }: NamedAgent): { errors: FieldError[]; detail: string } | undefined {
+  const errors: FieldError[] = [];
+  const differing: string[] = [];
+  const bic = agent?.bicfi;
+  if (typeof bic === 'string' && (own.bicfi === undefined || bic.slice(0, 8) !== own.bicfi.slice(0, 8))) {
+    errors.push({ field: `${pointer}/bicfi`, message: "is not the integrator's institution (compared on its first 8 characters)" });
+    differing.push(`bicfi ${bic}`);
+  }
+  const memberIds = [
+    [agent?.clearingSystemMemberId?.memberId, `${pointer}/clearingSystemMemberId/memberId`],
+    [agent?.memberId, `${pointer}/memberId`],
+  ] as const;
+  for (const [memberId, field] of memberIds) {
+    if (typeof memberId === 'string' && memberId !== own.memberId) {
+      errors.push({ field, message: "is not the integrator's clearing-system member id" });
+      differing.push(`memberId ${memberId}`);
+    }
+  }
+  if (typeof bic !== 'string' && memberIds.every(([memberId]) => typeof memberId !== 'string')) {
+    const message = "must identify the integrator's institution by bicfi or clearingSystemMemberId.memberId";
+    return { errors: [{ field: pointer, message }], detail: `${pointer} ${message}` };
+  }
+  if (errors.length === 0) return undefined;
+  return { errors, detail: `${pointer} (${differing.join(', ')}) is not the integrator's institution` };
+}
+
+/**
+ * An integrator may only send payments from its own institution. Each agent must name it by BIC
  * (compared on the 8-character institution part, so a branch BIC of the same bank matches) or by
  * clearing-system member id; every identifier it gives must match, and it must give at least one.
+ * Every agent that does not is reported in one 403, each offending field by its pointer.
  */
-export function checkOwnInstitution(integrator: IntegratorConfig, agent: AgentIdentifiers | undefined, pointer: string): void {
-  const own = integrator.institution;
-  const bic = typeof agent?.bicfi === 'string' ? agent.bicfi : undefined;
-  const memberIds = [agent?.clearingSystemMemberId?.memberId, agent?.memberId].filter((value): value is string => typeof value === 'string');
-
-  const mismatches: string[] = [];
-  if (bic !== undefined && (own.bicfi === undefined || bic.slice(0, 8) !== own.bicfi.slice(0, 8))) {
-    mismatches.push(`bicfi ${bic}`);
-  }
-  for (const memberId of memberIds) {
-    if (own.memberId === undefined || memberId !== own.memberId) mismatches.push(`memberId ${memberId}`);
-  }
-  if (bic === undefined && memberIds.length === 0) {
-    throw new ApiError('INSTITUTION_NOT_ALLOWED', `${pointer} must identify the integrator's institution by bicfi or clearingSystemMemberId.memberId`);
-  }
-  if (mismatches.length > 0) {
-    throw new ApiError('INSTITUTION_NOT_ALLOWED', `${pointer} (${mismatches.join(', ')}) is not the integrator's institution`);
-  }
+export function checkOwnInstitution(integrator: IntegratorConfig, agents: readonly NamedAgent[]): void {
+  const problems = agents.map((agent) => agentProblems(integrator.institution, agent)).filter((problem) => problem !== undefined);
+  if (problems.length === 0) return;
+  throw new ApiError(
+    'INSTITUTION_NOT_ALLOWED',
+    problems.map((problem) => problem.detail).join('; '),
+    problems.flatMap((problem) => problem.errors),
+  );
 }

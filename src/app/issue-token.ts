@@ -7,7 +7,16 @@ import type { AccessTokenSigner } from '../ports/tokens.js';
 
 /**
  * The embedded identity provider's token endpoint (CONTRACT §7, spec "OAuth2 password grant"):
- * `grant_type=password` and `grant_type=refresh_token`, both with client authentication.
+ * `grant_type=password` and `grant_type=refresh_token`, which the spec requires, and
+ * `grant_type=client_credentials` (RFC 6749 §4.4), the grant for a client acting for itself that
+ * RFC 9700 leaves in place of the password grant. All three authenticate the client.
+ *
+ * A client-credentials token gets no refresh token (RFC 6749 §4.4.3): the client asks again with
+ * its credentials. So it belongs to no session: it has no `sid` and no `preferred_username`, and
+ * lives `accessTokenTtlS` like every access token.
+ *
+ * A `scope` parameter is not checked, for any grant: every token grants the one scope `api`, and
+ * every answer says so in `scope`, as RFC 6749 §3.3 asks of a server granting other than asked.
  *
  * Refresh tokens are opaque random strings; only their SHA-256 is stored. Every refresh rotates
  * the token; presenting a used one again is refused and revokes every token descended from the
@@ -18,7 +27,19 @@ import type { AccessTokenSigner } from '../ports/tokens.js';
  */
 export type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unsupported_grant_type';
 
-export interface TokenResponse {
+/** The grants answered, as the metadata document advertises them (`grant_types_supported`). */
+export const GRANT_TYPES = ['client_credentials', 'password', 'refresh_token'] as const;
+type GrantType = (typeof GRANT_TYPES)[number];
+
+/** The form fields each grant needs besides the client's credentials. */
+const GRANT_FIELDS: Readonly<Record<GrantType, readonly string[]>> = {
+  client_credentials: [],
+  password: ['username', 'password'],
+  refresh_token: ['refresh_token'],
+};
+
+/** A password or refresh grant's answer: exactly the fields CONTRACT §7 lists. */
+export interface SessionTokenResponse {
   readonly access_token: string;
   readonly expires_in: number;
   readonly refresh_expires_in: number;
@@ -28,6 +49,16 @@ export interface TokenResponse {
   readonly session_state: string;
   readonly scope: string;
 }
+
+/** A client-credentials grant's answer (RFC 6749 §4.4.3, §5.1): no refresh token, so no session. */
+export interface ClientTokenResponse {
+  readonly access_token: string;
+  readonly token_type: 'bearer';
+  readonly expires_in: number;
+  readonly scope: string;
+}
+
+export type TokenResponse = SessionTokenResponse | ClientTokenResponse;
 
 export type TokenOutcome =
   | { readonly kind: 'issued'; readonly integrator: IntegratorConfig; readonly response: TokenResponse }
@@ -42,6 +73,8 @@ export interface TokenRequest {
   readonly basicClient?: { readonly clientId: string; readonly clientSecret: string };
   /** Whether the caller's address is in this integrator's allowlist. */
   readonly addressAllowed: (integrator: IntegratorConfig) => boolean;
+  /** The `iss` of the access token issued (the provider's issuer for the origin asked). */
+  readonly issuer: string;
 }
 
 export interface IssueTokenDeps {
@@ -115,12 +148,12 @@ export async function issueToken(deps: IssueTokenDeps, request: TokenRequest): P
   const grantType = request.form['grant_type'];
   if (Array.isArray(grantType)) return { kind: 'error', error: 'invalid_request', description: 'grant_type sent more than once' };
   if (typeof grantType !== 'string' || grantType === '') return { kind: 'error', error: 'invalid_request', description: 'missing parameters: grant_type' };
-  if (grantType !== 'password' && grantType !== 'refresh_token') {
-    return { kind: 'error', error: 'unsupported_grant_type', description: 'grant_type must be password or refresh_token' };
+  if (!isGrantType(grantType)) {
+    return { kind: 'error', error: 'unsupported_grant_type', description: `grant_type must be one of ${GRANT_TYPES.join(', ')}` };
   }
 
   // All parameters are checked before any secret is, so a malformed request costs no scrypt work.
-  const grantFields = requireFields(request.form, grantType === 'password' ? ['username', 'password'] : ['refresh_token']);
+  const grantFields = requireFields(request.form, GRANT_FIELDS[grantType]);
   const client = clientCredentials(request);
   if (!client.ok) return client.outcome;
   if (!grantFields.ok) return grantFields.outcome;
@@ -129,12 +162,17 @@ export async function issueToken(deps: IssueTokenDeps, request: TokenRequest): P
   if (!authenticated.ok) return authenticated.outcome;
   const integrator = authenticated.value;
 
+  if (grantType === 'client_credentials') return { kind: 'issued', integrator, response: await issueClientToken(deps, integrator, request.issuer) };
   const grant =
     grantType === 'password'
       ? await passwordGrant(deps, integrator, grantFields.value['username'] ?? '', grantFields.value['password'] ?? '')
       : await refreshGrant(deps, integrator, grantFields.value['refresh_token'] ?? '');
   if (!grant.ok) return grant.outcome;
-  return { kind: 'issued', integrator, response: await issue(deps, integrator, grant.value) };
+  return { kind: 'issued', integrator, response: await issue(deps, integrator, grant.value, request.issuer) };
+}
+
+function isGrantType(value: string): value is GrantType {
+  return (GRANT_TYPES as readonly string[]).includes(value);
 }
 
 async function authenticateClient(deps: IssueTokenDeps, request: TokenRequest, client: { clientId: string; clientSecret: string }): Promise<Step<IntegratorConfig>> {
@@ -172,7 +210,7 @@ async function refreshGrant(deps: IssueTokenDeps, integrator: IntegratorConfig, 
   }
 }
 
-async function issue(deps: IssueTokenDeps, integrator: IntegratorConfig, familyId: string): Promise<TokenResponse> {
+async function issue(deps: IssueTokenDeps, integrator: IntegratorConfig, familyId: string, issuer: string): Promise<SessionTokenResponse> {
   const { accessTokenTtlS, refreshTokenTtlS } = deps.config.auth;
   const now = deps.clock.now();
   const refreshToken = deps.randomToken();
@@ -191,6 +229,7 @@ async function issue(deps: IssueTokenDeps, integrator: IntegratorConfig, familyI
   );
   const accessToken = await deps.signer.sign(
     {
+      issuer,
       integratorId: integrator.id,
       username: integrator.credentials.username,
       clientId: integrator.credentials.clientId ?? '',
@@ -210,4 +249,15 @@ async function issue(deps: IssueTokenDeps, integrator: IntegratorConfig, familyI
     session_state: familyId,
     scope: TOKEN_SCOPE,
   };
+}
+
+/** An access token for the client itself: nothing is stored, so there is nothing to refresh or revoke. */
+async function issueClientToken(deps: IssueTokenDeps, integrator: IntegratorConfig, issuer: string): Promise<ClientTokenResponse> {
+  const { accessTokenTtlS } = deps.config.auth;
+  const accessToken = await deps.signer.sign(
+    { issuer, integratorId: integrator.id, clientId: integrator.credentials.clientId ?? '', scope: TOKEN_SCOPE },
+    deps.clock.now(),
+    accessTokenTtlS,
+  );
+  return { access_token: accessToken, token_type: 'bearer', expires_in: accessTokenTtlS, scope: TOKEN_SCOPE };
 }

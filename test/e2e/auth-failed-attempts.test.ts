@@ -121,4 +121,29 @@ void describe('failed authentications per client address', () => {
       await server.close();
     }
   });
+
+  void it('counts wrong client secrets of the client-credentials grant like those of the password grant', async () => {
+    const clock = new ManualClock();
+    const server = await startTestApp(await limitedConfig('oauth2'), { clock });
+    const token = (secret: string): Promise<Response> =>
+      fetch(`${server.url}/oauth/token`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${BANK_A.clientId}:${secret}`).toString('base64')}`,
+          ...FROM_ONE,
+        },
+        body: 'grant_type=client_credentials',
+      });
+    try {
+      for (let failure = 0; failure < LIMIT.burst; failure += 1) assert.equal((await token('wrong')).status, 401);
+      const held = await token(BANK_A.clientSecret);
+      assert.equal(held.status, 429, 'the right secret is not checked once the address has spent its failures');
+      assert.equal(((await held.json()) as Record<string, unknown>)['error'], 'temporarily_unavailable');
+      clock.advance(1_000);
+      assert.equal((await token(BANK_A.clientSecret)).status, 200, 'the right secret a second later');
+    } finally {
+      await server.close();
+    }
+  });
 });

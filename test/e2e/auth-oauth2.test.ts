@@ -3,9 +3,10 @@ import { createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypt
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { SignJWT, exportJWK, generateKeyPair, decodeJwt, decodeProtectedHeader } from 'jose';
+import { request } from 'undici';
 import { openStore } from '../../src/adapters/store.js';
 import type { Store } from '../../src/ports/store.js';
-import { BANK_A, BANK_B, ManualClock, form, integrator, startTestApp, testConfig, type TestApp } from '../support/auth-app.js';
+import { BANK_A, BANK_B, ManualClock, form, integrator, rawRequest, startTestApp, testConfig, type TestApp } from '../support/auth-app.js';
 import { dropPostgresDatabase, freshPostgresUrl } from '../support/postgres.js';
 
 type PrivateKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
@@ -38,6 +39,8 @@ void describe('OAuth2 with the embedded provider, over real HTTP', () => {
     return fetch(`${server.url}/oauth/token`, { ...request, headers: { ...request.headers, ...headers } });
   };
   const api = (accessToken: string): Promise<Response> => fetch(`${server.url}/api/v1/whoami`, { headers: { authorization: `Bearer ${accessToken}` } });
+  const clientBasic = (client: { clientId: string; clientSecret: string }): string =>
+    `Basic ${Buffer.from(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`).toString('base64')}`;
 
   void it('issues tokens for the password grant, serves the API with them, rotates refresh tokens and revokes a family on reuse', async () => {
     const issued = await token(passwordGrant(BANK_A));
@@ -139,10 +142,52 @@ void describe('OAuth2 with the embedded provider, over real HTTP', () => {
     assert.deepEqual(await response.json(), { error: 'invalid_request', error_description: 'missing parameters: password' });
   });
 
-  void it('answers 400 unsupported_grant_type for client_credentials', async () => {
-    const response = await token({ grant_type: 'client_credentials', client_id: BANK_A.clientId, client_secret: BANK_A.clientSecret });
+  void it('answers 400 unsupported_grant_type for a grant it does not offer', async () => {
+    const response = await token({ grant_type: 'authorization_code', code: 'x', client_id: BANK_A.clientId, client_secret: BANK_A.clientSecret });
     assert.equal(response.status, 400);
-    assert.equal(((await response.json()) as Record<string, unknown>)['error'], 'unsupported_grant_type');
+    assert.deepEqual(await response.json(), { error: 'unsupported_grant_type', error_description: 'grant_type must be one of client_credentials, password, refresh_token' });
+  });
+
+  void it('issues an access token without a refresh token for the client-credentials grant, by client_secret_basic or client_secret_post, and serves the API with it', async () => {
+    const byBasic = await token({ grant_type: 'client_credentials' }, { authorization: clientBasic(BANK_A) });
+    const byPost = await token({ grant_type: 'client_credentials', client_id: BANK_A.clientId, client_secret: BANK_A.clientSecret });
+    for (const response of [byBasic, byPost]) {
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('cache-control'), 'no-store');
+      const body = (await response.json()) as Record<string, unknown>;
+      assert.deepEqual(Object.keys(body).sort(), ['access_token', 'expires_in', 'scope', 'token_type'], 'no refresh token, no session (RFC 6749 §4.4.3)');
+      assert.equal(body['token_type'], 'bearer');
+      assert.equal(body['expires_in'], 60);
+      assert.equal(body['scope'], 'api');
+      const claims = decodeJwt(body['access_token'] as string);
+      assert.equal(claims.sub, 'bank-a');
+      assert.equal(claims['azp'], BANK_A.clientId);
+      assert.equal(claims['preferred_username'], undefined, 'the client acts for itself, not for a user');
+      assert.equal(claims['sid'], undefined);
+      assert.equal(claims.iss, server.url);
+      const called = await api(body['access_token'] as string);
+      assert.equal(called.status, 200);
+      assert.deepEqual(await called.json(), { integrator: 'bank-a', address: '127.0.0.1' });
+    }
+  });
+
+  void it('answers 401 invalid_client with a Basic challenge for a client-credentials grant with a wrong secret or an unknown client', async () => {
+    for (const client of [{ ...BANK_A, clientSecret: 'wrong' }, { ...BANK_A, clientId: 'nobody' }]) {
+      const response = await token({ grant_type: 'client_credentials' }, { authorization: clientBasic(client) });
+      assert.equal(response.status, 401);
+      assert.equal(response.headers.get('www-authenticate'), 'Basic realm="regpay"');
+      assert.deepEqual(await response.json(), { error: 'invalid_client', error_description: 'client authentication failed' });
+    }
+    const missing = await token({ grant_type: 'client_credentials' });
+    assert.equal(missing.status, 400);
+    assert.deepEqual(await missing.json(), { error: 'invalid_request', error_description: 'missing parameters: client_id, client_secret' });
+  });
+
+  void it('holds a client-credentials request of a client whose integrator does not allowlist the caller', async () => {
+    // bank-b is allowlisted on ::1 only; this request comes from 127.0.0.1.
+    const pending = token({ grant_type: 'client_credentials' }, { authorization: clientBasic(BANK_B) });
+    const outcome = await Promise.race([pending.then(() => 'answered' as const, () => 'closed' as const), new Promise((resolve) => setTimeout(() => resolve('silent'), 300))]);
+    assert.equal(outcome, 'silent');
   });
 
   void it('answers 400 invalid_request for a JSON body', async () => {
@@ -194,24 +239,64 @@ void describe('OAuth2 with the embedded provider, over real HTTP', () => {
     assert.match(forged.headers.get('www-authenticate') ?? '', /error="invalid_token"/);
   });
 
-  void it('publishes the JWKS and the discovery document', async () => {
+  void it('publishes the JWKS, and RFC 8414 metadata that claims no ID tokens at both well-known paths, with the URL asked as issuer', async () => {
     const jwks = (await (await fetch(`${server.url}/oauth/jwks`)).json()) as { keys: Record<string, unknown>[] };
     assert.equal(jwks.keys.length, 1);
     assert.equal(jwks.keys[0]?.['kty'], 'EC');
     assert.equal(jwks.keys[0]?.['d'], undefined, 'no private part');
-    const discovery = (await (await fetch(`${server.url}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
-    assert.equal(discovery['token_endpoint'], `${server.url}/oauth/token`);
-    assert.equal(discovery['jwks_uri'], `${server.url}/oauth/jwks`);
-    assert.deepEqual(discovery['grant_types_supported'], ['password', 'refresh_token']);
+    for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
+      const response = await fetch(`${server.url}${path}`);
+      assert.equal(response.status, 200);
+      assert.deepEqual(await response.json(), {
+        issuer: server.url,
+        token_endpoint: `${server.url}/oauth/token`,
+        jwks_uri: `${server.url}/oauth/jwks`,
+        response_types_supported: [],
+        grant_types_supported: ['client_credentials', 'password', 'refresh_token'],
+        token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+        scopes_supported: ['api'],
+      }, path);
+    }
+    const issued = (await (await token(passwordGrant(BANK_A))).json()) as Record<string, string>;
+    assert.equal(decodeJwt(issued['access_token'] ?? '').iss, server.url, "the tokens' iss is the metadata's issuer");
   });
 
-  void it('keeps one signing key in the store, so a second instance verifies the first one\'s tokens', async () => {
+  void it('names the origin a request was made to as issuer, written as a URL parser writes it, and refuses a token at another origin', async () => {
+    const metadataAt = async (host: string): Promise<unknown> =>
+      ((await (await request(`${server.url}/.well-known/oauth-authorization-server`, { headers: { host } })).body.json()) as Record<string, unknown>)['issuer'];
+    assert.equal(await metadataAt('Regpay.Example:80'), 'http://regpay.example', 'lower-case host, no default port');
+    assert.equal(await metadataAt('[::1]:8443'), 'http://[::1]:8443');
+
+    const issued = (await (await token(passwordGrant(BANK_A))).json()) as Record<string, string>;
+    const elsewhere = await request(`${server.url}/api/v1/whoami`, { headers: { host: 'regpay.example', authorization: `Bearer ${issued['access_token'] ?? ''}` } });
+    assert.equal(elsewhere.statusCode, 401, `a token issued as ${server.url} is not one of http://regpay.example`);
+    assert.match(String(elsewhere.headers['www-authenticate']), /error_description="the access token's iss claim is not acceptable"/);
+    await elsewhere.body.dump();
+  });
+
+  void it('answers 400 invalid_request at the token endpoint and the metadata when the Host names no host', async () => {
+    for (const path of ['/oauth/token', '/.well-known/oauth-authorization-server']) {
+      const answer = await rawRequest({
+        host: '127.0.0.1',
+        port: server.port,
+        request: path === '/oauth/token'
+          ? `POST ${path} HTTP/1.1\r\nHost: a/b\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 29\r\nConnection: close\r\n\r\ngrant_type=client_credentials`
+          : `GET ${path} HTTP/1.1\r\nHost: a/b\r\nConnection: close\r\n\r\n`,
+      });
+      assert.match(answer.received, /^HTTP\/1\.1 400 /, path);
+      assert.match(answer.received, /"error":"invalid_request"/, path);
+    }
+  });
+
+  void it('keeps one signing key in the store, so a second instance behind the same URL verifies the first one\'s tokens', async () => {
     const config = await testConfig({ auth: { mode: 'oauth2' } });
     const twin = await startTestApp(config, { clock, store: server.store });
     try {
       const issued = (await (await token(passwordGrant(BANK_A))).json()) as Record<string, unknown>;
-      const response = await fetch(`${twin.url}/api/v1/whoami`, { headers: { authorization: `Bearer ${issued['access_token'] as string}` } });
-      assert.equal(response.status, 200);
+      // A load balancer in front of both passes on the Host the client used: the first instance's here.
+      const response = await request(`${twin.url}/api/v1/whoami`, { headers: { host: new URL(server.url).host, authorization: `Bearer ${issued['access_token'] as string}` } });
+      assert.equal(response.statusCode, 200);
+      await response.body.dump();
     } finally {
       await twin.close();
     }
@@ -236,7 +321,8 @@ void describe('A session revoked on one instance, on another instance sharing it
     // Each instance with its own pool on the shared database, as two processes would be.
     const store = await openStore(database);
     stores.push(store);
-    const app = await startTestApp(await testConfig({ auth: { mode: 'oauth2', accessTokenTtlS: 60, refreshTokenTtlS: 600, revocationPollMs: POLL_MS } }), { store });
+    // Instances behind one load balancer, named by auth.publicUrl as in production.
+    const app = await startTestApp(await testConfig({ auth: { mode: 'oauth2', publicUrl: 'https://regpay.test', accessTokenTtlS: 60, refreshTokenTtlS: 600, revocationPollMs: POLL_MS } }), { store });
     started.push(app);
     return app;
   };
@@ -272,8 +358,10 @@ void describe('Rotating the embedded signing key (auth.verificationKeys)', () =>
     for (const app of started) await app.close();
   });
 
+  // The instances of one deployment, before and after a rotation: one URL, as auth.publicUrl names it.
+  const PUBLIC_URL = 'https://regpay.test';
   const start = async (auth: Record<string, unknown>, options: { store?: TestApp['store'] } = {}): Promise<TestApp> => {
-    const app = await startTestApp(await testConfig({ auth: { mode: 'oauth2', ...auth } }), options);
+    const app = await startTestApp(await testConfig({ auth: { mode: 'oauth2', publicUrl: PUBLIC_URL, ...auth } }), options);
     started.push(app);
     return app;
   };
@@ -337,7 +425,7 @@ void describe('Rotating the embedded signing key (auth.verificationKeys)', () =>
     const signed = (kid: unknown): Promise<string> =>
       new SignJWT({ azp: BANK_A.clientId })
         .setProtectedHeader({ alg: 'RS256', kid: String(kid), typ: 'at+jwt' })
-        .setIssuer('regpay')
+        .setIssuer(PUBLIC_URL)
         .setAudience('regpay-api')
         .setSubject('bank-a')
         .setIssuedAt()

@@ -225,12 +225,24 @@ for (const [storeName, makeDatabase] of databases) {
       assert.equal(((await wrong.json()) as Json).schema, 'ErrorDetail');
     });
 
-    it("answers 403 when the debtor agent is another institution", async () => {
-      const transfer = creditTransfer('ZA_RTC');
-      transfer.debtorAgent = { bicfi: 'OTHRZAJJ' };
-      const response = await post(transfer);
+    it("answers 403 when the debtor agent is another institution, naming each identifier that differs", async () => {
+      const byBic = creditTransfer('ZA_RTC');
+      byBic.debtorAgent = { bicfi: 'OTHRZAJJ' };
+      const response = await post(byBic);
       assert.equal(response.status, 403);
-      assert.match(((await response.json()) as Json).detail, /debtorAgent/);
+      const body = (await response.json()) as Json;
+      assert.match(body.detail, /debtorAgent/);
+      assert.deepEqual(body.errors, [{ field: '/debtorAgent/bicfi', message: "is not the integrator's institution (compared on its first 8 characters)" }]);
+
+      const byMemberId = creditTransfer('ZA_RTC');
+      byMemberId.debtorAgent = { bicfi: 'DEMOZAJJXXX', clearingSystemMemberId: { memberId: '250655' } };
+      const memberIdAnswer = await post(byMemberId);
+      assert.equal(memberIdAnswer.status, 403);
+      assert.deepEqual(
+        ((await memberIdAnswer.json()) as Json).errors.map((error: Json) => error.field),
+        ['/debtorAgent/clearingSystemMemberId/memberId'],
+        'the branch BIC of the own institution is right; only the member id is named',
+      );
     });
 
     it('answers 422 for a scheme that takes no credit transfer', async () => {

@@ -234,6 +234,19 @@ void describe('identifier determination end to end (service, simulated operator 
     assert.equal((await post(server, foreign)).status, 403);
   });
 
+  void it('names in one 403 the requestor and the instructing agent that are not the integrator\'s institution', async () => {
+    const foreign = lookupOf('thandi@shap');
+    foreign.request.requestor = { schema: 'INSTITUTION_IDENTIFICATION', bicfi: 'DEMOZAJJ', memberId: '250655' };
+    foreign.request.instructingAgent = { bicfi: 'OTHRZAJJ' };
+    const answer = await post(server, foreign);
+    assert.equal(answer.status, 403);
+    assert.deepEqual(
+      answer.json.errors.map((error: any) => error.field),
+      ['/request/requestor/memberId', '/request/instructingAgent/bicfi'],
+    );
+    assert.match(answer.json.detail, /\/request\/requestor .*; \/request\/instructingAgent /);
+  });
+
   void it('refuses a PayShap payment to a proxy without a determination, and pays one that has it to the resolved account', async () => {
     const transfer = creditTransfer('ZA_RPP');
     transfer.creditorAccount = { proxy: { namespace: 'ZA_CUSTOM', schema: 'CUSTOM', value: 'closed@shap' } };

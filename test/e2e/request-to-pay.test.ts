@@ -175,7 +175,9 @@ void describe('request-to-pay end to end (service, simulated operator and integr
     assert.equal((await post(server, '', rtc)).status, 422);
     const foreignAgent = rtpFor('0799000100');
     foreignAgent.creditorAgent = { bicfi: 'OTHRZAJJ' };
-    assert.equal((await post(server, '', foreignAgent)).status, 403);
+    const refused = await post(server, '', foreignAgent);
+    assert.equal(refused.status, 403);
+    assert.deepEqual(refused.json.errors.map((error: any) => error.field), ['/creditorAgent/bicfi'], 'the 403 names the field to correct');
   });
 });
 

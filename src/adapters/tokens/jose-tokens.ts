@@ -14,10 +14,13 @@ import type { Store } from '../../ports/store.js';
  * ES256 for EC keys, RS256 for RSA keys. Tokens carry `typ: at+jwt` (RFC 9068) and the kid of
  * their key; tokens of the public keys in `auth.verificationKeys` are accepted too, so the signing
  * key can be rotated without refusing tokens issued under the old one (docs/configuration.md).
+ *
+ * The issuer identifier is `auth.publicUrl`; without it, the origin each request was made to
+ * (http/request-origin.ts), so the provider is discoverable at whatever URL a client reaches it
+ * (RFC 8414 §3.3), and a token is accepted where it was issued: by every instance behind the
+ * same URL, as they all see the same Host.
  */
 export const SIGNING_KEY_SETTING = 'oauth.signingKey';
-/** Issuer of embedded tokens when `auth.publicUrl` is not configured. */
-export const DEFAULT_ISSUER = 'regpay';
 /** Audience of embedded tokens when `auth.audience` is not configured. */
 export const DEFAULT_AUDIENCE = 'regpay-api';
 const ACCESS_TOKEN_TYPE = 'at+jwt';
@@ -28,7 +31,8 @@ const JWKS_COOLDOWN_MS = 30_000;
 const JWKS_CACHE_MAX_AGE_MS = 600_000;
 
 export interface EmbeddedProvider extends AccessTokenSigner, AccessTokenVerifier {
-  readonly issuer: string;
+  /** The issuer identifier for a request made to `origin`; undefined only without auth.publicUrl and without an origin. */
+  issuerFor(origin: string | undefined): string | undefined;
   readonly audience: string;
   readonly algorithm: 'ES256' | 'RS256';
   /** The public key set published at /oauth/jwks. */
@@ -98,7 +102,8 @@ class Embedded implements EmbeddedProvider {
   constructor(
     privateKey: KeyObject,
     keys: readonly VerificationKey[],
-    readonly issuer: string,
+    /** auth.publicUrl: the one issuer, whatever origin a request names. */
+    readonly publicUrl: string | undefined,
     readonly audience: string,
     readonly clockToleranceS: number,
   ) {
@@ -115,17 +120,21 @@ class Embedded implements EmbeddedProvider {
     };
   }
 
+  issuerFor(origin: string | undefined): string | undefined {
+    return this.publicUrl ?? origin;
+  }
+
   async sign(claims: AccessTokenClaims, nowMs: number, ttlS: number): Promise<string> {
     const nowS = Math.floor(nowMs / 1000);
     return new SignJWT({
       azp: claims.clientId,
       client_id: claims.clientId,
-      preferred_username: claims.username,
-      sid: claims.sessionId,
+      ...(claims.username === undefined ? {} : { preferred_username: claims.username }),
+      ...(claims.sessionId === undefined ? {} : { sid: claims.sessionId }),
       scope: claims.scope,
     })
       .setProtectedHeader({ alg: this.algorithm, kid: this.#kid, typ: ACCESS_TOKEN_TYPE })
-      .setIssuer(this.issuer)
+      .setIssuer(claims.issuer)
       .setAudience(this.audience)
       .setSubject(claims.integratorId)
       .setIssuedAt(nowS)
@@ -135,10 +144,12 @@ class Embedded implements EmbeddedProvider {
       .sign(this.#privateKey);
   }
 
-  async verify(token: string, nowMs: number): Promise<VerifyOutcome> {
+  async verify(token: string, nowMs: number, origin: string | undefined): Promise<VerifyOutcome> {
+    const issuer = this.issuerFor(origin);
+    if (issuer === undefined) return { ok: false, reason: "the access token's issuer cannot be checked: the request's Host names no host" };
     try {
       const { payload } = await jwtVerify(token, this.#getKey, {
-        issuer: this.issuer,
+        issuer,
         audience: this.audience,
         algorithms: this.#algorithms,
         typ: ACCESS_TOKEN_TYPE,
@@ -171,7 +182,7 @@ async function createEmbedded(auth: AuthConfig, store: Store): Promise<EmbeddedP
     return other.key;
   });
   const keys = await Promise.all([createPublicKey(parsed.key), ...others].map(verificationKey));
-  return new Embedded(parsed.key, keys, auth.publicUrl ?? DEFAULT_ISSUER, auth.audience ?? DEFAULT_AUDIENCE, auth.clockToleranceS);
+  return new Embedded(parsed.key, keys, auth.publicUrl, auth.audience ?? DEFAULT_AUDIENCE, auth.clockToleranceS);
 }
 
 /**

@@ -123,14 +123,17 @@ function securitySchemes(config: Config, serviceUrl: string): Record<string, unk
   if (config.auth.mode === 'basic') {
     schemes[SCHEME_NAMES.basic] = { type: 'http', scheme: 'basic', description: "The integrator's username and password (RFC 7617)" };
   } else if (embedded) {
+    const tokenUrl = `${serviceUrl}/oauth/token`;
+    const scopes = { [TOKEN_SCOPE]: 'The integrator API (every token grants it)' };
     schemes[SCHEME_NAMES.oauth2] = {
       type: 'oauth2',
       description:
-        'A bearer JWT from the token endpoint. Authorize with the password grant: the username and password, and the client_id and ' +
-        'client_secret, of the integrator.',
-      // One flow per grant the token endpoint takes (provider.ts TOKEN_GRANTS); the client-credentials grant adds `clientCredentials`.
+        "A bearer JWT from the token endpoint: by the client-credentials grant (the integrator's client_id and client_secret), or by " +
+        "the password grant (also the integrator's username and password).",
+      // One flow per grant the token endpoint takes (provider.ts TOKEN_GRANTS).
       flows: {
-        password: { tokenUrl: `${serviceUrl}/oauth/token`, refreshUrl: `${serviceUrl}/oauth/token`, scopes: { [TOKEN_SCOPE]: 'The integrator API (every token grants it)' } },
+        clientCredentials: { tokenUrl, scopes },
+        password: { tokenUrl, refreshUrl: tokenUrl, scopes },
       },
     };
     schemes[SCHEME_NAMES.tokenClient] = { type: 'http', scheme: 'basic', description: 'client_id:client_secret, each form-encoded (RFC 6749 §2.3.1)' };

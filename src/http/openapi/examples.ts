@@ -53,7 +53,7 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   outboundRequestToPay: ['RequestToPayMobile', 'RequestToPayAccount'],
   outboundRequestToPayStatusRequest: ['RequestToPayStatusRequest'],
   outboundRequestToPayCancellation: ['RequestToPayCancellation'],
-  token: ['TokenPasswordGrant', 'TokenRefreshGrant'],
+  token: ['TokenClientCredentialsGrant', 'TokenPasswordGrant', 'TokenRefreshGrant'],
   adminReplayDeliveries: ['ReplayIntegratorSince', 'ReplaySince'],
 };
 
@@ -336,6 +336,7 @@ function requestToPays(made: Made) {
 function tokenRequests(): Record<string, Example> {
   const client = { client_id: 'demo-client', client_secret: TOKEN_PLACEHOLDERS.clientSecret };
   return {
+    TokenClientCredentialsGrant: { summary: 'An access token for the client (the demo integrator; its secret is printed at start)', value: { grant_type: 'client_credentials', ...client } },
     TokenPasswordGrant: {
       summary: 'A first token pair (the demo integrator; its password is printed at start)',
       value: { grant_type: 'password', username: 'demo', password: TOKEN_PLACEHOLDERS.password, ...client },

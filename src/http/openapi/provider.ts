@@ -5,7 +5,8 @@ import { SCHEME_NAMES, schemaRef } from './document.js';
 
 /**
  * The embedded identity provider's routes in the document (src/http/routes/oauth.ts; CONTRACT §7):
- * `POST /oauth/token`, `GET /oauth/jwks` and `GET /.well-known/openid-configuration`.
+ * `POST /oauth/token`, `GET /oauth/jwks` and the RFC 8414 metadata at
+ * `GET /.well-known/oauth-authorization-server` and `GET /.well-known/openid-configuration`.
  *
  * Their description lives here rather than in the routes' `schema:` because a declared body is
  * validated by Fastify: the token endpoint reads its form itself and answers every fault in the
@@ -23,10 +24,18 @@ const clientFields = {
 };
 
 /**
- * The grants the token endpoint takes, one schema each. A new grant (the client-credentials grant
- * is next) adds its form here and its flow to the `oauth2` security scheme (document.ts).
+ * The grants the token endpoint takes, one schema each. A new grant adds its form here and its
+ * flow to the `oauth2` security scheme (document.ts).
  */
 const TOKEN_GRANTS = [
+  Type.Object(
+    {
+      grant_type: Type.Literal('client_credentials', { description: 'Client credentials (RFC 6749 §4.4): an access token, no refresh token' }),
+      ...clientFields,
+      scope: Type.Optional(Type.String({ description: `Ignored: every token grants ${TOKEN_SCOPE}` })),
+    },
+    { title: 'ClientCredentialsGrant', description: "An access token for the integrator's client id and secret" },
+  ),
   Type.Object(
     {
       grant_type: Type.Literal('password', { description: 'Resource owner password credentials (RFC 6749 §4.3)' }),
@@ -81,18 +90,20 @@ export const JsonWebKeySetSchema = Type.Object(
   { $id: 'JsonWebKeySet', description: 'Public keys that verify access tokens (RFC 7517 §5)' },
 );
 
-export const OpenIdConfigurationSchema = Type.Object(
+export const AuthorizationServerMetadataSchema = Type.Object(
   {
-    issuer: Type.String({ description: 'The `iss` of access tokens' }),
+    issuer: Type.String({ format: 'uri', description: 'The `iss` of access tokens: auth.publicUrl, or the URL the request was made to' }),
     token_endpoint: Type.String({ format: 'uri' }),
     jwks_uri: Type.String({ format: 'uri' }),
+    response_types_supported: Type.Array(Type.String(), { maxItems: 0, description: 'None: there is no authorization endpoint' }),
     grant_types_supported: Type.Array(Type.String()),
     token_endpoint_auth_methods_supported: Type.Array(Type.String()),
+    scopes_supported: Type.Array(Type.String()),
   },
-  { $id: 'OpenIdConfiguration', additionalProperties: true, description: 'Authorization server metadata (OpenID Connect Discovery 1.0 §3, RFC 8414)' },
+  { $id: 'AuthorizationServerMetadata', additionalProperties: true, description: 'OAuth 2.0 authorization server metadata (RFC 8414); no ID tokens are issued' },
 );
 
-export const PROVIDER_SCHEMAS = [TokenRequestSchema, TokenResponseSchema, OAuthErrorSchema, JsonWebKeySetSchema, OpenIdConfigurationSchema];
+export const PROVIDER_SCHEMAS = [TokenRequestSchema, TokenResponseSchema, OAuthErrorSchema, JsonWebKeySetSchema, AuthorizationServerMetadataSchema];
 
 const json = (id: string) => ({ 'application/json': { schema: schemaRef(id) } });
 const NO_STORE = { 'Cache-Control': { type: 'string', description: 'no-store: token answers are never cached' } };
@@ -103,7 +114,7 @@ const TAGS = ['token'];
 export const PROVIDER_OPERATIONS: Readonly<Record<string, Record<string, unknown>>> = {
   'POST /oauth/token': {
     operationId: 'token',
-    summary: 'Token endpoint (OAuth2 password and refresh_token grants)',
+    summary: 'Token endpoint (OAuth2 client_credentials, password and refresh_token grants)',
     description:
       'Issues a signed JWT access token and a rotating refresh token. The client authenticates with client_id and client_secret in the ' +
       'form, or with an Authorization: Basic header of the form-encoded client_id:client_secret (RFC 6749 §2.3.1), never both. ' +
@@ -133,12 +144,20 @@ export const PROVIDER_OPERATIONS: Readonly<Record<string, Record<string, unknown
     security: [],
     response: { 200: { description: 'The key set', content: json('JsonWebKeySet') } },
   },
-  'GET /.well-known/openid-configuration': {
-    operationId: 'openidConfiguration',
-    summary: 'Discovery document of the embedded identity provider',
-    description: 'Token endpoint, JWKS URL, grants and client authentication methods, at auth.publicUrl (or the Host the request used).',
-    tags: TAGS,
-    security: [],
-    response: { 200: { description: 'The discovery document', content: json('OpenIdConfiguration') } },
-  },
+  ...Object.fromEntries(
+    ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'].map((path, index) => [
+      `GET ${path}`,
+      {
+        operationId: index === 0 ? 'authorizationServerMetadata' : 'openidConfiguration',
+        summary: index === 0 ? 'Authorization server metadata (RFC 8414)' : 'The same metadata, at the path OpenID client libraries try first',
+        description: 'Token endpoint, JWKS URL, grants, client authentication methods and scopes, at auth.publicUrl (or the origin the request used).',
+        tags: TAGS,
+        security: [],
+        response: {
+          200: { description: 'The metadata document', content: json('AuthorizationServerMetadata') },
+          400: oauthError('invalid_request: without auth.publicUrl, the request named no host to be the issuer'),
+        },
+      },
+    ]),
+  ),
 };

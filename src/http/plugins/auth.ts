@@ -8,6 +8,7 @@ import { hashSecretAsync, verifySecretAsync } from '../../lib/password-hash.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Store } from '../../ports/store.js';
 import type { AccessTokenVerifier } from '../../ports/tokens.js';
+import { requestOrigin } from '../request-origin.js';
 import { holdRequest, integratorAllows } from './allowlist.js';
 import { tooManyFailures, type FailedAuthentications } from './failed-auth.js';
 import type { RevokedSessions } from './revoked-sessions.js';
@@ -23,7 +24,9 @@ import type { RevokedSessions } from './revoked-sessions.js';
  *   answer takes as long either way.
  * - oauth2: `Bearer` JWT, verified against the embedded provider's key or an external issuer's
  *   JWKS; the integrator is the one whose `clientId` equals the token's `azp` (or `client_id`)
- *   claim, and when the token has `preferred_username` it must be that integrator's username.
+ *   claim, and when the token has `preferred_username` it must be that integrator's username
+ *   (a client-credentials token has none). An embedded token's `iss` must be the provider's
+ *   issuer for the origin this request was made to (adapters/tokens/jose-tokens.ts).
  *   A token whose session (`sid`) was revoked is refused (revoked-sessions.ts).
  */
 declare module 'fastify' {
@@ -197,7 +200,7 @@ function bearerAuthenticator(
       // RFC 6750 §3.1: a request without credentials gets the challenge without an error code.
       throw unauthenticated('Send Authorization: Bearer with an access token from the token endpoint', `Bearer realm=${quoted(REALM)}`);
     }
-    const outcome = await verifier.verify(authorization.value, clock.now());
+    const outcome = await verifier.verify(authorization.value, clock.now(), requestOrigin(request));
     if (!outcome.ok) throw invalid(outcome.reason);
     const { clientId, username, sessionId } = outcome.token;
     if (sessionId !== undefined && revoked.has(sessionId)) throw invalid("the access token's session is revoked");

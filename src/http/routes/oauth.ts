@@ -1,22 +1,30 @@
 import { randomBytes } from 'node:crypto';
 import formbody from '@fastify/formbody';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { embeddedProvider } from '../../adapters/tokens/jose-tokens.js';
-import { issueToken, TOKEN_SCOPE, type OAuthErrorCode } from '../../app/issue-token.js';
-import type { Config } from '../../config/types.js';
+import { GRANT_TYPES, issueToken, TOKEN_SCOPE, type OAuthErrorCode } from '../../app/issue-token.js';
+import type { AuthConfig, Config } from '../../config/types.js';
 import { ApiError } from '../../domain/errors.js';
 import { hashSecretAsync } from '../../lib/password-hash.js';
 import type { Clock, Ids } from '../../ports/clock.js';
 import type { Store } from '../../ports/store.js';
 import { holdRequest, integratorAllows } from '../plugins/allowlist.js';
 import { toApiError } from '../plugins/errors.js';
+import { requestOrigin } from '../request-origin.js';
 
 /**
  * The embedded identity provider (CONTRACT §1, §7): `POST /oauth/token`, `GET /oauth/jwks` and
+ * its RFC 8414 metadata at `GET /.well-known/oauth-authorization-server` and
  * `GET /.well-known/openid-configuration`. Registered only with `auth.mode: oauth2` and no
  * external issuer; otherwise the paths do not exist (404), so nobody mistakes the service for
  * the issuer. Register it in its own scope: the form parser and the RFC 6749 error format apply
  * to these routes only.
+ *
+ * The provider is an OAuth 2.0 authorization server, not an OpenID provider: it issues access
+ * tokens only, no ID tokens, and has no authorization endpoint. Both metadata paths answer the
+ * one RFC 8414 document, which claims nothing else; RFC 8414 §3 lets a server publish it at
+ * several well-known paths, and §5 says `openid-configuration` is a general OAuth name. That path
+ * stays because CONTRACT §1 names it and OpenID client libraries try it first.
  *
  * Like the API, the routes sit behind the global allowlist; the token endpoint additionally holds
  * a request whose client_id belongs to an integrator that does not allowlist the caller, and
@@ -32,13 +40,18 @@ export interface OAuthRoutesDeps {
 const FORM_BYTES_MAX = 16_384;
 const TOKEN_PATH = '/oauth/token';
 const JWKS_PATH = '/oauth/jwks';
-const DISCOVERY_PATH = '/.well-known/openid-configuration';
+const METADATA_PATHS = ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'] as const;
 const ERROR_STATUS: Readonly<Record<OAuthErrorCode, 400 | 401>> = {
   invalid_request: 400,
   invalid_client: 401,
   invalid_grant: 400,
   unsupported_grant_type: 400,
 };
+
+/** Whether the service is its own token issuer: the routes here exist exactly then. */
+function servesTokens(auth: AuthConfig): boolean {
+  return auth.mode === 'oauth2' && auth.issuer === undefined;
+}
 
 function randomToken(): string {
   return randomBytes(32).toString('base64url');
@@ -71,13 +84,9 @@ function basicClient(header: string | undefined): { clientId: string; clientSecr
   }
 }
 
-function baseUrl(config: Config, request: FastifyRequest): string {
-  return config.auth.publicUrl ?? `${request.protocol}://${request.host}`;
-}
-
 export async function oauthRoutes(scope: FastifyInstance, deps: OAuthRoutesDeps): Promise<void> {
   const { config } = deps;
-  if (config.auth.mode !== 'oauth2' || config.auth.issuer !== undefined) return;
+  if (!servesTokens(config.auth)) return;
 
   const provider = await embeddedProvider(config.auth, deps.store);
   const dummyHash = await hashSecretAsync(randomToken());
@@ -107,6 +116,8 @@ export async function oauthRoutes(scope: FastifyInstance, deps: OAuthRoutesDeps)
     }
     const client = basicClient(request.headers.authorization);
     if (client === 'malformed') return sendError(reply, 'invalid_request', 'the Authorization header is not Basic client credentials');
+    const issuer = provider.issuerFor(requestOrigin(request));
+    if (issuer === undefined) return sendError(reply, 'invalid_request', 'the Host header names no host, so the token would have no issuer');
     const failures = scope.failedAuthentications;
     const admitted = failures.attempt(request.clientAddress);
     if (!admitted.ok) {
@@ -118,14 +129,16 @@ export async function oauthRoutes(scope: FastifyInstance, deps: OAuthRoutesDeps)
         .type('application/json')
         .send({ error: 'temporarily_unavailable', error_description: `too many failed authentications from this address; retry after ${admitted.retryAfterS} s` });
     }
+    const form = (request.body ?? {}) as Record<string, string | string[] | undefined>;
     let outcome: Awaited<ReturnType<typeof issueToken>>;
     try {
       outcome = await issueToken(
         { ...deps, signer: provider, randomToken, dummyHash, sessionRevoked: (sessionId, at) => scope.revokedSessions.revoked(sessionId, at) },
         {
-          form: (request.body ?? {}) as Record<string, string | string[] | undefined>,
+          form,
           ...(client === undefined ? {} : { basicClient: client }),
           addressAllowed: (integrator) => integratorAllows(integrator, request.clientAddress),
+          issuer,
         },
       );
     } catch (error) {
@@ -142,7 +155,7 @@ export async function oauthRoutes(scope: FastifyInstance, deps: OAuthRoutesDeps)
         request.log.info({ error: outcome.error }, 'token request refused');
         return sendError(reply, outcome.error, outcome.description);
       case 'issued':
-        request.log.info({ integrator: outcome.integrator.id }, 'token issued');
+        request.log.info({ integrator: outcome.integrator.id, grantType: form['grant_type'] }, 'token issued');
         return noStore(reply).code(200).type('application/json').send(outcome.response);
     }
   });
@@ -151,18 +164,23 @@ export async function oauthRoutes(scope: FastifyInstance, deps: OAuthRoutesDeps)
     reply.header('Cache-Control', 'public, max-age=300').send(provider.jwks()),
   );
 
-  scope.get(DISCOVERY_PATH, { schema: { hide: true } }, async (request, reply) => {
-    const base = baseUrl(config, request);
-    return reply.header('Cache-Control', 'public, max-age=300').send({
-      issuer: provider.issuer,
-      token_endpoint: `${base}${TOKEN_PATH}`,
-      jwks_uri: `${base}${JWKS_PATH}`,
-      grant_types_supported: ['password', 'refresh_token'],
-      token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic'],
-      subject_types_supported: ['public'],
-      id_token_signing_alg_values_supported: [provider.algorithm],
-      scopes_supported: [TOKEN_SCOPE],
-      claims_supported: ['iss', 'sub', 'aud', 'exp', 'iat', 'nbf', 'jti', 'azp', 'client_id', 'preferred_username', 'sid', 'scope'],
-    });
+  // RFC 8414 §2, exactly what is true: no authorization endpoint, so no response types; the grants,
+  // client authentication methods and scope the token endpoint takes. The issuer is the one the
+  // token endpoint writes into tokens asked at the same origin.
+  const metadata = (issuer: string): Record<string, unknown> => ({
+    issuer,
+    token_endpoint: `${issuer}${TOKEN_PATH}`,
+    jwks_uri: `${issuer}${JWKS_PATH}`,
+    response_types_supported: [],
+    grant_types_supported: GRANT_TYPES,
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+    scopes_supported: [TOKEN_SCOPE],
   });
+  for (const path of METADATA_PATHS) {
+    scope.get(path, { schema: { hide: true } }, async (request, reply) => {
+      const issuer = provider.issuerFor(requestOrigin(request));
+      if (issuer === undefined) return sendError(reply, 'invalid_request', 'the Host header names no host, so there is no issuer to describe');
+      return reply.header('Cache-Control', 'public, max-age=300').send(metadata(issuer));
+    });
+  }
 }
