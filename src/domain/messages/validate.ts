@@ -7,18 +7,37 @@ import { escapePointerToken } from '../../lib/json-pointer.js';
 import { currencyProblem, parseAmount, type Money } from '../../lib/money.js';
 import type { FieldError } from '../errors.js';
 import type { SchemeName } from '../schemes.js';
-import { CbprPlusSchemeDataSchema, CreditTransferSchema, type CreditTransfer } from './credit-transfer.js';
+import {
+  CbprPlusSchemeDataSchema,
+  CreditTransferSchema,
+  REMITTANCE_PIECE_CHARS,
+  REMITTANCE_PIECES_MAX,
+  type CreditTransfer,
+} from './credit-transfer.js';
 import { hasDateShape, hasDateTimeShape, isDate, isDateTime, isUuid } from './formats.js';
 
 /**
  * Message validation: one mechanism for every message. makeValidator() compiles a TypeBox schema
  * with Ajv once, then each call runs the schema and the message's hand-written rules and merges
- * everything into one list of FieldError, one entry per JSON pointer, so an integrator sees every
- * fault of a message in one answer (CONTRACT §5). Validation never mutates the body: no
- * coercion, no defaults, no removal of unknown properties.
+ * everything into one list of FieldError, one entry per JSON pointer, so an integrator sees the faults of a message in one
+ * answer (CONTRACT §5). Validation never mutates the body: no coercion, no defaults, no removal of
+ * unknown properties.
+ *
+ * Its cost follows the bounded message, not the body: every list of a schema has a maxItems, and
+ * a list over it is one fault whose items are not judged; the answer lists at most
+ * FIELD_ERRORS_MAX fields, each pointer at most FIELD_CHARS_MAX characters, and counts the rest.
  */
 
-export type Validation<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly errors: FieldError[] };
+/** An answer lists at most this many faulty fields; faults on further fields are only counted (`unlisted`). */
+export const FIELD_ERRORS_MAX = 100;
+
+/** A fault whose pointer is longer (a long member name the body made up) is reported at its nearest ancestor that fits. */
+export const FIELD_CHARS_MAX = 256;
+
+export type Validation<T> =
+  | { readonly ok: true; readonly value: T }
+  /** `unlisted`: faults found on fields beyond the FIELD_ERRORS_MAX listed ones (a field with several faults counts each). */
+  | { readonly ok: false; readonly errors: FieldError[]; readonly unlisted: number };
 
 /** Reports a fault: `field` is a JSON pointer into the body, `message` says what is wrong with it. */
 export type Report = (field: string, message: string) => void;
@@ -104,10 +123,31 @@ const compiled = new WeakMap<TSchema, ValidateFunction>();
 function compile(schema: TSchema): ValidateFunction {
   let check = compiled.get(schema);
   if (check === undefined) {
-    check = ajv.compile(schema);
+    check = ajv.compile(itemsJudgedWithinBounds(schema) as TSchema);
     compiled.set(schema, check);
   }
   return check;
+}
+
+function typesOf(schema: Record<string, unknown>): readonly unknown[] {
+  const { type } = schema;
+  return Array.isArray(type) ? type : [type];
+}
+
+/**
+ * The schema as Ajv runs it: a list's `items` move under `if: {maxItems}` / `then`, so the items
+ * of a list within its bound are judged one by one, and a list over it is one maxItems fault (Ajv
+ * with allErrors would judge, and report, every item of it). The schema itself, which feeds the
+ * OpenAPI document, is left as written.
+ */
+function itemsJudgedWithinBounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(itemsJudgedWithinBounds);
+  if (!isRecord(node)) return node;
+  const copy = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, itemsJudgedWithinBounds(value)]));
+  if (!typesOf(copy).includes('array') || copy.items === undefined) return copy;
+  assert(typeof copy.maxItems === 'number', 'every list of a message schema has a maxItems');
+  const { items, ...rest } = copy;
+  return { ...rest, if: { maxItems: copy.maxItems }, then: { items } };
 }
 
 /** A validator for one message: the schema (compiled once) plus its rules, all faults merged into one list. */
@@ -115,47 +155,71 @@ export function makeValidator<T extends TSchema>(schema: T, rules: readonly Rule
   const check = compile(schema);
   return (body) => {
     const faults = new Faults();
-    if (!check(body)) {
-      for (const error of check.errors ?? []) {
-        const field = fieldOf(error);
-        // The empty pointer is the whole body; say so, since "" alone reads as nothing.
-        faults.add(field, field === '' ? `the message ${messageOf(error)}` : messageOf(error));
-      }
-    }
+    reportSchemaFaults(check, body, '', faults.report);
     for (const rule of rules) rule(body, faults.report);
-    return faults.size === 0 ? { ok: true, value: body as Static<T> } : { ok: false, errors: faults.list() };
+    return faults.empty ? { ok: true, value: body as Static<T> } : { ok: false, errors: faults.list(), unlisted: faults.unlisted };
   };
 }
 
-/** Validates a part of a body with another validator, reporting its faults under `pointer`. */
-export function checkPart(validate: (value: unknown) => Validation<unknown>, value: unknown, pointer: string, report: Report): void {
-  const result = validate(value);
-  if (!result.ok) for (const error of result.errors) report(pointer + error.field, error.message);
+/** Judges a part of a body by its own schema (compiled once), reporting the faults under `pointer`. */
+export function checkPart(schema: TSchema, value: unknown, pointer: string, report: Report): void {
+  reportSchemaFaults(compile(schema), value, pointer, report);
+}
+
+function reportSchemaFaults(check: ValidateFunction, value: unknown, pointer: string, report: Report): void {
+  if (check(value)) return;
+  for (const error of check.errors ?? []) {
+    // The `if` that keeps a list's items from being judged over its bound says only that `then` failed, whose faults are reported themselves.
+    if (error.keyword === 'if') continue;
+    const field = pointer + fieldOf(error);
+    // The empty pointer is the whole body; say so, since "" alone reads as nothing.
+    report(field, field === '' ? `the message ${messageOf(error)}` : messageOf(error));
+  }
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** Faults gathered so far, one entry per pointer; several faults of one field are joined. */
+/**
+ * Faults gathered so far, one entry per pointer for the first FIELD_ERRORS_MAX fields (several
+ * faults of one field are joined); faults on further fields are counted, not kept, so a body with
+ * a million faults costs a counter, never a million entries.
+ */
 class Faults {
   readonly #byField = new Map<string, string[]>();
+  #unlisted = 0;
 
   readonly report: Report = (field, message) => this.add(field, message);
 
   add(field: string, message: string): void {
-    const messages = this.#byField.get(field);
-    if (messages === undefined) this.#byField.set(field, [message]);
-    else if (!messages.includes(message)) messages.push(message);
+    const [listed, text] = field.length <= FIELD_CHARS_MAX ? [field, message] : [ancestorWithin(field), `holds a faulty member whose pointer is longer than ${FIELD_CHARS_MAX} characters`];
+    const messages = this.#byField.get(listed);
+    if (messages !== undefined) {
+      if (!messages.includes(text)) messages.push(text);
+    } else if (this.#byField.size < FIELD_ERRORS_MAX) {
+      this.#byField.set(listed, [text]);
+    } else {
+      this.#unlisted += 1;
+    }
   }
 
-  get size(): number {
-    return this.#byField.size;
+  get empty(): boolean {
+    return this.#byField.size === 0;
+  }
+
+  get unlisted(): number {
+    return this.#unlisted;
   }
 
   list(): FieldError[] {
     return [...this.#byField].map(([field, messages]) => ({ field, message: messages.join('; ') }));
   }
+}
+
+/** The pointer of the nearest ancestor of `field` whose pointer has at most FIELD_CHARS_MAX characters ("" at worst, the whole body). */
+function ancestorWithin(field: string): string {
+  return field.slice(0, Math.max(0, field.lastIndexOf('/', FIELD_CHARS_MAX)));
 }
 
 function param(error: ErrorObject, name: string): unknown {
@@ -255,8 +319,6 @@ const creditorAccountIdentified: Rule = (body, report) => {
   report('/creditorAccount', 'must carry identification (with its value) or proxy (with its value), or both');
 };
 
-const checkCbprPlusSchemeData = makeValidator(CbprPlusSchemeDataSchema);
-
 /** CBPR_PLUS needs schemeData with chargeBearer (and optionally charges and exchangeRate). */
 const cbprPlusSchemeData: Rule = (body, report) => {
   if (!isRecord(body) || !isRecord(body.paymentScheme) || body.paymentScheme.schema !== 'CBPR_PLUS') return;
@@ -266,10 +328,29 @@ const cbprPlusSchemeData: Rule = (body, report) => {
     return;
   }
   // A schemeData that is not an object is already reported by the schema.
-  if (isRecord(schemeData)) checkPart(checkCbprPlusSchemeData, schemeData, '/paymentScheme/schemeData', report);
+  if (isRecord(schemeData)) checkPart(CbprPlusSchemeDataSchema, schemeData, '/paymentScheme/schemeData', report);
 };
 
-const checkCreditTransfer = makeValidator(CreditTransferSchema, [creditorAccountIdentified, cbprPlusSchemeData]);
+/**
+ * The unstructured remittance lines fit in REMITTANCE_PIECES_MAX Ustrd of the scheme message: a
+ * line takes one per REMITTANCE_PIECE_CHARS characters begun. Shared by every message carrying
+ * remittanceInformation.
+ */
+export const remittanceFits: Rule = (body, report) => {
+  if (!isRecord(body) || !isRecord(body.remittanceInformation)) return;
+  const lines = body.remittanceInformation.unstructured;
+  // More lines than pieces, and lines that are not text, are the schema's to report.
+  if (!Array.isArray(lines) || lines.length > REMITTANCE_PIECES_MAX) return;
+  let pieces = 0;
+  for (const line of lines) if (typeof line === 'string') pieces += Math.ceil([...line].length / REMITTANCE_PIECE_CHARS);
+  if (pieces <= REMITTANCE_PIECES_MAX) return;
+  report(
+    '/remittanceInformation/unstructured',
+    `must fit in ${REMITTANCE_PIECES_MAX} pieces of ${REMITTANCE_PIECE_CHARS} characters, as the scheme message carries remittance lines; these lines take ${pieces}`,
+  );
+};
+
+const checkCreditTransfer = makeValidator(CreditTransferSchema, [creditorAccountIdentified, cbprPlusSchemeData, remittanceFits]);
 
 /** Validates a CreditTransfer body (as produced by parseJson) against every rule of the interface. */
 export function validateCreditTransfer(body: unknown): Validation<ValidCreditTransfer> {
