@@ -7,6 +7,8 @@ import { configFromObject } from '../../src/config/load.js';
 import { buildApp } from '../../src/http/app.js';
 import type { Store } from '../../src/ports/store.js';
 import { creditTransfer } from '../fixtures/credit-transfer.js';
+import { identifierDetermination } from '../fixtures/identifier-determination.js';
+import { requestToPay, requestToPayCancellation, requestToPayStatusRequest } from '../fixtures/request-to-pay.js';
 import { basicAuth, testConfigObject } from '../support/server.js';
 import { edit } from '../support/validation.js';
 
@@ -70,6 +72,52 @@ void describe('intake under hostile and careless bodies', () => {
     edit(transfer, '/remittanceInformation/unstructured', Array.from({ length: 480_000 }, (_, index) => index % 10));
     const detail = await refusal('/transactions/outbound/credit-transfer', transfer);
     assert.deepEqual(fields(detail), ['/remittanceInformation/unstructured']);
+  });
+
+  void it(`lists at most ${FIELD_ERRORS_LISTED_MAX} faulty fields and says in the detail how many more faults it found`, async () => {
+    const transfer = creditTransfer('ZA_RTC') as unknown as Record<string, unknown>;
+    edit(transfer, '/supplementaryData', Object.fromEntries(Array.from({ length: 1_000 }, (_, index) => [`note${index}`, `bell\u0007${index}`])));
+    const detail = await refusal('/transactions/outbound/credit-transfer', transfer);
+    assert.equal(detail.errors.length, FIELD_ERRORS_LISTED_MAX);
+    assert.match(detail.detail ?? '', /\b900 more\b/);
+  });
+
+  for (const scheme of ['ZA_RPP', 'ZA_RTC'] as const) {
+    for (const [pointer, text] of [
+      ['/debtor/legalName', 'Thandi\u0000Mokoena'],
+      ['/debtor/legalName', 'Thandi\u0007Mokoena'],
+      ['/remittanceInformation/unstructured/0', 'Invoice\u0000 2026-118'],
+      ['/remittanceInformation/unstructured/0', 'Invoice\u0007 2026-118'],
+    ] as const) {
+      void it(`refuses ${JSON.stringify(text)} at ${pointer} of a ${scheme} credit transfer with a 400 naming the field`, async () => {
+        const transfer = creditTransfer(scheme) as unknown as Record<string, unknown>;
+        edit(transfer, pointer, text);
+        assert.deepEqual(fields(await refusal('/transactions/outbound/credit-transfer', transfer)), [pointer]);
+      });
+    }
+  }
+
+  void it('refuses a control character in a text of every other message with a 400 naming the field', async () => {
+    const original = requestToPay('MOBILE');
+    const cases: ReadonlyArray<[string, unknown, string]> = [
+      ['/identifiers/outbound/identifier-determination', identifierDetermination('CUSTOM'), '/request/identifier/value'],
+      ['/transactions/outbound/request-to-pay', requestToPay('CUSTOM'), '/debtor/legalName'],
+      ['/transactions/outbound/request-to-pay/status-request', requestToPayStatusRequest(original), '/originalTransactionIdentifiers/endToEndIdentification'],
+      ['/transactions/outbound/request-to-pay/cancellation-request', requestToPayCancellation(original), '/messageIdentifiers/messageIdentification'],
+      [
+        '/transactions/outbound/credit-transfer/status-request',
+        {
+          schema: 'PaymentStatusRequest',
+          messageIdentifiers: { messageIdentification: 'PSR-0001', creationDateTime: '2026-03-02T09:15:27Z' },
+          originalTransactionIdentifiers: { uetr: original.transactionIdentifiers.uetr },
+        },
+        '/messageIdentifiers/messageIdentification',
+      ],
+    ];
+    for (const [path, body, pointer] of cases) {
+      edit(body, pointer, 'Thandi\u0000Mokoena');
+      assert.deepEqual(fields(await refusal(path, body)), [pointer], path);
+    }
   });
 
   void it('refuses 50,000 remittance lines, and 5,000 lines of 200 characters, with a 400 naming the list', async () => {

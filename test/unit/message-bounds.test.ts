@@ -19,7 +19,7 @@ import {
   validateRequestToPayCancellation,
   validateRequestToPayStatusRequest,
 } from '../../src/domain/messages/request-to-pay.js';
-import { FIELD_ERRORS_MAX, validateCreditTransfer, type Validation } from '../../src/domain/messages/validate.js';
+import { FIELD_CHARS_MAX, FIELD_ERRORS_MAX, validateCreditTransfer, type Validation } from '../../src/domain/messages/validate.js';
 import { CREDIT_TRANSFER_FIXTURES, creditTransfer } from '../fixtures/credit-transfer.js';
 import { IDENTIFIER_DETERMINATION_FIXTURES, identifierDetermination } from '../fixtures/identifier-determination.js';
 import { REQUEST_TO_PAY_FIXTURES, requestToPay, requestToPayCancellation, requestToPayStatusRequest } from '../fixtures/request-to-pay.js';
@@ -147,6 +147,79 @@ void describe('message bounds', () => {
     assert.equal(result.errors.length, FIELD_ERRORS_MAX);
     assert.equal(result.unlisted, faults - FIELD_ERRORS_MAX);
     for (const { field } of result.errors) assert.equal(resolve(message, field).value, true, field);
+  });
+});
+
+/**
+ * Characters no scheme message may carry: C0 and C1 controls and DEL, lone surrogates, U+FFFE and
+ * U+FFFF, and TAB, LF and CR inside a text (around it they are whitespace, which readers trim).
+ */
+const REFUSED: ReadonlyArray<[string, string]> = [
+  ['\u0000', 'U+0000'],
+  ['\u0007', 'U+0007'],
+  ['\u001B', 'U+001B'],
+  ['\u007F', 'U+007F'],
+  ['\u0085', 'U+0085'],
+  ['\u009F', 'U+009F'],
+  ['\uD800', 'U+D800'],
+  ['\uDC00', 'U+DC00'],
+  ['\uFFFE', 'U+FFFE'],
+  ['\uFFFF', 'U+FFFF'],
+  ['\t', 'U+0009'],
+  ['\n', 'U+000A'],
+  ['\r', 'U+000D'],
+];
+
+/** `text` with `character` in its middle (between two code points, so no surrogate pair is split). */
+function withInside(text: string, character: string): string {
+  const points = [...text];
+  const middle = Math.max(1, Math.floor(points.length / 2));
+  return `${points.slice(0, middle).join('')}${character}${points.slice(middle).join('')}`;
+}
+
+void describe('characters a scheme message cannot carry', () => {
+  for (const { name, validate, samples } of REQUESTS) {
+    void it(`refuses them in every text of a ${name}, naming that field and the character`, () => {
+      for (const sample of samples()) {
+        const texts = pointers(sample).filter((pointer) => typeof resolve(sample, pointer).value === 'string');
+        assert.ok(texts.length > 0);
+        for (const pointer of texts) {
+          for (const [character, name] of REFUSED) {
+            const message = structuredClone(sample);
+            const text = resolve(sample, pointer).value as string;
+            edit(message, pointer, withInside(text === '' ? 'x' : text, character));
+            const found = faultsOf(validate(message));
+            assert.deepEqual([...found.keys()], [pointer], `${name} at ${pointer}`);
+            assert.match(found.get(pointer) ?? '', new RegExp(name.replace('+', '\\+')), `${name} at ${pointer}`);
+          }
+        }
+      }
+    });
+  }
+
+  void it('refuses them in parts whose content the spec does not show, which are passed on as sent', () => {
+    const message = creditTransfer('CBPR_PLUS') as unknown as Record<string, unknown>;
+    edit(message, '/regulatoryReporting/0/details/0/information', 'Import\u0000of capital goods');
+    edit(message, '/supplementaryData', { note: { lines: ['ok', 'bell\u0007'] } });
+    const found = faultsOf(validateCreditTransfer(message));
+    assert.deepEqual([...found.keys()].sort(), ['/regulatoryReporting/0/details/0/information', '/supplementaryData/note/lines/1']);
+  });
+
+  void it(`lists a fault under a pointer longer than ${FIELD_CHARS_MAX} characters at its nearest ancestor within them`, () => {
+    const message = creditTransfer('ZA_RTC') as unknown as Record<string, unknown>;
+    const longName = 'n'.repeat(FIELD_CHARS_MAX);
+    edit(message, '/supplementaryData', { short: { [longName]: 'bell\u0007', [`${longName}2`]: { deeper: '\u0000' } } });
+    const found = faultsOf(validateCreditTransfer(message));
+    assert.deepEqual([...found.keys()], ['/supplementaryData/short']);
+    assert.equal(found.get('/supplementaryData/short'), `holds a faulty member whose pointer is longer than ${FIELD_CHARS_MAX} characters`);
+  });
+
+  void it('takes letters of every script, symbols and emoji, and TAB, LF and CR around a text', () => {
+    const message = creditTransfer('ZA_RTC') as unknown as Record<string, unknown>;
+    edit(message, '/debtor/legalName', 'Zoë Ñandú-Øster 王芳 Ἀθηνᾶ Мокоена 😀');
+    edit(message, '/creditor/legalName', '\tKaroo Solar Installations (Pty) Ltd\r\n');
+    edit(message, '/remittanceInformation/unstructured', ['Invoice 2026-118 ✓ €', ' \n']);
+    accepted(validateCreditTransfer(message));
   });
 });
 

@@ -18,8 +18,9 @@ import { hasDateShape, hasDateTimeShape, isDate, isDateTime, isUuid } from './fo
 
 /**
  * Message validation: one mechanism for every message. makeValidator() compiles a TypeBox schema
- * with Ajv once, then each call runs the schema and the message's hand-written rules and merges
- * everything into one list of FieldError, one entry per JSON pointer, so an integrator sees the faults of a message in one
+ * with Ajv once, then each call runs the schema, the message's hand-written rules and the
+ * character rule (over every text of the body) and merges everything into one list of
+ * FieldError, one entry per JSON pointer, so an integrator sees the faults of a message in one
  * answer (CONTRACT §5). Validation never mutates the body: no coercion, no defaults, no removal of
  * unknown properties.
  *
@@ -150,13 +151,14 @@ function itemsJudgedWithinBounds(node: unknown): unknown {
   return { ...rest, if: { maxItems: copy.maxItems }, then: { items } };
 }
 
-/** A validator for one message: the schema (compiled once) plus its rules, all faults merged into one list. */
+/** A validator for one message: the schema (compiled once), its rules and the character rule, all faults merged into one list. */
 export function makeValidator<T extends TSchema>(schema: T, rules: readonly Rule[] = []): (body: unknown) => Validation<Static<T>> {
   const check = compile(schema);
   return (body) => {
     const faults = new Faults();
     reportSchemaFaults(check, body, '', faults.report);
     for (const rule of rules) rule(body, faults.report);
+    reportUncarriedCharacters(body, '', faults.report);
     return faults.empty ? { ok: true, value: body as Static<T> } : { ok: false, errors: faults.list(), unlisted: faults.unlisted };
   };
 }
@@ -293,6 +295,89 @@ function formatMessage(error: ErrorObject): string {
   if (format === 'date-time' && hasDateTimeShape(data)) return 'is not a real date and time (check the day of the month, hour, minute, second and offset)';
   if (format === 'date' && hasDateShape(data)) return 'is not a real calendar date';
   return vendorMessage(error) ?? `must be a valid ${String(format)}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Characters
+
+const TAB = 0x09;
+const LINE_FEED = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+const SPACE = 0x20;
+const LINE_BREAK_NAMES: Readonly<Record<number, string>> = { [TAB]: 'a tab', [LINE_FEED]: 'a line feed', [CARRIAGE_RETURN]: 'a carriage return' };
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/**
+ * Index of the first character no text of a message may hold, anywhere in the body
+ * (docs/validation.md, "Characters"), else -1: C0 controls other than TAB, LF and CR, DEL and the
+ * C1 controls (XML 1.0 cannot carry the C0 ones; no ISO 20022 character set holds any of them),
+ * U+FFFE and U+FFFF (not characters in XML 1.0), and a half of a surrogate pair without its other
+ * half (no character at all; JSON lets `\uD800` through).
+ */
+function firstUncarried(text: string): number {
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code < SPACE ? LINE_BREAK_NAMES[code] === undefined : code >= 0x7f && code <= 0x9f) return index;
+    if (code === 0xfffe || code === 0xffff || isLowSurrogate(code)) return index;
+    if (isHighSurrogate(code)) {
+      if (!isLowSurrogate(text.charCodeAt(index + 1))) return index;
+      index += 1;
+    }
+  }
+  return -1;
+}
+
+function isSurrounding(code: number): boolean {
+  return code === SPACE || LINE_BREAK_NAMES[code] !== undefined;
+}
+
+/** Index of the first TAB, LF or CR between the first and the last character that is not whitespace, else -1. */
+function innerLineBreak(text: string): number {
+  let start = 0;
+  let end = text.length;
+  while (start < end && isSurrounding(text.charCodeAt(start))) start += 1;
+  while (end > start && isSurrounding(text.charCodeAt(end - 1))) end -= 1;
+  for (let index = start; index < end; index += 1) {
+    if (LINE_BREAK_NAMES[text.charCodeAt(index)] !== undefined) return index;
+  }
+  return -1;
+}
+
+/** Why `text` cannot travel in a scheme message, naming the first character at fault and its position (in characters), or undefined. */
+export function characterProblem(text: string): string | undefined {
+  const uncarried = firstUncarried(text);
+  const index = uncarried >= 0 ? uncarried : innerLineBreak(text);
+  if (index < 0) return undefined;
+  const code = text.charCodeAt(index);
+  const name = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  const position = [...text.slice(0, index)].length + 1;
+  if (uncarried < 0) {
+    return `must not contain ${name}, ${LINE_BREAK_NAMES[code]}, inside the text (character ${position}): tab, line feed and carriage return are taken only around a text`;
+  }
+  const what = isHighSurrogate(code) || isLowSurrogate(code) ? 'half of a surrogate pair without its other half' : code >= 0xfffe ? 'not a character' : 'a control character';
+  return `must not contain ${name}, ${what} (character ${position}): a scheme message cannot carry it`;
+}
+
+/** The character rule over every text of a body, at any depth, the parts the schema does not describe included. */
+function reportUncarriedCharacters(value: unknown, pointer: string, report: Report): void {
+  if (typeof value === 'string') {
+    const problem = characterProblem(value);
+    if (problem !== undefined) report(pointer, problem);
+  } else if (Array.isArray(value)) {
+    // Only texts and containers can hold a text: a list of a million numbers costs no pointer.
+    value.forEach((item: unknown, index) => {
+      if (typeof item === 'string' || (item !== null && typeof item === 'object')) reportUncarriedCharacters(item, `${pointer}/${index}`, report);
+    });
+  } else if (isRecord(value)) {
+    for (const key of Object.keys(value)) reportUncarriedCharacters(value[key], `${pointer}/${escapePointerToken(key)}`, report);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
