@@ -31,7 +31,7 @@ export type ChargeBearer = (typeof CHARGE_BEARERS)[number];
 export const CHARGES_MAX = 5;
 /** RgltryRptg/Dtls of one entry. */
 export const REPORTING_DETAILS_MAX = 3;
-/** RgltryRptg/Dtls/Inf (Max35Text): three lines, as in the SWIFT MT field 77B that CBPR+ carries there. */
+/** RgltryRptg/Dtls/Inf (Max35Text): three lines, what SWIFT MT field 77B (an MT103's regulatory reporting) carries. */
 export const REPORTING_INFORMATION_LINES_MAX = 3;
 /** RmtInf/Ustrd is Max140Text: a longer line of ours travels in several such pieces. */
 export const REMITTANCE_PIECE_CHARS = 140;

@@ -362,7 +362,7 @@ function isLowSurrogate(code: number): boolean {
 /**
  * Index of the first character no text of a message may hold, anywhere in the body
  * (docs/validation.md, "Characters"), else -1: C0 controls other than TAB, LF and CR, DEL and the
- * C1 controls (XML 1.0 cannot carry the C0 ones; no ISO 20022 character set holds any of them),
+ * C1 controls (XML 1.0 cannot carry the C0 ones; no scheme's character set holds any of them),
  * U+FFFE and U+FFFF (not characters in XML 1.0), and a half of a surrogate pair without its other
  * half (no character at all; JSON lets `\uD800` through).
  */
@@ -472,7 +472,11 @@ export const remittanceFits: Rule = (body, report) => {
   // More lines than pieces, and lines that are not text, are the schema's to report.
   if (!Array.isArray(lines) || lines.length > REMITTANCE_PIECES_MAX) return;
   let pieces = 0;
-  for (const line of lines) if (typeof line === 'string') pieces += Math.ceil([...line].length / REMITTANCE_PIECE_CHARS);
+  for (const line of lines) {
+    const characters = typeof line === 'string' ? [...line].length : 0;
+    // A line longer than all the pieces is the schema's to report (maxLength), once.
+    if (characters <= REMITTANCE_PIECES_MAX * REMITTANCE_PIECE_CHARS) pieces += Math.ceil(characters / REMITTANCE_PIECE_CHARS);
+  }
   if (pieces <= REMITTANCE_PIECES_MAX) return;
   report(
     '/remittanceInformation/unstructured',
