@@ -1,7 +1,8 @@
 import type { FastifySchemaCompiler } from 'fastify';
 import { ApiError, type FieldError } from '../domain/errors.js';
 
-export type Validated<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly errors: readonly FieldError[] };
+/** A refusal lists its faulty fields; `unlisted` counts the faults found beyond those listed (message validation lists at most 100 fields). */
+export type Validated<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly errors: readonly FieldError[]; readonly unlisted?: number };
 
 /**
  * Route-level validator compiler: the route's declared schema feeds the OpenAPI document, while
@@ -14,8 +15,10 @@ export function domainValidator<T>(validate: (body: unknown) => Validated<T>, me
     const result = validate(data);
     if (result.ok) return { value: result.value };
     const count = result.errors.length;
+    const unlisted = result.unlisted ?? 0;
+    const beyond = unlisted === 0 ? '' : `; ${unlisted} more fault${unlisted === 1 ? ' was' : 's were'} found and not listed (an answer lists at most ${count} fields)`;
     return {
-      error: new ApiError('VALIDATION_FAILED', `${count} field${count === 1 ? '' : 's'} of the ${messageName} violate the interface rules`, result.errors),
+      error: new ApiError('VALIDATION_FAILED', `${count} field${count === 1 ? '' : 's'} of the ${messageName} violate the interface rules${beyond}`, result.errors),
     };
   };
 }

@@ -72,3 +72,47 @@ export function apply(body: unknown, change: Mutation): void {
   // A copy: generated values are shared between runs, and inserting one twice would build a cycle, which no JSON body has.
   else holder[key] = structuredClone(change.value);
 }
+
+/** Characters at the edges of what a scheme message carries: ones it cannot (controls, lone surrogates, noncharacters) and ones it must escape or encode. */
+const EDGE_CHARACTERS = ['\u0000', '\u0007', '\u001B', '\t', '\n', '\r', '\u007F', '\u0085', '\uD800', '\uDFFF', '\uFFFE', '\uFFFF', '"', '&', '<', ']]>', '😀', 'é', ' '];
+
+/** Any text: ordinary letters mixed with edge characters and any UTF-16 code unit at all, or any code points. */
+export const anyText: fc.Arbitrary<string> = fc.oneof(
+  fc.string({
+    unit: fc.oneof(fc.constantFrom('a', 'Z', '0', '-'), fc.constantFrom(...EDGE_CHARACTERS), fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code))),
+    maxLength: 40,
+  }),
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.constantFrom('x'.repeat(141), 'x'.repeat(2049), '😀'.repeat(1401)),
+);
+
+/** Lengths around the bounds of the lists of a message, and far beyond them. */
+const LIST_LENGTHS = [2, 3, 4, 5, 6, 7, 8, 10, 11, 100, 101, 5_000];
+
+/** A list of `item`, now short, now as long as a bound or far longer (one item repeated, which is cheap to build). */
+export function anyList(item: fc.Arbitrary<unknown>): fc.Arbitrary<unknown[]> {
+  return fc.oneof(
+    fc.array(item, { maxLength: 12 }),
+    fc.tuple(fc.constantFrom(...LIST_LENGTHS), item).map(([length, value]) => Array.from({ length }, () => value)),
+  );
+}
+
+/** The pointers of every text of a JSON tree. */
+export function textPointers(value: unknown): string[] {
+  return pointers(value).filter((pointer) => typeof resolve(value, pointer).value === 'string');
+}
+
+/** Sets `value` at `pointer`, creating the objects missing on the way (an object or list that is not one is replaced). */
+export function place(body: unknown, pointer: string, value: unknown): void {
+  const tokens = pointer
+    .split('/')
+    .slice(1)
+    .map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'));
+  let holder = body as Record<string, unknown>;
+  for (const token of tokens.slice(0, -1)) {
+    const next = holder[token];
+    if (next === null || typeof next !== 'object') holder[token] = {};
+    holder = holder[token] as Record<string, unknown>;
+  }
+  holder[tokens.at(-1) ?? ''] = structuredClone(value);
+}

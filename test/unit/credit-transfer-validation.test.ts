@@ -1,6 +1,14 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Type } from '@sinclair/typebox';
+import { ADDRESS_LINES_MAX, LIST_ITEMS_MAX } from '../../src/domain/messages/common.js';
+import {
+  CHARGES_MAX,
+  REMITTANCE_PIECE_CHARS,
+  REMITTANCE_PIECES_MAX,
+  REPORTING_DETAILS_MAX,
+  REPORTING_INFORMATION_LINES_MAX,
+} from '../../src/domain/messages/credit-transfer.js';
 import { makeValidator, validateCreditTransfer } from '../../src/domain/messages/validate.js';
 import { CREDIT_TRANSFER_FIXTURES, creditTransfer, type CreditTransferFixture } from '../fixtures/credit-transfer.js';
 import { checksOf, edit, REMOVE, sent as sentMessage, withEdits } from '../support/validation.js';
@@ -227,13 +235,48 @@ void describe('CreditTransfer validation: lengths and limits', () => {
     ['/intermediaryAgents', 3, () => ({ bicfi: 'CITIUS33' })],
     ['/previousInstructingAgents', 3, () => ({ bicfi: 'ABSAZAJJ' })],
     ['/regulatoryReporting', 10, () => ({ details: [{ code: '101' }] })],
+    ['/regulatoryReporting/0/details', REPORTING_DETAILS_MAX, () => ({ code: '101' })],
+    ['/regulatoryReporting/0/details/0/information', REPORTING_INFORMATION_LINES_MAX, () => 'Import of capital goods'],
+    ['/paymentScheme/schemeData/charges', CHARGES_MAX, () => ({ amount: { currency: 'ZAR', value: 5 }, agent: { bicfi: 'ABSAZAJJ' } })],
+    ['/instructionForCreditorAgent', LIST_ITEMS_MAX, () => ({ code: 'PHOB', information: '+27 21 462 0000' })],
+    ['/remittanceInformation/unstructured', REMITTANCE_PIECES_MAX, () => 'Invoice 2026-118'],
+    ['/remittanceInformation/structured', LIST_ITEMS_MAX, () => ({ creditorReference: 'RF18539007547034' })],
+    ['/creditor/address/addressLine', ADDRESS_LINES_MAX, () => 'Unit 7'],
+    ['/debtor/identification/identifiers', LIST_ITEMS_MAX, () => ({ identification: '9001015009087' })],
+    ['/creditorAgent/additionalIdentifications', LIST_ITEMS_MAX, () => ({})],
   ];
   for (const [field, max, item] of arrays) {
     void it(`takes up to ${max} items in ${field} and refuses ${max + 1}`, () => {
-      valid(edited('ZA_RPP', { [field]: Array.from({ length: max }, item) }));
-      refusedOnly(edited('ZA_RPP', { [field]: Array.from({ length: max + 1 }, item) }), field, `must have at most ${max} items`);
+      valid(edited('CBPR_PLUS', { [field]: Array.from({ length: max }, item) }));
+      refusedOnly(edited('CBPR_PLUS', { [field]: Array.from({ length: max + 1 }, item) }), field, `must have at most ${max} items`);
     });
   }
+
+  void it(`takes remittance lines that fit in ${REMITTANCE_PIECES_MAX} pieces of ${REMITTANCE_PIECE_CHARS} characters, and refuses more, naming the list`, () => {
+    const field = '/remittanceInformation/unstructured';
+    const line = (characters: number) => 'x'.repeat(characters);
+    valid(edited('ZA_RTC', { [field]: [line(REMITTANCE_PIECES_MAX * REMITTANCE_PIECE_CHARS)] }));
+    valid(edited('ZA_RTC', { [field]: [line(REMITTANCE_PIECE_CHARS + 1), ...Array.from({ length: REMITTANCE_PIECES_MAX - 2 }, () => line(REMITTANCE_PIECE_CHARS))] }));
+    refusedOnly(
+      edited('ZA_RTC', { [field]: [line(REMITTANCE_PIECE_CHARS + 1), ...Array.from({ length: REMITTANCE_PIECES_MAX - 1 }, () => line(1))] }),
+      field,
+      `must fit in ${REMITTANCE_PIECES_MAX} pieces of ${REMITTANCE_PIECE_CHARS} characters, as the scheme message carries remittance lines; these lines take ${REMITTANCE_PIECES_MAX + 1}`,
+    );
+    refusedOnly(edited('ZA_RTC', { [field]: [line(REMITTANCE_PIECES_MAX * REMITTANCE_PIECE_CHARS + 1)] }), `${field}/0`, /^must be at most \d+ characters long$/);
+  });
+
+  void it("checks a charge's agent like any agent, on every scheme, and keeps the rest of a charge as sent", () => {
+    const field = '/paymentScheme/schemeData/charges';
+    valid(edited('ZA_RTC', { [field]: [{ amount: { anything: true }, agent: { bicfi: 'ABSAZAJJ' }, note: 'kept' }] }));
+    refusedOnly(edited('ZA_RTC', { [field]: [{ agent: { bicfi: 'absazajj' } }] }), `${field}/0/agent/bicfi`, /must be a BIC/);
+    refusedOnly(edited('CBPR_PLUS', { [`${field}/0/agent/name`]: 'x'.repeat(141) }), `${field}/0/agent/name`, 'must be at most 140 characters long');
+  });
+
+  void it('takes regulatory reporting information as one line or a list of lines', () => {
+    const field = '/regulatoryReporting/0/details/0/information';
+    for (const information of ['Import of capital goods', 101, ['Import', 'of capital goods']]) valid(edited('CBPR_PLUS', { [field]: information }));
+    refusedOnly(edited('CBPR_PLUS', { [field]: { text: 'Import' } }), field, 'must be a string or a number or an array');
+  });
 
   void it('takes zero or more instructions for the creditor agent, each with code and information', () => {
     const field = '/instructionForCreditorAgent';

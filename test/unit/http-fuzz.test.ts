@@ -7,7 +7,8 @@ import { systemIds, systemClock } from '../../src/adapters/system/system.js';
 import { configFromObject } from '../../src/config/load.js';
 import { buildApp } from '../../src/http/app.js';
 import type { Store } from '../../src/ports/store.js';
-import { creditTransfer } from '../fixtures/credit-transfer.js';
+import { CREDIT_TRANSFER_FIXTURES, creditTransfer } from '../fixtures/credit-transfer.js';
+import { anyList, anyText, place, textPointers } from '../support/fuzz.js';
 import { basicAuth, testConfigObject } from '../support/server.js';
 
 /** What an integrator may legitimately get back for a body it made up; 500 is never among them. */
@@ -71,6 +72,30 @@ describe('credit-transfer endpoint under arbitrary input', () => {
         await send(JSON.stringify(transfer));
       }),
       { numRuns: 400 },
+    );
+  });
+
+  it('never answers 500 to any text (controls, lone surrogates, noncharacters, long) in the text fields of a valid transfer', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...CREDIT_TRANSFER_FIXTURES), fc.array(fc.tuple(fc.nat(), anyText), { minLength: 1, maxLength: 4 }), async (kind, edits) => {
+        const transfer = creditTransfer(kind);
+        const texts = textPointers(transfer);
+        for (const [index, text] of edits) place(transfer, texts[index % texts.length] ?? '/schema', text);
+        await send(JSON.stringify(transfer));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('never answers 500 to lists of any length in the list fields of a valid transfer', async () => {
+    const lists = ['/remittanceInformation/unstructured', '/remittanceInformation/structured', '/regulatoryReporting', '/intermediaryAgents', '/creditor/address/addressLine'];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...CREDIT_TRANSFER_FIXTURES), fc.constantFrom(...lists), anyList(fc.oneof(anyText, fc.integer(), fc.constant({}))), async (kind, pointer, list) => {
+        const transfer = creditTransfer(kind);
+        place(transfer, pointer, list);
+        await send(JSON.stringify(transfer));
+      }),
+      { numRuns: 100 },
     );
   });
 

@@ -10,7 +10,8 @@ import {
 } from '../../src/domain/messages/identifier-determination.js';
 import { parseJson } from '../../src/lib/json.js';
 import { IDENTIFIER_DETERMINATION_FIXTURES, identifierDetermination } from '../fixtures/identifier-determination.js';
-import { apply, checkRefusal, mutationOf, resolve } from '../support/fuzz.js';
+import { anyList, anyText, apply, checkRefusal, mutationOf, place, resolve, textPointers } from '../support/fuzz.js';
+import { assertSendable, lookupSent } from '../support/sendable.js';
 
 /** The deepest pointer on the way to `pointer` that exists in `body` ("" at worst). */
 function deepestFound(body: unknown, pointer: string): { pointer: string; value: unknown } {
@@ -102,6 +103,39 @@ void describe('IdentifierDeterminationRequest validation under arbitrary input',
         if (parsed.ok) checkOutcome(parsed.value);
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+/** A lookup intake accepted for ZA_RPP (the one scheme performing it) is sent, or refused with a reason code: never a document the scheme cannot read. */
+async function checkSendable(body: unknown): Promise<void> {
+  checkOutcome(body);
+  const result = validateIdentifierDeterminationRequest(body);
+  if (result.ok && result.value.scheme === 'ZA_RPP') assertSendable(await lookupSent(result.value.message));
+}
+
+void describe('IdentifierDeterminationRequest intake of arbitrary text and lists of any length', () => {
+  void it('never throws on any text (controls, lone surrogates, noncharacters, long) in its text fields, and sends what it accepts', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...IDENTIFIER_DETERMINATION_FIXTURES), fc.array(fc.tuple(fc.nat(), anyText), { minLength: 1, maxLength: 4 }), async (kind, edits) => {
+        const body = identifierDetermination(kind);
+        const texts = textPointers(body);
+        for (const [index, text] of edits) place(body, texts[index % texts.length] ?? '/schema', text);
+        await checkSendable(body);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  void it('never throws on lists of any length in its agents, and sends what it accepts', async () => {
+    const lists = ['/request/instructingAgent/additionalIdentifications', '/request/instructedAgent/address/addressLine', '/request/identifier/value'];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...IDENTIFIER_DETERMINATION_FIXTURES), fc.constantFrom(...lists), anyList(fc.oneof(anyText, fc.constant({}))), async (kind, pointer, list) => {
+        const body = identifierDetermination(kind);
+        place(body, pointer, list);
+        await checkSendable(body);
+      }),
+      { numRuns: 150 },
     );
   });
 });

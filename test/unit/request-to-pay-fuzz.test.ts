@@ -19,7 +19,8 @@ import type { Validation } from '../../src/domain/messages/validate.js';
 import { numberText, parseJson } from '../../src/lib/json.js';
 import { MINOR_UNITS_MAX, formatAmount } from '../../src/lib/money.js';
 import { REQUEST_TO_PAY_FIXTURES, requestToPay, requestToPayCancellation, requestToPayStatusRequest } from '../fixtures/request-to-pay.js';
-import { apply, checkRefusal, mutationOf, parentOf, resolve } from '../support/fuzz.js';
+import { anyList, anyText, apply, checkRefusal, mutationOf, parentOf, place, resolve, textPointers } from '../support/fuzz.js';
+import { assertSendable, cancellationSent, requestToPayOf, requestToPaySent } from '../support/sendable.js';
 
 /**
  * What must hold for any input of any of the three validators: no exception; ok, or a non-empty
@@ -138,6 +139,63 @@ void describe('RequestToPay validation of arbitrary parts', () => {
         },
       ),
       { numRuns: 500 },
+    );
+  });
+});
+
+/** A request intake accepted (ZA_RPP) is sent, and so is its cancellation, or refused with a reason code: never a document the scheme cannot read. */
+async function checkSendable(body: unknown): Promise<void> {
+  checkOutcome(validateRequestToPay, body);
+  const result = validateRequestToPay(body);
+  if (!result.ok || result.value.scheme !== 'ZA_RPP') return;
+  const request = requestToPayOf(result.value.message, result.value.expiresAt);
+  assertSendable(await requestToPaySent(request));
+  assertSendable(await cancellationSent({ request, cancellationKey: 'fuzz', reasonCode: 'CUST' }));
+}
+
+const LISTS = [
+  '/remittanceInformation/unstructured',
+  '/remittanceInformation/structured',
+  '/creditor/address/addressLine',
+  '/debtor/identification/identifiers',
+  '/creditorAgent/additionalIdentifications',
+];
+
+void describe('RequestToPay intake of arbitrary text and lists of any length', () => {
+  void it('never throws on any text (controls, lone surrogates, noncharacters, long) in its text fields, and sends what it accepts', async () => {
+    await fc.assert(
+      fc.asyncProperty(fixtureKind, fc.array(fc.tuple(fc.nat(), anyText), { minLength: 1, maxLength: 5 }), async (kind, edits) => {
+        const body = requestToPay(kind);
+        const texts = textPointers(body);
+        for (const [index, text] of edits) place(body, texts[index % texts.length] ?? '/schema', text);
+        await checkSendable(body);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  void it('never throws on lists of any length in its list fields, and sends what it accepts', async () => {
+    await fc.assert(
+      fc.asyncProperty(fixtureKind, fc.constantFrom(...LISTS), anyList(fc.oneof(anyText, fc.integer(), fc.constant({}))), async (kind, pointer, list) => {
+        const body = requestToPay(kind);
+        place(body, pointer, list);
+        await checkSendable(body);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  void it('never throws on any text in the texts of a status request or a cancellation', () => {
+    fc.assert(
+      fc.property(fixtureKind, fc.nat(), anyText, (kind, index, text) => {
+        for (const { validate, sample } of MESSAGES.slice(1)) {
+          const body = sample(kind);
+          const texts = textPointers(body);
+          place(body, texts[index % texts.length] ?? '/schema', text);
+          checkOutcome(validate, body);
+        }
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -21,6 +21,7 @@ import {
   type RequestToPayCancellationResponseInput,
   type RequestToPayResponseInput,
 } from '../../src/domain/messages/request-to-pay.js';
+import { REMITTANCE_PIECE_CHARS, REMITTANCE_PIECES_MAX } from '../../src/domain/messages/credit-transfer.js';
 import { makeValidator } from '../../src/domain/messages/validate.js';
 import { numberText } from '../../src/lib/json.js';
 import {
@@ -225,6 +226,15 @@ void describe('RequestToPay validation: accounts, proxies and the debtor agent',
   void it('requires creditorAgent and debtorAccount', () => {
     refusedOnly(edited('MOBILE', { '/creditorAgent': REMOVE }), '/creditorAgent', 'is required');
     refusedOnly(edited('MOBILE', { '/debtorAccount': REMOVE }), '/debtorAccount', 'is required');
+  });
+});
+
+void describe('RequestToPay validation: what the pain.013 carries', () => {
+  void it(`refuses remittance lines that take more than ${REMITTANCE_PIECES_MAX} pieces of ${REMITTANCE_PIECE_CHARS} characters, as a credit transfer does`, () => {
+    const field = '/remittanceInformation/unstructured';
+    valid(edited('MOBILE', { [field]: Array.from({ length: REMITTANCE_PIECES_MAX }, () => 'x'.repeat(REMITTANCE_PIECE_CHARS)) }));
+    refusedOnly(edited('MOBILE', { [field]: ['x'.repeat(REMITTANCE_PIECE_CHARS * 5 + 1), 'x'.repeat(REMITTANCE_PIECE_CHARS * 5)] }), field, /^must fit in /);
+    refusedOnly(edited('MOBILE', { [field]: Array.from({ length: 50_000 }, () => 'x') }), field, `must have at most ${REMITTANCE_PIECES_MAX} items`);
   });
 });
 

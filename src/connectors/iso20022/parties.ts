@@ -121,7 +121,7 @@ export class PartyMapper {
     if (agent === undefined) return undefined;
     const memberId = agent.clearingSystemMemberId?.memberId ?? agent.memberId;
     const system = this.settings.memberIdSystem;
-    // Agents inside charges are not validated at intake (their shape is not shown by the spec).
+    // Intake checks every agent, a charge's too; a transfer stored before it did is judged here.
     if (agent.bicfi !== undefined && !BIC.test(String(agent.bicfi))) return this.problems.add('RC05', `${String(agent.bicfi)} is not a BIC`);
     const institution: XmlElement = {
       BICFI: agent.bicfi,

@@ -1,4 +1,4 @@
-import { Type, type ObjectOptions, type SchemaOptions, type Static, type TProperties } from '@sinclair/typebox';
+import { Type, type ObjectOptions, type SchemaOptions, type Static, type TObject, type TProperties } from '@sinclair/typebox';
 
 /**
  * The parts shared by the interface's messages (CreditTransfer, IdentifierDetermination*,
@@ -8,7 +8,10 @@ import { Type, type ObjectOptions, type SchemaOptions, type Static, type TProper
  * - every object accepts extra properties, which are kept and passed through untouched;
  * - scalar fields of sub-structures whose constraints the spec does not show accept a string or
  *   a number, kept as sent;
- * - lengths, patterns, ISO codes, formats and array limits the spec states are enforced exactly.
+ * - lengths, patterns, ISO codes, formats and array limits the spec states are enforced exactly;
+ * - every list and every text has a bound (docs/validation.md, "Bounds"), so the largest message
+ *   intake accepts fits its scheme's message: where the spec states none, the ISO 20022 element
+ *   it becomes sets it, and where ISO 20022 leaves it unbounded, the bounds below.
  *
  * Three vendor keywords carry what JSON Schema cannot say; validate.ts gives them meaning:
  * - `x-message`: the error message for a failed pattern or format, in words an integrator reads;
@@ -18,9 +21,39 @@ import { Type, type ObjectOptions, type SchemaOptions, type Static, type TProper
 
 type Described = { readonly description: string };
 
+/**
+ * The longest text the interface takes where neither the spec nor the ISO 20022 element it becomes
+ * names a shorter length: Max2048Text, the longest text of the scheme messages (a proxy, an
+ * e-mail address). What the scheme message carries shorter, the connector cuts or refuses with a
+ * reason code (docs/connectors.md).
+ */
+export const TEXT_CHARS_MAX = 2048;
+
+/**
+ * The most items of a list ISO 20022 leaves unbounded, unless a closer bound is given where the
+ * list is (credit-transfer.ts): as many as ISO 20022 allows of regulatory reporting entries
+ * (RgltryRptg, 0..10). Party identifications, further identifications of an institution,
+ * instructions for the creditor agent, structured remittance items, reasons of an answer.
+ */
+export const LIST_ITEMS_MAX = 10;
+
+/** PostalAddress24/AdrLine: 0..7 lines. */
+export const ADDRESS_LINES_MAX = 7;
+
+/** An RFC 3339 date-time with nanoseconds and an offset has 35 characters; longer fractions are taken up to this. */
+export const DATE_TIME_CHARS_MAX = 64;
+
 /** An object of the interface: open to properties beyond those listed (integrators send richer messages). */
 export function OpenObject<T extends TProperties>(properties: T, options: ObjectOptions & Described) {
   return Type.Object(properties, { additionalProperties: true, ...options });
+}
+
+/**
+ * An object the spec shows only in part: besides `properties`, any member is taken, kept and typed
+ * `unknown` (the connector reads the shown members; the others travel as sent).
+ */
+export function PartlyShownObject<T extends TProperties>(properties: T, options: ObjectOptions & Described) {
+  return Type.Unsafe<Static<TObject<T>> & { readonly [member: string]: unknown }>(OpenObject(properties, options));
 }
 
 /** One of a fixed list of strings: a single `enum`, so a wrong value yields one error listing the allowed ones. */
@@ -28,9 +61,20 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
 
-/** A scalar whose constraints the spec does not show: a string or a number, kept as sent (CONTRACT §9). */
+/** A scalar whose constraints the spec does not show: a string (of at most TEXT_CHARS_MAX characters) or a number, kept as sent (CONTRACT §9). */
 export function Scalar(description: string) {
-  return Type.Unsafe<string | number>({ type: ['string', 'number'], description });
+  return Type.Unsafe<string | number>({ type: ['string', 'number'], maxLength: TEXT_CHARS_MAX, description });
+}
+
+/** A Scalar, or a list of at most `maxItems` of them (a field that takes one line or several). */
+export function Scalars(description: string, maxItems: number) {
+  return Type.Unsafe<string | number | Array<string | number>>({
+    type: ['string', 'number', 'array'],
+    maxLength: TEXT_CHARS_MAX,
+    maxItems,
+    items: { type: ['string', 'number'], maxLength: TEXT_CHARS_MAX },
+    description,
+  });
 }
 
 /** A field whose content the spec does not show at all: anything is accepted and passed through. */
@@ -38,9 +82,9 @@ export function Opaque(description: string) {
   return Type.Unknown({ description });
 }
 
-/** A text field with no stated limits. */
+/** A text field whose length neither the spec nor ISO 20022 states: at most TEXT_CHARS_MAX characters. */
 export function Text(description: string) {
-  return Type.String({ description });
+  return Type.String({ maxLength: TEXT_CHARS_MAX, description });
 }
 
 /** An identifier of at most 35 characters (ISO 20022 Max35Text); empty is not an identifier. */
@@ -56,6 +100,7 @@ export function Name140(description: string) {
 export function DateTime(description: string) {
   return Type.String({
     format: 'date-time',
+    maxLength: DATE_TIME_CHARS_MAX,
     description,
     'x-message': 'must be an RFC 3339 date-time with a time zone, e.g. 2024-05-01T10:15:30Z or 2024-05-01T12:15:30.250+02:00',
   });
@@ -147,7 +192,9 @@ export const PostalAddressSchema = OpenObject(
     districtName: Type.Optional(Scalar('District')),
     countrySubDivision: Type.Optional(Scalar('Province, state or other subdivision')),
     country: Type.Optional(Scalar('Country (constraints not shown by the spec; kept as sent)')),
-    addressLine: Type.Optional(Type.Array(Scalar('One line of an unstructured address'), { description: 'Unstructured address lines' })),
+    addressLine: Type.Optional(
+      Type.Array(Scalar('One line of an unstructured address'), { maxItems: ADDRESS_LINES_MAX, description: `Unstructured address lines, at most ${ADDRESS_LINES_MAX} (ISO 20022 AdrLine)` }),
+    ),
   },
   { description: 'Postal address; its field constraints are not shown by the spec, so scalars are taken as strings or numbers' },
 );
@@ -179,7 +226,7 @@ export const PartyIdentificationSchema = OpenObject(
           },
           { description: 'One identifier of the party' },
         ),
-        { description: 'Identifiers of the party' },
+        { maxItems: LIST_ITEMS_MAX, description: `Identifiers of the party, at most ${LIST_ITEMS_MAX}` },
       ),
     ),
   },
@@ -208,7 +255,7 @@ export const BankingIdentifierSchema = OpenObject(
       ),
     ),
     issuer: Type.Optional(Text('Issuer of the identifier')),
-    value: Type.Optional(Type.String({ minLength: 1, description: 'The account number or other identifier' })),
+    value: Type.Optional(Type.String({ minLength: 1, maxLength: TEXT_CHARS_MAX, description: 'The account number or other identifier' })),
   },
   { description: 'Account identification by a banking identifier (account number)' },
 );
@@ -258,7 +305,9 @@ export const AccountIdentificationSchema = OpenObject({}, { description: 'A furt
 
 export const InstitutionIdentificationSchema = OpenObject(
   {
-    additionalIdentifications: Type.Optional(Type.Array(AccountIdentificationSchema, { description: 'Further identifications' })),
+    additionalIdentifications: Type.Optional(
+      Type.Array(AccountIdentificationSchema, { maxItems: LIST_ITEMS_MAX, description: `Further identifications, at most ${LIST_ITEMS_MAX}` }),
+    ),
     address: Type.Optional(PostalAddressSchema),
     bicfi: Type.Optional(Bic('BIC of the institution (ISO 9362)')),
     branch: Type.Optional(BranchIdentificationSchema),

@@ -13,6 +13,7 @@ import {
   StringEnum,
   SupplementaryDataSchema,
   Text,
+  TEXT_CHARS_MAX,
   Uuid,
   type InstitutionIdentification,
 } from './common.js';
@@ -64,6 +65,7 @@ export const IdentifierDeterminationRequestSchema = OpenObject(
             namespace: Type.Optional(
               Type.String({
                 minLength: 1,
+                maxLength: TEXT_CHARS_MAX,
                 description: 'Context that tells apart equal values meant for different accounts, e.g. ZA_MOBILE; required for MOBILE and CUSTOM',
               }),
             ),

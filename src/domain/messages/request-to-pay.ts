@@ -7,6 +7,7 @@ import {
   AmountSchema,
   DateTime,
   InstitutionIdentificationSchema,
+  LIST_ITEMS_MAX,
   MessageIdentifiersSchema,
   OpenObject,
   PartySchema,
@@ -20,7 +21,7 @@ import {
 import { RemittanceInformationSchema } from './credit-transfer.js';
 import { isDateTime } from './formats.js';
 import { normaliseIdentifier, PROXY_VALUE_LENGTH_MAX } from './identifier-determination.js';
-import { isRecord, makeValidator, moneyOf, type Report, type Rule, type Validation } from './validate.js';
+import { isRecord, makeValidator, moneyOf, remittanceFits, type Report, type Rule, type Validation } from './validate.js';
 
 /**
  * PayShap request-to-pay (CONTRACT §2, §3 and §10): the integrator's customer, the creditor,
@@ -268,7 +269,7 @@ function moneyAt(amount: unknown): Money | undefined {
   return parsed.ok ? parsed.money : undefined;
 }
 
-const checkRequestToPay = makeValidator(RequestToPaySchema, [accountsIdentified, proxiesComplete, debtorAgentForAccount, conditionsSurroundAmount]);
+const checkRequestToPay = makeValidator(RequestToPaySchema, [accountsIdentified, proxiesComplete, debtorAgentForAccount, conditionsSurroundAmount, remittanceFits]);
 
 /**
  * Validates a RequestToPay body (as produced by parseJson) against every rule of the interface
@@ -508,7 +509,9 @@ export const ReasonInfoSchema = OpenObject(
       },
       { description: 'The reason code' },
     ),
-    additionalInformation: Type.Optional(Type.Array(Text('The reason in words'), { description: 'The reason in words, as the scheme gave it' })),
+    additionalInformation: Type.Optional(
+      Type.Array(Text('The reason in words'), { maxItems: LIST_ITEMS_MAX, description: 'The reason in words, as the scheme gave it' }),
+    ),
   },
   { description: 'Why a status is what it is (as in PaymentStatusReport)' },
 );
@@ -526,7 +529,7 @@ export const RequestToPayResponseSchema = OpenObject(
             'PENDING (forwarded, first report awaited), PRESENTED (shown to the payer), ACCEPTED (payer agreed, payment awaited), ' +
             'PAID, REJECTED, EXPIRED, CANCELLED; the last four are final',
         }),
-        reasonInfo: Type.Array(ReasonInfoSchema, { description: 'Reasons, e.g. of a rejection; empty when there are none' }),
+        reasonInfo: Type.Array(ReasonInfoSchema, { maxItems: LIST_ITEMS_MAX, description: 'Reasons, e.g. of a rejection; empty when there are none' }),
       },
       { description: 'The current status of the request-to-pay' },
     ),
@@ -554,7 +557,7 @@ export const RequestToPayCancellationResponseSchema = OpenObject(
     cancellationStatus: OpenObject(
       {
         status: StringEnum(CANCELLATION_STATUSES, { description: 'ACCEPTED: the request is cancelled; REJECTED: it is not' }),
-        reasonInfo: Type.Array(ReasonInfoSchema, { description: 'Why the cancellation was rejected; empty when there is no reason' }),
+        reasonInfo: Type.Array(ReasonInfoSchema, { maxItems: LIST_ITEMS_MAX, description: 'Why the cancellation was rejected; empty when there is no reason' }),
       },
       { description: 'Outcome of the cancellation' },
     ),
