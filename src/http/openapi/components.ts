@@ -10,6 +10,7 @@ import {
   ClearingSystemMemberIdentificationSchema,
   ContactDetailsSchema,
   InstitutionIdentificationSchema,
+  LIST_ITEMS_MAX,
   MessageIdentifiersSchema,
   NonBankingIdentifierSchema,
   OpenObject,
@@ -86,7 +87,7 @@ export const PaymentStatusReportSchema = OpenObject(
             .map(([outcome, meaning]) => `${outcome}: ${meaning}`)
             .join('; '),
         }),
-        reasonInfo: Type.Array(ReasonInfoSchema, { description: 'ISO 20022 reason codes of a REJECTED outcome (e.g. AC04, AM02); empty when there are none' }),
+        reasonInfo: Type.Array(ReasonInfoSchema, { maxItems: LIST_ITEMS_MAX, description: 'ISO 20022 reason codes of a REJECTED outcome (e.g. AC04, AM02); empty when there are none' }),
       },
       { description: 'The outcome of the credit transfer' },
     ),
