@@ -16,6 +16,14 @@ import type { SimulatedBehaviour } from './test-values.js';
  * message's changes and the answers it schedules a single transaction.
  */
 
+/** A document the operator sends, with the message name and id a link's headers carry. */
+export interface OperatorDocument {
+  readonly messageName: string;
+  /** GrpHdr/MsgId (Assgnmt/Id for a camt.029): the same on every resend of it. */
+  readonly messageId: string;
+  readonly document: string;
+}
+
 /** A transaction status answered (pacs.002 TxSts) and its reason. */
 export interface Answer {
   readonly status: string;
@@ -31,7 +39,7 @@ export interface TransferRecord {
   /** The latest status answered; absent while the transfer is still being processed. */
   answered?: Answer;
   /** The last status report sent, sent again on resubmission. */
-  lastReport?: string;
+  lastReport?: OperatorDocument;
 }
 
 export interface LookupRecord {
@@ -40,7 +48,7 @@ export interface LookupRecord {
   /** What the directory answers; absent when no answer ever comes (AB06 rehearsal). */
   readonly outcome?: Acmt024Outcome;
   /** The acmt.024 sent, sent again on a resend; absent while the answer is on its way, or when none comes. */
-  report?: string;
+  report?: OperatorDocument;
 }
 
 export interface RequestToPayRecord {
@@ -53,7 +61,7 @@ export interface RequestToPayRecord {
   /** PAID or REJECTED once ACSC or RJCT was reported; CANCELLED once a cancellation was accepted (no report follows). */
   final?: 'PAID' | 'REJECTED' | 'CANCELLED';
   /** The last pain.014 sent, sent again on a resend. */
-  lastReport?: string;
+  lastReport?: OperatorDocument;
 }
 
 /** What the operator answers a cancellation. */
@@ -68,7 +76,7 @@ export interface CancellationRecord {
   readonly answerName: string;
   readonly decision: CancellationDecision;
   /** The camt.029 sent, sent again on a resend; absent while the answer is on its way. */
-  answer?: string;
+  answer?: OperatorDocument;
 }
 
 /** Records of one kind by message id (or case id); a record naming a UETR is found by it too. */

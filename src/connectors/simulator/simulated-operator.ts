@@ -13,7 +13,7 @@ import { pain014Document } from '../iso20022/pain014.js';
 import { reasonText } from '../iso20022/reason-codes.js';
 import { readDocument, type IsoDocument } from '../iso20022/xml.js';
 import { defaultDirectoryPath, loadDirectory, type DirectoryResult } from './directory.js';
-import type { Answer, CancellationDecision, LookupRecord, OperatorState, RequestToPayRecord, TransferRecord } from './operator-state.js';
+import type { Answer, CancellationDecision, LookupRecord, OperatorDocument, OperatorState, RequestToPayRecord, TransferRecord } from './operator-state.js';
 import { scenarioFor, scenarioSteps } from './request-to-pay-values.js';
 import { behaviourFor, behaviourSteps, type TransferStep } from './test-values.js';
 
@@ -73,7 +73,7 @@ export interface OperatorEffects {
    * Hand `document` to the service `delayMs` from now. `subject` is the MsgId of the message it is
    * about (the transfer, lookup or request): documents about one subject are handed on in order.
    */
-  deliver(document: string, subject: string, delayMs: number): void;
+  deliver(document: OperatorDocument, subject: string, delayMs: number): void;
 }
 
 /** Status report version answering each request version (same ISO 20022 generation). */
@@ -117,8 +117,7 @@ export class SimulatedOperator {
 
   /** How often the transfer with this UETR was submitted (0 when unknown). */
   submissionsOf(uetr: string): number {
-    const messageId = this.#state.transfers.idOf(uetr);
-    return messageId === undefined ? 0 : (this.#state.transfers.get(messageId)?.submissions ?? 0);
+    return submissionsOf(this.#state, uetr);
   }
 
   /** How often the request-to-pay with this UETR was sent (0 when unknown). */
@@ -279,9 +278,10 @@ export class SimulatedOperator {
     const lookup: LookupRecord | undefined = this.#state.lookups.get(messageId);
     if (lookup?.outcome === undefined) return;
     const { request } = lookup;
+    const reportId = this.#nextMessageId();
     const report = acmt024Document({
       messageName: lookup.reportName,
-      messageId: this.#nextMessageId(),
+      messageId: reportId,
       createdAt: isoDateTime(this.options.clock.now()),
       // The operator answers the bank that asked.
       assigner: request.assignee,
@@ -291,9 +291,9 @@ export class SimulatedOperator {
       originalPartyAndAccount: request.partyAndAccount,
       outcome: lookup.outcome,
     });
-    lookup.report = report;
+    lookup.report = { messageName: lookup.reportName, messageId: reportId, document: report };
     this.#state.lookups.put(messageId, lookup);
-    this.#effects.deliver(report, messageId, 0);
+    this.#effects.deliver(lookup.report, messageId, 0);
   }
 
   #requestToPay(document: IsoDocument): SubmitOutcome {
@@ -345,9 +345,10 @@ export class SimulatedOperator {
     const now = this.options.clock.now();
     if (request.final === 'CANCELLED') return;
     if (request.expiresAt !== undefined && now > request.expiresAt) return;
+    const reportId = this.#nextMessageId();
     const report = pain014Document({
       messageName: request.reportName,
-      messageId: this.#nextMessageId(),
+      messageId: reportId,
       createdAt: isoDateTime(now),
       initiatingParty: { Nm: `${this.options.scheme} operator (simulated)` },
       original: request.original,
@@ -357,9 +358,9 @@ export class SimulatedOperator {
     });
     if (current.status === 'ACSC') request.final = 'PAID';
     if (current.status === 'RJCT') request.final = 'REJECTED';
-    request.lastReport = report;
+    request.lastReport = { messageName: request.reportName, messageId: reportId, document: report };
     this.#state.requests.put(messageId, request);
-    this.#effects.deliver(report, messageId, 0);
+    this.#effects.deliver(request.lastReport, messageId, 0);
     this.#scheduleRequestStep(request, messageId, step + 1);
   }
 
@@ -394,9 +395,10 @@ export class SimulatedOperator {
     if (record === undefined) return;
     const { request: cancellation, decision } = record;
     const { original } = cancellation;
-    record.answer = camt029Document({
+    const answerId = this.#nextMessageId();
+    const answer = camt029Document({
       messageName: record.answerName,
-      messageId: this.#nextMessageId(),
+      messageId: answerId,
       createdAt: isoDateTime(this.options.clock.now()),
       // The operator answers the bank that asked.
       assigner: cancellation.assignee,
@@ -412,21 +414,24 @@ export class SimulatedOperator {
       },
       ...(decision.reasonCode === undefined ? {} : { reasonCode: decision.reasonCode, additionalInformation: reasonText(decision.reasonCode) }),
     });
+    record.answer = { messageName: record.answerName, messageId: answerId, document: answer };
     this.#state.cancellations.put(caseId, record);
     this.#effects.deliver(record.answer, subjectOf(cancellation), 0);
   }
 
-  #statusReport(original: OriginalTransfer, messageName: string, answer: Answer): string {
+  #statusReport(original: OriginalTransfer, messageName: string, answer: Answer): OperatorDocument {
     const now = this.options.clock.now();
-    return pacs002Document({
+    const messageId = this.#nextMessageId();
+    const document = pacs002Document({
       messageName,
-      messageId: this.#nextMessageId(),
+      messageId,
       createdAt: isoDateTime(now),
       original,
       status: answer.status,
       ...(answer.reasonCode === undefined ? {} : { reasonCode: answer.reasonCode, additionalInformation: reasonText(answer.reasonCode) }),
       ...(answer.status === 'ACSC' ? { acceptedAt: isoDateTime(now) } : {}),
     });
+    return { messageName, messageId, document };
   }
 
   /** MsgId of an answer: unique per operator state (time and sequence), at most 35 characters. */
@@ -435,6 +440,12 @@ export class SimulatedOperator {
     const now = this.options.clock.now();
     return `SIM${this.options.scheme.replaceAll('_', '')}${now.toString(36).toUpperCase()}${String(sequence).padStart(6, '0')}`.slice(0, 35);
   }
+}
+
+/** How often an operator with this state was sent the transfer with this UETR (0 when unknown): for tests and tools reading a state. */
+export function submissionsOf(state: OperatorState, uetr: string): number {
+  const messageId = state.transfers.idOf(uetr);
+  return messageId === undefined ? 0 : (state.transfers.get(messageId)?.submissions ?? 0);
 }
 
 /** The subject of a cancellation's answer: the request-to-pay it withdraws, so the answer follows that request's reports. */

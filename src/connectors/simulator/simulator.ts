@@ -72,7 +72,7 @@ export class SchemeSimulator implements SchemeTransport {
     this.options = options;
     this.#operator = new SimulatedOperator(options, memoryOperatorState(options.entriesMax), {
       later: (delayMs, action) => this.#later(delayMs, () => this.#operator.run(action)),
-      deliver: (document, _subject, delayMs) => (delayMs === 0 ? this.#deliver(document) : this.#later(delayMs, () => this.#deliver(document))),
+      deliver: ({ document }, _subject, delayMs) => (delayMs === 0 ? this.#deliver(document) : this.#later(delayMs, () => this.#deliver(document))),
     });
   }
 
