@@ -112,7 +112,12 @@ export class OperatorProcess {
  * `schemes` entries of a service configuration sending each named scheme to the operator at
  * `operatorUrl` over the link, the operator's messages received on `inboundPort`.
  */
-export function operatorLinkSchemes(operatorUrl: string, inboundPort: number, timeBudgetsMs: Readonly<Record<string, number>>): Record<string, unknown> {
+export function operatorLinkSchemes(
+  operatorUrl: string,
+  inboundPort: number,
+  timeBudgetsMs: Readonly<Record<string, number>>,
+  linkExtra: Readonly<Record<string, unknown>> = {},
+): Record<string, unknown> {
   const pki = linkPki();
   const operatorLink = {
     url: operatorUrl,
@@ -123,6 +128,7 @@ export function operatorLinkSchemes(operatorUrl: string, inboundPort: number, ti
     operatorKeyFiles: [pki.operator.signing.publicFile],
     inbound: { host: '127.0.0.1', port: inboundPort },
     requestTimeoutMs: 5_000,
+    ...linkExtra,
   };
   return Object.fromEntries(Object.entries(timeBudgetsMs).map(([scheme, timeBudgetMs]) => [scheme, { connector: 'operator-link', timeBudgetMs, operatorLink }]));
 }

@@ -80,7 +80,7 @@ export class LinkServer {
     this.#server.on('tlsClientError', (error: NodeJS.ErrnoException, socket: TLSSocket) => {
       options.log.warn({ remoteAddress: socket.remoteAddress, reason: error.code ?? error.message }, `${options.name}: TLS connection refused`);
     });
-    this.#server.on('secureConnection', (socket: TLSSocket) => this.#checkPin(socket));
+    this.#server.on('secureConnection', (socket: TLSSocket) => void this.#checkPin(socket));
   }
 
   /** The port listened on (the one given, or the one the system chose for 0). */
@@ -117,17 +117,25 @@ export class LinkServer {
     return closed;
   }
 
-  /** A certificate the CA issued but the pins do not name is refused before any request is read. */
-  #checkPin(socket: TLSSocket): void {
+  /**
+   * A certificate the CA issued but the pins do not name: its connection is closed as soon as the
+   * handshake is done (true when it is, false when the connection may go on). A request that came
+   * with the handshake's last flight may already be parsed: #handle asks again before reading it.
+   */
+  #checkPin(socket: TLSSocket): boolean {
     const pins = this.#options.peerFingerprints;
-    if (pins.length === 0) return;
+    if (pins.length === 0) return false;
     const fingerprint = socket.getPeerCertificate().fingerprint256;
-    if (pins.includes(fingerprint)) return;
-    this.#options.log.warn({ remoteAddress: socket.remoteAddress, fingerprint256: fingerprint }, `${this.#options.name}: client certificate not among the pinned ones; connection refused`);
-    socket.destroy();
+    if (pins.includes(fingerprint)) return false;
+    if (!socket.destroyed) {
+      this.#options.log.warn({ remoteAddress: socket.remoteAddress, fingerprint256: fingerprint }, `${this.#options.name}: client certificate not among the pinned ones; connection refused`);
+      socket.destroy();
+    }
+    return true;
   }
 
   async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (this.#checkPin(request.socket as TLSSocket)) return;
     const path = (request.url ?? '').split('?')[0] ?? '';
     if (path === '/health') {
       reply(response, request.method === 'GET' ? 200 : 405, request.method === 'GET' ? undefined : 'method not allowed');
