@@ -236,7 +236,9 @@ void describe('the standalone operator simulator', () => {
     // Down past the answer's time: it is due at once when the operator is back.
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     assert.equal(inbound.about(transfer).length, 0);
+    const logBefore = operator.output().length;
     await operator.up();
+    await eventually(() => operator.output().slice(logBefore).includes('resuming the answers its store holds'), 'the restarted operator resumes what its store holds', 5_000);
     const [answer] = await inbound.waitForTransfer(transfer, 1, 5_000);
     assert.equal(answer?.status, 'ACCEPTED');
   });

@@ -14,8 +14,6 @@ export interface OperatorOptions {
   readonly bankUrls: readonly string[];
   /** The operator's settings per scheme; the file's default (every scheme) when absent. */
   readonly schemes?: Readonly<Record<string, { latencyMs?: number; lateAnswerMs?: number }>>;
-  /** Merged into the operator's configuration. */
-  readonly extra?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -52,7 +50,6 @@ export class OperatorProcess {
         },
         ...(options.schemes === undefined ? {} : { schemes: options.schemes }),
         delivery: { retryDelayMs: 100, retryDelayMaxMs: 1_000 },
-        ...options.extra,
       }),
     );
   }
