@@ -8,8 +8,9 @@ import { hashSecretAsync, parseHash } from '../lib/password-hash.js';
 import { Secret } from '../lib/secret.js';
 import { parseSigningKey, parseVerificationKey } from '../lib/signing-key.js';
 import { demoSource } from './demo.js';
+import { readLinkFiles } from './link-files.js';
 import { ConfigFileSchema, TIME_BUDGET_MS_DEFAULTS, type CallbackAuthFile, type ConfigFile, type IntegratorFile } from './schema.js';
-import type { AdminConfig, CallbackAuth, Config, IntegratorConfig, SchemeConfig } from './types.js';
+import type { AdminConfig, CallbackAuth, Config, IntegratorConfig, OperatorLinkConfig, SchemeConfig } from './types.js';
 
 /**
  * Loads the configuration once at start (CONTRACT §8): finds the file, parses YAML or JSON,
@@ -352,6 +353,59 @@ function checkAuth(file: ConfigFile, mode: Mode, problems: string[]): void {
   });
 }
 
+/** The connector of the operator link (docs/operator-link.md); its settings are `schemes.<SCHEME>.operatorLink`. */
+const OPERATOR_LINK = 'operator-link';
+
+/**
+ * `operatorLink` goes with `connector: operator-link` and only with it; its URL is https; its files
+ * are read and checked (link-files.ts). Schemes whose operator messages arrive on one host and port
+ * share one listener, so they must name the same TLS files and pins.
+ */
+function operatorLinks(file: ConfigFile, problems: string[]): Map<SchemeName, OperatorLinkConfig> {
+  const links = new Map<SchemeName, OperatorLinkConfig>();
+  const listeners = new Map<string, { scheme: SchemeName; link: OperatorLinkConfig }>();
+  for (const scheme of SCHEMES) {
+    const given = file.schemes[scheme];
+    const at = `schemes.${scheme}.operatorLink`;
+    if (given?.connector === OPERATOR_LINK && given.operatorLink === undefined) problems.push(`${at}: is required with connector ${OPERATOR_LINK}`);
+    if (given?.operatorLink === undefined) continue;
+    const settings = given.operatorLink;
+    if (given.connector !== OPERATOR_LINK) {
+      problems.push(`${at}: applies only with connector ${OPERATOR_LINK}`);
+      continue;
+    }
+    if (!settings.url.toLowerCase().startsWith('https:')) problems.push(`${at}.url: must be an https URL (the link is mutual TLS)`);
+    const names = { ...settings, peerKeyFiles: settings.operatorKeyFiles, peerFingerprints: settings.operatorCertificateSha256 };
+    const files = readLinkFiles(names, at, { peerKeysKey: 'operatorKeyFiles', pinsKey: 'operatorCertificateSha256' }, problems);
+    if (files === undefined) continue;
+    const link: OperatorLinkConfig = {
+      url: withoutTrailingSlash(settings.url),
+      ca: files.ca,
+      cert: files.cert,
+      key: files.key,
+      signingKey: files.signingKey,
+      operatorKeys: files.peerKeys,
+      operatorCertificateSha256: files.peerFingerprints,
+      inbound: { ...settings.inbound },
+      requestTimeoutMs: settings.requestTimeoutMs,
+      connectionsMax: settings.connectionsMax,
+      signatureMaxAgeS: settings.signatureMaxAgeS,
+    };
+    links.set(scheme, link);
+    const where = `${link.inbound.host}:${link.inbound.port}`;
+    const sharing = link.inbound.port === 0 ? undefined : listeners.get(where);
+    if (sharing === undefined) listeners.set(where, { scheme, link });
+    else if (!sameListener(sharing.link, link)) {
+      problems.push(`${at}.inbound: listens where schemes.${sharing.scheme}.operatorLink.inbound does (${where}), so caFile, certFile, keyFile and operatorCertificateSha256 must be the same as there`);
+    }
+  }
+  return links;
+}
+
+function sameListener(a: OperatorLinkConfig, b: OperatorLinkConfig): boolean {
+  return a.ca === b.ca && a.cert === b.cert && a.key.reveal() === b.key.reveal() && a.operatorCertificateSha256.join() === b.operatorCertificateSha256.join();
+}
+
 // ---------------------------------------------------------------------------------------------
 // Building the frozen Config
 
@@ -426,17 +480,19 @@ async function integratorConfig(file: IntegratorFile): Promise<IntegratorConfig>
  * not configure runs on the simulator with its default time budget (so the CONTRACT §8 example,
  * which enables ZA_EFT without configuring it, works as written).
  */
-function schemeConfigs(file: ConfigFile): Partial<Record<SchemeName, SchemeConfig>> {
+function schemeConfigs(file: ConfigFile, links: ReadonlyMap<SchemeName, OperatorLinkConfig>): Partial<Record<SchemeName, SchemeConfig>> {
   const used = new Set<SchemeName>([...(Object.keys(file.schemes) as SchemeName[]), ...file.integrators.flatMap((i) => i.schemes)]);
   const out: Partial<Record<SchemeName, SchemeConfig>> = {};
   for (const scheme of SCHEMES) {
     if (!used.has(scheme)) continue;
     const given = file.schemes[scheme];
+    const link = links.get(scheme);
     out[scheme] = {
       connector: given?.connector ?? 'simulator',
       timeBudgetMs: given?.timeBudgetMs ?? TIME_BUDGET_MS_DEFAULTS[scheme],
       ...(given?.simulatorLatencyMs === undefined ? {} : { simulatorLatencyMs: given.simulatorLatencyMs }),
       ...(given?.simulatorDirectory === undefined ? {} : { simulatorDirectory: given.simulatorDirectory }),
+      ...(link === undefined ? {} : { operatorLink: link }),
     };
   }
   return out;
@@ -457,6 +513,7 @@ async function buildConfig(input: unknown, source: string, env: NodeJS.ProcessEn
   checkAuth(file, mode, problems);
   checkDelivery(file, problems);
   checkAdmin(file, problems);
+  const links = operatorLinks(file, problems);
   if (problems.length > 0) throw new ConfigError(source, distinct(problems));
 
   const [integrators, admin] = await Promise.all([Promise.all(file.integrators.map(integratorConfig)), adminConfig(file)]);
@@ -480,7 +537,7 @@ async function buildConfig(input: unknown, source: string, env: NodeJS.ProcessEn
       failedAuthentications: { ...auth.failedAuthentications },
     },
     integrators,
-    schemes: schemeConfigs(file),
+    schemes: schemeConfigs(file, links),
     delivery: {
       ...delivery,
       retryScheduleMs: { callback: [...delivery.retryScheduleMs.callback], event: [...delivery.retryScheduleMs.event] },

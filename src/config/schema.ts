@@ -49,6 +49,10 @@ export const DEFAULTS = {
   amountMaxZaRpp: '50000.00',
   connector: 'simulator',
   simulatorLatencyMs: 50,
+  operatorLinkInboundHost: '127.0.0.1',
+  operatorLinkRequestTimeoutMs: 10_000,
+  operatorLinkConnectionsMax: 32,
+  operatorLinkSignatureMaxAgeS: 300,
   deliveryTimeoutMs: 15_000,
   deliveryInFlightMax: 512,
   deliveryEndpointInFlightMax: 64,
@@ -241,12 +245,39 @@ const AdminSchema = Type.Object(
   { additionalProperties: false },
 );
 
+const FilePath = NonEmpty({ maxLength: 4_096 });
+
+/** `connector: operator-link`: the scheme operator over HTTPS with mutual TLS and signed messages (docs/operator-link.md). */
+const OperatorLinkSchema = Type.Object(
+  {
+    url: HttpUrl,
+    caFile: FilePath,
+    certFile: FilePath,
+    keyFile: FilePath,
+    signingKeyFile: FilePath,
+    operatorKeyFiles: Type.Array(FilePath, { minItems: 1, maxItems: 8 }),
+    operatorCertificateSha256: Type.Array(Type.String({ pattern: '^([0-9A-Fa-f]{2}:?){31}[0-9A-Fa-f]{2}$' }), { maxItems: 16, default: [] }),
+    inbound: Type.Object(
+      {
+        host: NonEmpty({ default: DEFAULTS.operatorLinkInboundHost }),
+        port: Type.Integer({ minimum: 0, maximum: 65_535 }),
+      },
+      { additionalProperties: false },
+    ),
+    requestTimeoutMs: Type.Integer({ minimum: 100, maximum: 120_000, default: DEFAULTS.operatorLinkRequestTimeoutMs }),
+    connectionsMax: Type.Integer({ minimum: 1, maximum: 1_000, default: DEFAULTS.operatorLinkConnectionsMax }),
+    signatureMaxAgeS: Type.Integer({ minimum: 1, maximum: 3_600, default: DEFAULTS.operatorLinkSignatureMaxAgeS }),
+  },
+  { additionalProperties: false },
+);
+
 const SchemeConfigSchema = Type.Object(
   {
     connector: NonEmpty({ default: DEFAULTS.connector }),
     timeBudgetMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 604_800_000 })),
     simulatorLatencyMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 600_000 })),
-    simulatorDirectory: Type.Optional(NonEmpty({ maxLength: 4_096 })),
+    simulatorDirectory: Type.Optional(FilePath),
+    operatorLink: Type.Optional(OperatorLinkSchema),
   },
   { additionalProperties: false },
 );
@@ -305,7 +336,7 @@ export interface ConfigFile {
   store: Static<typeof StoreSchema>;
   auth: Static<typeof AuthSchema>;
   integrators: IntegratorFile[];
-  schemes: Partial<Record<SchemeName, { connector: string; timeBudgetMs?: number; simulatorLatencyMs?: number; simulatorDirectory?: string }>>;
+  schemes: Partial<Record<SchemeName, { connector: string; timeBudgetMs?: number; simulatorLatencyMs?: number; simulatorDirectory?: string; operatorLink?: OperatorLinkFile }>>;
   delivery: Static<typeof DeliverySchema>;
   processing: Static<typeof ProcessingSchema>;
   proxyPayments: Static<typeof ProxyPaymentsSchema>;
@@ -317,3 +348,4 @@ export type IntegratorFile = Omit<Static<typeof IntegratorSchema>, 'limits'> & {
   limits: { requestsPerSecond: number; burst: number; amountMax: Partial<Record<SchemeName, string>> };
 };
 export type CallbackAuthFile = Static<typeof CallbackAuthSchema>;
+export type OperatorLinkFile = Static<typeof OperatorLinkSchema>;

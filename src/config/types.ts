@@ -64,6 +64,38 @@ export interface SchemeConfig {
   readonly simulatorLatencyMs?: number;
   /** With `connector: simulator` on ZA_RPP: the directory file of proxies and accounts it resolves (docs/simulator.md). */
   readonly simulatorDirectory?: string;
+  /** Present exactly with `connector: operator-link`. */
+  readonly operatorLink?: OperatorLinkConfig;
+}
+
+/**
+ * The link to a scheme operator (docs/operator-link.md): HTTPS with mutual TLS both ways and a
+ * signature on every message. The files the configuration names are read and checked at load;
+ * this holds their contents.
+ */
+export interface OperatorLinkConfig {
+  /** The operator's base URL (https); messages are posted to `{url}/v1/schemes/{SCHEME}/messages`. */
+  readonly url: string;
+  /** PEM: the CA certificate(s) that issued the operator's server and client certificates. */
+  readonly ca: string;
+  /** PEM: our certificate (chain), presented to the operator as client and as server certificate. */
+  readonly cert: string;
+  /** PEM: its private key. */
+  readonly key: Secret<string>;
+  /** PEM: the private key our messages are signed with (its public key is the operator's to hold). */
+  readonly signingKey: Secret<string>;
+  /** PEM: the operator's public keys its messages may be signed with (several while it rotates). */
+  readonly operatorKeys: readonly string[];
+  /** When not empty: the only client certificates (SHA-256, `AB:CD:...`) the operator may connect with. */
+  readonly operatorCertificateSha256: readonly string[];
+  /** Where the operator's messages are received (one listener per host and port, shared by the schemes naming it). */
+  readonly inbound: { readonly host: string; readonly port: number };
+  /** Deadline of one message posted to the operator. */
+  readonly requestTimeoutMs: number;
+  /** Pooled connections to the operator. */
+  readonly connectionsMax: number;
+  /** How far a message signature's time may be from ours. */
+  readonly signatureMaxAgeS: number;
 }
 
 /** PayShap payments to a proxy (docs/identifier-determination.md). */

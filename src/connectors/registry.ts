@@ -5,6 +5,7 @@ import type { Clock } from '../ports/clock.js';
 import type { SchemeConnector } from '../ports/scheme.js';
 import { CBPR_PLUS } from './cbpr-plus/family.js';
 import { createIsoConnector, type ConnectorLog, type SchemeFamily } from './iso20022/connector.js';
+import { operatorLinkTransport } from './operator-link/transport.js';
 import type { SimulatorOverrides } from './simulator/simulator.js';
 import { threadedSimulatorTransport } from './simulator/threaded-simulator.js';
 import { TCIB } from './tcib/family.js';
@@ -30,7 +31,7 @@ export function familyOf(scheme: SchemeName): SchemeFamily | undefined {
 export interface CreateConnectorsOptions {
   /** Simulator settings for every simulated scheme (latency, late answer, memory bound). */
   readonly simulator?: SimulatorOverrides;
-  /** Transports by the name used in `schemes.<SCHEME>.connector`, beside the built-in `simulator`. */
+  /** Transports by the name used in `schemes.<SCHEME>.connector`, beside the built-in `simulator` and `operator-link`. */
   readonly transports?: Readonly<Record<string, TransportFactory>>;
   readonly log?: ConnectorLog;
 }
@@ -39,8 +40,9 @@ const systemClock: Clock = { now: () => Date.now() };
 
 /**
  * One connector per scheme that carries credit transfers (ZA_AC and ZA_RMS carry none). The
- * family is fixed by the scheme; `schemes.<SCHEME>.connector` names the transport, `simulator`
- * when the configuration does not list the scheme. An unknown transport name is a configuration
+ * family is fixed by the scheme; `schemes.<SCHEME>.connector` names the transport (`simulator`,
+ * `operator-link` or one given in `options.transports`), `simulator` when the configuration does
+ * not list the scheme. An unknown transport name is a configuration
  * error and throws at start.
  */
 export function createConnectors(
@@ -48,7 +50,12 @@ export function createConnectors(
   clock: Clock = systemClock,
   options: CreateConnectorsOptions = {},
 ): Map<SchemeName, SchemeConnector> {
-  const transports: Readonly<Record<string, TransportFactory>> = { simulator: threadedSimulatorTransport(options.simulator), ...options.transports };
+  const transports: Readonly<Record<string, TransportFactory>> = {
+    simulator: threadedSimulatorTransport(options.simulator),
+    'operator-link': operatorLinkTransport,
+    ...options.transports,
+  };
+  const log = options.log === undefined ? {} : { log: options.log };
   const connectors = new Map<SchemeName, SchemeConnector>();
   for (const scheme of SCHEMES) {
     if (!supports(scheme, 'creditTransfer')) continue;
@@ -61,7 +68,7 @@ export function createConnectors(
       throw new Error(`schemes.${scheme}.connector: unknown connector "${transportName}" (available: ${Object.keys(transports).join(', ')})`);
     }
     const timeBudgetMs = configured?.timeBudgetMs ?? TIME_BUDGET_MS_DEFAULTS[scheme];
-    connectors.set(scheme, createIsoConnector(family, { scheme, transport: transport({ scheme, timeBudgetMs, config: configured, clock }), clock, ...(options.log === undefined ? {} : { log: options.log }) }));
+    connectors.set(scheme, createIsoConnector(family, { scheme, transport: transport({ scheme, timeBudgetMs, config: configured, clock, ...log }), clock, ...log }));
   }
   return connectors;
 }

@@ -7,7 +7,8 @@ import type { SubmitOutcome } from '../ports/scheme.js';
  * How a connector's scheme messages reach the scheme operator and how the operator's messages
  * come back. Families build and read the ISO 20022 documents; a transport only moves them, so an
  * operator's real channel (HTTPS gateway, MQ, SWIFT Alliance...) is added as one more transport
- * without touching any family. The built-in simulator is the transport named `simulator`.
+ * without touching any family. The built-in simulator is the transport named `simulator`; the
+ * operator link (HTTPS, mutual TLS, signed messages: operator-link/) is the one named `operator-link`.
  */
 
 export interface SchemeMessage {
@@ -16,7 +17,10 @@ export interface SchemeMessage {
   readonly messageName: string;
   /** GrpHdr/MsgId of the document. */
   readonly messageId: string;
-  /** The port's idempotency key of the transfer (an HTTP transport sends it as `Idempotency-Key`). */
+  /**
+   * The port's idempotency key of the transaction. Shared by all its messages (a pacs.008 and its
+   * pacs.028 enquiries): an HTTP transport's `Idempotency-Key` is the `messageId`, one per message.
+   */
   readonly idempotencyKey: string;
   /** The XML document. */
   readonly document: string;
@@ -40,6 +44,11 @@ export interface SchemeTransport {
   stop(): Promise<void>;
 }
 
+/** Where a transport reports what it refused or could not do (pino's shape). */
+export interface TransportLog {
+  warn(details: Record<string, unknown>, message: string): void;
+}
+
 /** What a transport is built from: the scheme it serves and that scheme's configuration. */
 export interface TransportContext {
   readonly scheme: SchemeName;
@@ -48,6 +57,7 @@ export interface TransportContext {
   /** The scheme's configuration entry, when the file has one (transport-specific keys such as `simulatorLatencyMs`). */
   readonly config: SchemeConfig | undefined;
   readonly clock: Clock;
+  readonly log?: TransportLog;
 }
 
 export type TransportFactory = (context: TransportContext) => SchemeTransport;

@@ -36,12 +36,14 @@ export interface ContractSettings {
   readonly lateAnswerMs: number;
   /** Whether the scheme settles in currencies other than ZAR. */
   readonly foreignCurrency: boolean;
+  /** The transport, when not the built-in simulator: named in the suite's title. */
+  readonly over?: string;
 }
 
 export function connectorContract(settings: ContractSettings): void {
   const { scheme } = settings;
 
-  void describe(`scheme connector contract: ${scheme}`, () => {
+  void describe(`scheme connector contract: ${scheme}${settings.over === undefined ? '' : ` over ${settings.over}`}`, () => {
     let subject: ConnectorUnderTest;
     let connector: SchemeConnector;
     const inbound = new RecordingInbound();

@@ -4,84 +4,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../../src/adapters/store.js';
-import { assertTransition } from '../../src/domain/machines/credit-transfer.js';
 import { creditTransfer } from '../fixtures/credit-transfer.js';
 import { dropPostgresDatabase, freshPostgresUrl } from '../support/postgres.js';
-import { Receiver, type Received } from '../support/receiver.js';
-import { basicAuth, startServer, writeTestConfig, type RunningServer } from '../support/server.js';
-
-const CALLBACK_PATH = '/partner-api/v1/transactions/outbound/credit-transfer-response';
-const EVENTS_PATH = '/events-api/v1/events';
-const HAPPY = ['REQUEST_RECEIVED', 'REQUEST_ACCEPTED', 'REQUEST_PENDING', 'REQUEST_DELIVERED', 'RESPONSE_RECEIVED', 'RESPONSE_ACCEPTED', 'RESPONSE_PENDING', 'RESPONSE_DELIVERED'].map((t) => `PAYMENT_AUTH_${t}`);
-/** Short retries so an integrator outage of a few seconds is bridged within the test. */
-const FAST_RETRIES = { delivery: { timeoutMs: 2_000, leaseMs: 8_000, retryScheduleMs: { callback: [0, 300, 600, 1000, 1000, 1000, 1000, 1000, 2000, 2000, 2000, 2000], event: [0, 300, 600, 1000, 1000, 1000, 1000, 1000, 2000, 2000, 2000, 2000] } } };
-const HIGH_LIMITS = { limits: { requestsPerSecond: 1_000_000, burst: 1_000_000 } };
+import { Receiver } from '../support/receiver.js';
+import { startServer, writeTestConfig, type RunningServer } from '../support/server.js';
+import { assertLegalWalk, FAST_RETRIES, HAPPY, HIGH_LIMITS, load, post, seen, seenByTransfer, waitComplete } from '../support/transfers-seen.js';
 
 const sqliteUrl = () => `sqlite:${join(mkdtempSync(join(tmpdir(), 'regpay-resilience-')), 'regpay.db')}`;
-const bodyOf = (message: Received): any => JSON.parse(message.body);
-
-interface Seen {
-  readonly eventTypes: readonly string[];
-  readonly outcomes: readonly string[];
-}
-
-/**
- * What the integrator saw of each transfer, with at-least-once redeliveries folded by their
- * stable webhook-id (a message counts where it arrived last). Every body is parsed once: the
- * tests poll this while thousands of messages arrive.
- */
-function seenByTransfer(received: readonly Received[]): Map<string, Seen> {
-  const byUetr = new Map<string, { events: Map<string, string>; callbacks: Map<string, string> }>();
-  for (const message of received) {
-    const isEvent = message.path === EVENTS_PATH;
-    if (!isEvent && message.path !== CALLBACK_PATH) continue;
-    const body = bodyOf(message);
-    const uetr = (isEvent ? body.tranInfo.tranUetr : body.transactionIdentifiers.uetr) as string;
-    let transfer = byUetr.get(uetr);
-    if (transfer === undefined) {
-      transfer = { events: new Map(), callbacks: new Map() };
-      byUetr.set(uetr, transfer);
-    }
-    const byId = isEvent ? transfer.events : transfer.callbacks;
-    const id = String(message.headers['webhook-id']);
-    byId.delete(id);
-    byId.set(id, (isEvent ? body.type : body.status.outcome) as string);
-  }
-  return new Map([...byUetr].map(([uetr, { events, callbacks }]) => [uetr, { eventTypes: [...events.values()], outcomes: [...callbacks.values()] }]));
-}
-
-const NOTHING_SEEN: Seen = { eventTypes: [], outcomes: [] };
-
-/** What the integrator saw of one transfer. */
-function seen(byTransfer: Map<string, Seen>, uetr: string): Seen {
-  return byTransfer.get(uetr) ?? NOTHING_SEEN;
-}
-
-const unfinished = (received: readonly Received[], uetrs: Iterable<string>): string[] => {
-  const byTransfer = seenByTransfer(received);
-  return [...uetrs].filter((uetr) => !seen(byTransfer, uetr).eventTypes.includes(HAPPY.at(-1)!));
-};
-
-/** Waits until every transfer's last event arrived; on timeout, says what one unfinished transfer got. */
-async function waitComplete(receiver: Receiver, uetrs: Set<string> | string[], timeoutMs: number): Promise<Received[]> {
-  try {
-    return await receiver.waitFor((all) => unfinished(all, uetrs).length === 0, timeoutMs);
-  } catch (error) {
-    const received = receiver.received();
-    const left = unfinished(received, uetrs);
-    throw new Error(`${String(error)}; ${left.length} unfinished, e.g. ${JSON.stringify(seen(seenByTransfer(received), left[0]!))}`);
-  }
-}
-
-async function post(server: RunningServer, transfer: unknown): Promise<number> {
-  const response = await fetch(`${server.url}/api/v1/transactions/outbound/credit-transfer`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: basicAuth() },
-    body: JSON.stringify(transfer),
-  });
-  await response.arrayBuffer();
-  return response.status;
-}
 
 /** Sends `count` transfers one after the other, each answered 202; returns their uetrs. */
 async function acceptTransfers(server: RunningServer, count: number): Promise<string[]> {
@@ -92,24 +21,6 @@ async function acceptTransfers(server: RunningServer, count: number): Promise<st
     uetrs.push(transfer.transactionIdentifiers.uetr);
   }
   return uetrs;
-}
-
-/** Sends transfers from `workers` parallel loops until `stop()` says so; returns the uetrs answered 202. */
-async function load(server: () => RunningServer, workers: number, stop: () => boolean): Promise<Set<string>> {
-  const accepted = new Set<string>();
-  await Promise.all(
-    Array.from({ length: workers }, async () => {
-      while (!stop()) {
-        const transfer = creditTransfer('ZA_RPP');
-        try {
-          if ((await post(server(), transfer)) === 202) accepted.add(transfer.transactionIdentifiers.uetr);
-        } catch {
-          // the server is being killed: the transfer may or may not have been accepted
-        }
-      }
-    }),
-  );
-  return accepted;
 }
 
 describe('credit-transfer processing under failure', () => {
@@ -142,10 +53,7 @@ describe('credit-transfer processing under failure', () => {
         assert.deepEqual(view.outcomes, ['APPROVED'], `one outcome for ${uetr}`);
         // A scheme answer lost with the process is recovered through TIMEOUT and a status enquiry:
         // then the path differs from the happy one, but it is still a legal walk, each state once.
-        assert.equal(view.eventTypes[0], HAPPY[0]);
-        assert.equal(view.eventTypes.at(-1), HAPPY.at(-1));
-        assert.equal(new Set(view.eventTypes).size, view.eventTypes.length, `each state of ${uetr} entered once`);
-        view.eventTypes.slice(1).forEach((state, i) => assertTransition(view.eventTypes[i]!, state));
+        assertLegalWalk(uetr, view);
       }
     } finally {
       await server.stop();

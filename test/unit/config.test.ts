@@ -10,6 +10,7 @@ import { demoCredentialLines } from '../../src/config/demo.js';
 import { ConfigFileSchema } from '../../src/config/schema.js';
 import { SCHEMES } from '../../src/domain/schemes.js';
 import { hashSecret, verifySecret } from '../../src/lib/password-hash.js';
+import { linkPki } from '../support/pki.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const EXAMPLE = join(REPO, 'test/fixtures/config-example.yaml');
@@ -387,6 +388,69 @@ void describe('the demo configuration', () => {
     const again = await loadConfig({ argv: [], env: { PORT: '0' } });
     assert.notEqual(again.demoCredentials?.password.reveal(), credentials.password.reveal(), 'fresh credentials on every start');
     assert.equal(again.server.port, 0);
+  });
+});
+
+void describe('operator link configuration', () => {
+  const pki = linkPki();
+  const link = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
+    url: 'https://operator.test:9443',
+    caFile: pki.caFile,
+    certFile: pki.bank.certFile,
+    keyFile: pki.bank.keyFile,
+    signingKeyFile: pki.bank.signing.privateFile,
+    operatorKeyFiles: [pki.operator.signing.publicFile],
+    inbound: { port: 9444 },
+    ...overrides,
+  });
+  const linked = (schemes: Record<string, unknown>) => minimal({ schemes });
+
+  void it('reads the files of a scheme on connector operator-link, with the documented defaults, keys kept as secrets', async () => {
+    const config = await configFromObject(linked({ ZA_RPP: { connector: 'operator-link', operatorLink: link({ url: 'https://operator.test:9443/' }) } }));
+    const operatorLink = config.schemes.ZA_RPP?.operatorLink;
+    assert.ok(operatorLink);
+    assert.equal(operatorLink.url, 'https://operator.test:9443');
+    assert.equal(operatorLink.cert, readFileSync(pki.bank.certFile, 'utf8'));
+    assert.equal(String(operatorLink.key), '[secret]');
+    assert.equal(String(operatorLink.signingKey), '[secret]');
+    assert.deepEqual(operatorLink.operatorKeys, [readFileSync(pki.operator.signing.publicFile, 'utf8')]);
+    assert.deepEqual(operatorLink.inbound, { host: '127.0.0.1', port: 9444 });
+    assert.deepEqual([operatorLink.requestTimeoutMs, operatorLink.connectionsMax, operatorLink.signatureMaxAgeS, operatorLink.operatorCertificateSha256], [10_000, 32, 300, []]);
+  });
+
+  void it('names the key of every link setting that cannot work: missing settings, a plain http URL, unreadable files, a key of another certificate, a private key given as the operator\'s', async () => {
+    const problems = await problemsOf(
+      linked({
+        ZA_RPP: { connector: 'operator-link' },
+        ZA_RTC: { connector: 'simulator', operatorLink: link() },
+        ZA_EFT: {
+          connector: 'operator-link',
+          operatorLink: link({ url: 'http://operator.test', caFile: '/nonexistent/ca.pem', keyFile: pki.operator.keyFile, operatorKeyFiles: [pki.operator.signing.privateFile] }),
+        },
+      }),
+    );
+    const expected = [
+      'schemes.ZA_RPP.operatorLink: is required with connector operator-link',
+      'schemes.ZA_RTC.operatorLink: applies only with connector operator-link',
+      'schemes.ZA_EFT.operatorLink.url: must be an https URL (the link is mutual TLS)',
+      'schemes.ZA_EFT.operatorLink.caFile: cannot read "/nonexistent/ca.pem" (ENOENT)',
+      `schemes.ZA_EFT.operatorLink.keyFile: "${pki.operator.keyFile}" is not the private key of the certificate in certFile`,
+      `schemes.ZA_EFT.operatorLink.operatorKeyFiles[0]: "${pki.operator.signing.privateFile}" is a private key: give the public key`,
+    ];
+    for (const line of expected) assert.ok(problems.includes(line), `missing ${JSON.stringify(line)} in\n${problems.join('\n')}`);
+    assert.doesNotMatch(problems.join('\n'), /PRIVATE KEY-----/, 'no key content echoed');
+    const pin = await problemsOf(linked({ TCIB: { connector: 'operator-link', operatorLink: link({ operatorCertificateSha256: ['not-a-fingerprint'] }) } }));
+    assert.ok(pin.some((line) => line.startsWith('schemes.TCIB.operatorLink.operatorCertificateSha256[0]:')), pin.join('\n'));
+  });
+
+  void it('refuses two schemes listening on one host and port with different TLS files, and lets them share one with the same', async () => {
+    const problems = await problemsOf(
+      linked({ ZA_RTC: { connector: 'operator-link', operatorLink: link() }, ZA_RPP: { connector: 'operator-link', operatorLink: link({ certFile: pki.operator.certFile, keyFile: pki.operator.keyFile }) } }),
+    );
+    // Schemes are checked in SCHEMES order: ZA_RTC first.
+    assert.ok(problems.some((line) => line.startsWith('schemes.ZA_RPP.operatorLink.inbound: listens where schemes.ZA_RTC.operatorLink.inbound does (127.0.0.1:9444)')), problems.join('\n'));
+    const shared = await configFromObject(linked({ ZA_RPP: { connector: 'operator-link', operatorLink: link() }, ZA_RTC: { connector: 'operator-link', operatorLink: link() } }));
+    assert.equal(shared.schemes.ZA_RTC?.operatorLink?.inbound.port, 9444);
   });
 });
 

@@ -53,8 +53,11 @@ void describe('scheme simulator', () => {
     const inbound = new RecordingInbound();
     await connector.start(inbound);
     const transfers = Array.from({ length: 5 }, () => outboundTransfer('ZA_RTC'));
-    for (const transfer of transfers) await connector.submit(transfer);
-    await inbound.waitFor(5);
+    // Each answered before the next is taken: a transfer forgotten before its answer is never answered.
+    for (const transfer of transfers) {
+      await connector.submit(transfer);
+      await inbound.waitForTransfer(transfer);
+    }
     assert.equal(simulator.transferCount, 3);
     const [oldest, , , , newest] = transfers;
     assert.ok(oldest && newest);

@@ -62,6 +62,37 @@ export function behaviourFor(account: string | undefined): SimulatedBehaviour {
   return account === undefined ? APPROVE : (BY_VALUE.get(account.trim().toUpperCase()) ?? APPROVE);
 }
 
+/**
+ * One answer of the simulated scheme to a transfer: how long after the previous one it comes (the
+ * scheme's latency, or just past its time budget), and what it is: a status, or the last status
+ * report once more.
+ */
+export type TransferStep =
+  | { readonly after: 'latency' | 'late'; readonly status: string; readonly reasonCode?: string }
+  | { readonly after: 'latency'; readonly repeat: true };
+
+/** The answers a behaviour calls for, in order (none for a transfer never answered or never taken). */
+export function behaviourSteps(behaviour: SimulatedBehaviour): readonly TransferStep[] {
+  switch (behaviour.kind) {
+    case 'approve':
+    case 'transient_failure':
+      return [{ after: 'latency', status: 'ACSC' }];
+    case 'reject':
+      return [{ after: 'latency', status: 'RJCT', reasonCode: behaviour.reasonCode }];
+    case 'late':
+      return [{ after: 'late', status: 'ACSC' }];
+    case 'silent':
+    case 'permanent_failure':
+      return [];
+    case 'twice':
+      return [{ after: 'latency', status: 'ACSC' }, { after: 'latency', repeat: true }];
+    case 'pending_then_accept':
+      return [{ after: 'latency', status: 'PDNG' }, { after: 'latency', status: 'ACSC' }];
+    case 'unknown_status':
+      return [{ after: 'latency', status: UNKNOWN_STATUS_CODE }];
+  }
+}
+
 /** The test value for a behaviour kind (and reason code), for tests and tools. */
 export function testValue(kind: SimulatedBehaviour['kind'], reasonCode?: string): TestValue {
   const found = TEST_VALUES.find((entry) => entry.behaviour.kind === kind && (entry.behaviour.kind !== 'reject' || entry.behaviour.reasonCode === reasonCode));

@@ -1,0 +1,66 @@
+import { createPrivateKey, createPublicKey, X509Certificate, type KeyObject } from 'node:crypto';
+
+/**
+ * Keys and certificates of the operator link (docs/operator-link.md), checked the same way by the
+ * service's configuration, the link itself and the standalone operator simulator, so a key that
+ * passes one passes the others. Messages are signed with EC P-256 (ES256), Ed25519 (EdDSA) or
+ * RSA of 2048 bits or more (PS256); the key decides the algorithm.
+ */
+
+export type LinkAlgorithm = 'ES256' | 'EdDSA' | 'PS256';
+
+export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string };
+
+/** The JWS algorithm a key signs with on the link; undefined for a key the link does not take. */
+export function linkAlgorithm(key: KeyObject): LinkAlgorithm | undefined {
+  const details = key.asymmetricKeyDetails;
+  if (key.asymmetricKeyType === 'ec' && details?.namedCurve === 'prime256v1') return 'ES256';
+  if (key.asymmetricKeyType === 'ed25519') return 'EdDSA';
+  if (key.asymmetricKeyType === 'rsa' && (details?.modulusLength ?? 0) >= 2_048) return 'PS256';
+  return undefined;
+}
+
+const UNUSABLE = 'must be an EC P-256, Ed25519 or RSA (2048 bits or more) key';
+
+/** A private key in PEM (PKCS#8, SEC1 or PKCS#1) the link can sign with. */
+export function parseLinkPrivateKey(pem: string): Parsed<KeyObject> {
+  let key: KeyObject;
+  try {
+    key = createPrivateKey(pem);
+  } catch {
+    return { ok: false, reason: 'is not a PEM private key' };
+  }
+  return linkAlgorithm(key) === undefined ? { ok: false, reason: UNUSABLE } : { ok: true, value: key };
+}
+
+/** A public key in PEM (SPKI, or a certificate's) the link verifies with; a private key is refused, so none is kept just to verify. */
+export function parseLinkPublicKey(pem: string): Parsed<KeyObject> {
+  if (/-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----/.test(pem)) return { ok: false, reason: 'is a private key: give the public key' };
+  let key: KeyObject;
+  try {
+    key = pem.includes('-----BEGIN CERTIFICATE-----') ? new X509Certificate(pem).publicKey : createPublicKey(pem);
+  } catch {
+    return { ok: false, reason: 'is not a PEM public key or certificate' };
+  }
+  return linkAlgorithm(key) === undefined ? { ok: false, reason: UNUSABLE } : { ok: true, value: key };
+}
+
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+
+/** One or more PEM certificates (a chain, or a bundle of CAs), each readable. */
+export function parseCertificates(pem: string): Parsed<readonly X509Certificate[]> {
+  const blocks = pem.match(PEM_CERTIFICATE) ?? [];
+  if (blocks.length === 0) return { ok: false, reason: 'holds no PEM certificate' };
+  try {
+    return { ok: true, value: blocks.map((block) => new X509Certificate(block)) };
+  } catch {
+    return { ok: false, reason: 'holds a PEM certificate that cannot be read' };
+  }
+}
+
+/** A SHA-256 certificate fingerprint in any common spelling (colons or not, any case), written as Node's `fingerprint256`: `AB:CD:...`. */
+export function normalizeFingerprint(text: string): string | undefined {
+  const hex = text.replaceAll(':', '').toUpperCase();
+  if (!/^[0-9A-F]{64}$/.test(hex)) return undefined;
+  return hex.match(/../g)?.join(':');
+}

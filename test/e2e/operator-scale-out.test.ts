@@ -1,0 +1,148 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
+import { OperatorProcess, operatorLinkSchemes } from '../support/operator.js';
+import { dropTestDatabase, freshPostgresUrl } from '../support/postgres.js';
+import { Receiver } from '../support/receiver.js';
+import { freePort, startServer, writeTestConfig, type RunningServer } from '../support/server.js';
+import { assertLegalWalk, FAST_RETRIES, HIGH_LIMITS, load, seen, seenByTransfer, waitComplete, type Seen } from '../support/transfers-seen.js';
+
+/**
+ * Several service instances on one PostgreSQL, every one of them linked to one standalone operator
+ * simulator over the operator link: one scheme operator shared by all, as in production. Whatever
+ * instance sends a transfer, enquires about it or receives its answer, the operator is the same,
+ * so an instance killed, or the operator itself restarted, loses nothing.
+ */
+
+const WORKERS = 12;
+
+/** Transfers accepted before the failure, at least: the load must be under way (a busy machine takes longer to get there). */
+const ACCEPTED_BEFORE_FAILURE_MIN = 40;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Until `accepted` holds `count` transfers, or `timeoutMs` passed. */
+async function untilAccepted(accepted: ReadonlySet<string>, count: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (accepted.size < count && Date.now() < deadline) await sleep(50);
+}
+
+/** How the operator's store holds each transfer (read from its SQLite file): its records and the status it answered. */
+function operatorRecords(storePath: string): Map<string, { records: number; answered: string | undefined }> {
+  const db = new Database(storePath, { readonly: true, fileMustExist: true });
+  try {
+    const rows = db.prepare<[], { uetr: string; body: string }>("SELECT uetr, body FROM records WHERE scheme = 'ZA_RPP' AND kind = 'transfer'").all();
+    const byUetr = new Map<string, { records: number; answered: string | undefined }>();
+    for (const row of rows) {
+      const answered = (JSON.parse(row.body) as { answered?: { status: string } }).answered?.status;
+      byUetr.set(row.uetr, { records: (byUetr.get(row.uetr)?.records ?? 0) + 1, answered });
+    }
+    return byUetr;
+  } finally {
+    db.close();
+  }
+}
+
+/** Every accepted transfer seen by the integrator with exactly one outcome, APPROVED, its events a legal walk in order; and held once, approved, by the operator. */
+function assertEveryTransferWhole(accepted: ReadonlySet<string>, byTransfer: Map<string, Seen>, storePath: string): void {
+  const atOperator = operatorRecords(storePath);
+  for (const uetr of accepted) {
+    const view = seen(byTransfer, uetr);
+    assert.deepEqual(view.outcomes, ['APPROVED'], `exactly one outcome callback for ${uetr}`);
+    assertLegalWalk(uetr, view);
+    assert.deepEqual(atOperator.get(uetr), { records: 1, answered: 'ACSC' }, `the operator holds ${uetr} once, approved`);
+  }
+}
+
+/** Transfers whose events include `type`. */
+function through(byTransfer: Map<string, Seen>, accepted: ReadonlySet<string>, type: string): number {
+  return [...accepted].filter((uetr) => seen(byTransfer, uetr).eventTypes.includes(`PAYMENT_AUTH_${type}`)).length;
+}
+
+void describe('service instances sharing one standalone operator simulator', () => {
+  void it('kill -9 of one of three instances under load, then its restart: every transfer answered 202 gets exactly one outcome, its events in order, and is held once by the operator', { timeout: 120_000 }, async (t) => {
+    const database = await freshPostgresUrl();
+    const receiver = await Receiver.start();
+    const inboundPorts = [await freePort(), await freePort(), await freePort()];
+    const operator = await OperatorProcess.start({ bankUrls: inboundPorts.map((port) => `https://127.0.0.1:${port}`), schemes: { ZA_RPP: { latencyMs: 50 } } });
+    const servers: RunningServer[] = [];
+    try {
+      const configs = inboundPorts.map((port) =>
+        writeTestConfig({
+          database,
+          integratorExtra: { partnerApiUrl: receiver.partnerApiUrl, eventsApiUrl: receiver.eventsApiUrl, ...HIGH_LIMITS },
+          extra: { ...FAST_RETRIES, schemes: operatorLinkSchemes(operator.url, port, { ZA_RPP: 10_000 }) },
+        }),
+      );
+      servers.push(...(await Promise.all(configs.map((configPath) => startServer({ configPath })))));
+      const live = new Set(servers);
+      let stop = false;
+      const accepted = new Set<string>();
+      const loading = load((request) => [...live][request % live.size]!, WORKERS, () => stop, accepted);
+      await untilAccepted(accepted, ACCEPTED_BEFORE_FAILURE_MIN, 20_000);
+      const victim = servers[1]!;
+      live.delete(victim);
+      await victim.kill9();
+      // The others carry the load on; the killed instance's transfers are in flight at the operator and in the store.
+      await sleep(1_500);
+      stop = true;
+      await loading;
+      servers[1] = await startServer({ configPath: configs[1]! });
+      assert.ok(accepted.size >= ACCEPTED_BEFORE_FAILURE_MIN, `load on the instances (${accepted.size} accepted)`);
+
+      const byTransfer = seenByTransfer(await waitComplete(receiver, accepted, 60_000));
+      assertEveryTransferWhole(accepted, byTransfer, operator.storePath);
+      t.diagnostic(`${accepted.size} transfers; ${through(byTransfer, accepted, 'TIMEOUT')} through TIMEOUT, ${through(byTransfer, accepted, 'REQUEST_DELIVERY_FAILURE')} through a failed send`);
+    } finally {
+      for (const server of servers) await server.stop();
+      await operator.stop();
+      await receiver.down();
+      await dropTestDatabase(database);
+    }
+  });
+
+  void it('kill -9 of the operator simulator under load, then its restart: resubmissions and enquiries recover every transfer, each with exactly one outcome', { timeout: 120_000 }, async (t) => {
+    const database = await freshPostgresUrl();
+    const receiver = await Receiver.start();
+    const inboundPorts = [await freePort(), await freePort()];
+    const operator = await OperatorProcess.start({ bankUrls: inboundPorts.map((port) => `https://127.0.0.1:${port}`), schemes: { ZA_RPP: { latencyMs: 50 } } });
+    const servers: RunningServer[] = [];
+    try {
+      const configs = inboundPorts.map((port) =>
+        writeTestConfig({
+          database,
+          integratorExtra: { partnerApiUrl: receiver.partnerApiUrl, eventsApiUrl: receiver.eventsApiUrl, ...HIGH_LIMITS },
+          // A budget shorter than the operator's outage: transfers sent meanwhile go through TIMEOUT and status enquiries.
+          extra: { ...FAST_RETRIES, schemes: operatorLinkSchemes(operator.url, port, { ZA_RPP: 3_000 }) },
+        }),
+      );
+      servers.push(...(await Promise.all(configs.map((configPath) => startServer({ configPath })))));
+      let stop = false;
+      const accepted = new Set<string>();
+      const loading = load((request) => servers[request % servers.length]!, WORKERS, () => stop, accepted);
+      await untilAccepted(accepted, ACCEPTED_BEFORE_FAILURE_MIN, 20_000);
+      await operator.kill9();
+      await sleep(3_500);
+      await operator.up();
+      await sleep(1_500);
+      stop = true;
+      await loading;
+      assert.ok(accepted.size >= ACCEPTED_BEFORE_FAILURE_MIN, `load on the instances (${accepted.size} accepted)`);
+
+      const byTransfer = seenByTransfer(await waitComplete(receiver, accepted, 60_000));
+      assertEveryTransferWhole(accepted, byTransfer, operator.storePath);
+      const timeouts = through(byTransfer, accepted, 'TIMEOUT');
+      const failedSends = through(byTransfer, accepted, 'REQUEST_DELIVERY_FAILURE');
+      assert.ok(failedSends > 0, 'sends failed while the operator was down, and were sent again');
+      assert.ok(timeouts > 0, 'transfers outlived their time budget while the operator was down, and were recovered by enquiries');
+      t.diagnostic(`${accepted.size} transfers; ${timeouts} through TIMEOUT, ${failedSends} through a failed send`);
+    } finally {
+      for (const server of servers) await server.stop();
+      await operator.stop();
+      await receiver.down();
+      await dropTestDatabase(database);
+    }
+  });
+});
