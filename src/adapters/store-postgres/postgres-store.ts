@@ -8,12 +8,16 @@ import pg from 'pg';
 import type {
   DeliveryAttemptRecord,
   HistoryRecord,
+  OutboxBacklog,
   OutboxQuery,
   OutboxRecord,
   Store,
+  SchemeMessageRecord,
   StoredMessage,
   TransactionKind,
+  TransactionQuery,
   TransactionRecord,
+  TransactionSummary,
 } from '../../ports/store.js';
 import { migrationSql, pendingMigrations, schemaMigrationsTableSql, type AppliedMigration } from '../migrations.js';
 import { QueuedWrites, pendingWrite, type OpOf, type PendingWrite, type WriteOp, type WriteResults } from '../store-ops.js';
@@ -34,6 +38,7 @@ import { flush, type BatchRetryReason, type BatchRunner } from './pg-batch.js';
 import { recentDeterminations } from './pg-determinations.js';
 import { execute } from './pg-execute.js';
 import { ChangeListener } from './pg-notices.js';
+import { outboxBacklog, schemeMessages, searchTransactions } from './pg-search.js';
 import { SQL } from './pg-sql.js';
 
 export interface PostgresStoreOptions {
@@ -205,6 +210,18 @@ class PostgresStore extends QueuedWrites implements Store {
   async deliveryAttempts(outboxId: string): Promise<DeliveryAttemptRecord[]> {
     const result = await this.#pool.query<AttemptRow>(SQL.attemptsOf, [outboxId]);
     return result.rows.map(attemptFromRow);
+  }
+
+  searchTransactions(query: TransactionQuery): Promise<TransactionSummary[]> {
+    return searchTransactions(this.#pool, query);
+  }
+
+  schemeMessages(transactionId: string): Promise<SchemeMessageRecord[]> {
+    return schemeMessages(this.#pool, transactionId);
+  }
+
+  outboxBacklog(): Promise<OutboxBacklog[]> {
+    return outboxBacklog(this.#pool);
   }
 
   async leaseOwners(now: number): Promise<string[]> {

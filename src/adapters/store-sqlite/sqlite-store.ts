@@ -2,12 +2,16 @@ import type { Worker } from 'node:worker_threads';
 import type {
   DeliveryAttemptRecord,
   HistoryRecord,
+  OutboxBacklog,
   OutboxQuery,
   OutboxRecord,
   Store,
+  SchemeMessageRecord,
   StoredMessage,
   TransactionKind,
+  TransactionQuery,
   TransactionRecord,
+  TransactionSummary,
 } from '../../ports/store.js';
 import { pendingWrite, QueuedWrites, type OpOf, type PendingWrite, type WriteOp, type WriteResults } from '../store-ops.js';
 import { settleInTurns, WriteQueue } from '../write-queue.js';
@@ -15,6 +19,7 @@ import { InThreadWriter, WorkerThreadWriter, type BatchWriter } from './sqlite-b
 import { migrate, openConnection, type Db } from './sqlite-connection.js';
 import { prepareDeterminationReads } from './sqlite-determinations.js';
 import { SqliteExecutor } from './sqlite-executor.js';
+import { prepareSearchReads } from './sqlite-search.js';
 import {
   attemptFromRow,
   historyFromRow,
@@ -86,6 +91,7 @@ class SqliteStore extends QueuedWrites implements Store {
   readonly #queue: WriteQueue<PendingWrite>;
   readonly #sql: ReturnType<typeof prepareReadStatements>;
   readonly #determinations: ReturnType<typeof prepareDeterminationReads>;
+  readonly #search: ReturnType<typeof prepareSearchReads>;
   #closed = false;
 
   constructor(db: Db, writer: BatchWriter, options: SqliteStoreOptions) {
@@ -94,6 +100,7 @@ class SqliteStore extends QueuedWrites implements Store {
     this.#writer = writer;
     this.#sql = prepareReadStatements(db);
     this.#determinations = prepareDeterminationReads(db);
+    this.#search = prepareSearchReads(db);
     this.#queue = new WriteQueue<PendingWrite>((batch) => this.#flush(batch), {
       batchMax: options.groupCommitBatchMax ?? 1024,
       queueMax: options.groupCommitQueueMax ?? 10_000,
@@ -172,6 +179,18 @@ class SqliteStore extends QueuedWrites implements Store {
 
   deliveryAttempts(outboxId: string): Promise<DeliveryAttemptRecord[]> {
     return read(() => (this.#sql.attemptsOf.all(outboxId) as AttemptRow[]).map(attemptFromRow));
+  }
+
+  searchTransactions(query: TransactionQuery): Promise<TransactionSummary[]> {
+    return read(() => this.#search.searchTransactions(query));
+  }
+
+  schemeMessages(transactionId: string): Promise<SchemeMessageRecord[]> {
+    return read(() => this.#search.schemeMessages(transactionId));
+  }
+
+  outboxBacklog(): Promise<OutboxBacklog[]> {
+    return read(() => this.#search.outboxBacklog());
   }
 
   leaseOwners(now: number): Promise<string[]> {
