@@ -69,6 +69,8 @@ export interface PostgresStoreOptions {
    * so a deadlock here means that order was broken somewhere.
    */
   readonly onBatchRetried?: (reason: BatchRetryReason, error: unknown) => void;
+  /** Told of every group commit: how many writes it held and how long it took (metrics). */
+  readonly onBatchCommitted?: (writes: number, seconds: number) => void;
 }
 
 /** Serializes schema migrations of every instance sharing the database. */
@@ -143,6 +145,7 @@ class PostgresStore extends QueuedWrites implements Store {
       batchMax: options.groupCommitBatchMax ?? 256,
       queueMax: options.groupCommitQueueMax ?? 10_000,
       concurrency: Math.max(1, Math.min(options.groupCommitConcurrency ?? 4, (options.poolMax ?? 10) - 1)),
+      ...(options.onBatchCommitted === undefined ? {} : { onBatch: options.onBatchCommitted }),
     });
   }
 

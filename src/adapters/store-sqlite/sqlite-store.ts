@@ -46,6 +46,8 @@ export interface SqliteStoreOptions {
   readonly busyTimeoutMs?: number;
   /** `main` only to compare against (bench/store.ts): it blocks the event loop for every commit. */
   readonly writerThread?: SqliteWriterThread;
+  /** Told of every group commit: how many writes it held and how long it took, the writer thread's round trip included (metrics). */
+  readonly onBatchCommitted?: (writes: number, seconds: number) => void;
 }
 
 /**
@@ -116,6 +118,7 @@ class SqliteStore extends QueuedWrites implements Store {
       // trailing each batch in a small one of their own, and a transfer costs less CPU
       // (bench/README.md). An API caller's write still overlaps at once.
       overlapMin: 64,
+      ...(options.onBatchCommitted === undefined ? {} : { onBatch: options.onBatchCommitted }),
     });
   }
 
