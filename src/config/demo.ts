@@ -13,7 +13,10 @@ import type { DemoCredentials } from './types.js';
  * embedded token endpoint); the credentials are random on every start, because a fixed published
  * password is a password someone will forget to change. main prints them at start. Callbacks and
  * events are signed (a random webhook secret, printed too), so the demo shows what a deployment
- * sends and examples/receiver.mjs can verify it.
+ * sends and examples/receiver.mjs can verify it. They go to the service's own demo inbox
+ * (http/routes/demo-inbox.ts), which verifies and keeps them for the admin API: the demo shows
+ * what an integrator is sent with nothing else running, instead of retrying to a dead port. The
+ * demo has an admin API (user `admin`, a random password) to see it, and every transaction.
  */
 export const DEMO_INTEGRATOR_ID = 'demo-bank';
 

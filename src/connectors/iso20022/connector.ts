@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { REASON_DESCRIPTION_LENGTH_MAX } from '../../domain/messages/identifier-determination.js';
 import type { SchemeName } from '../../domain/schemes.js';
 import type { Clock } from '../../ports/clock.js';
@@ -34,7 +35,6 @@ import { readPain014, type RequestToPayStatus } from './pain014.js';
 import { reasonText } from './reason-codes.js';
 import { requestToPayStatusOf, statusOf, type StatusTable } from './status.js';
 import { documentMessageId, documentMessageName, textLeaves } from './xml.js';
-import { createHash } from 'node:crypto';
 
 /**
  * One general ISO 20022 connector; a scheme family is a value of `SchemeFamily` (its folder

@@ -17,10 +17,10 @@ import { adminTransactionRoutes } from './admin-transactions.js';
  * - `GET  /admin/v1/deliveries/{id}` shows one message with its body and every recorded attempt;
  * - `POST /admin/v1/deliveries/replay` with `{"outboxId": "…"}` or
  *   `{"integratorId": "…", "since": "<RFC 3339>"}` (either part alone too) makes UNDELIVERED
- *   messages PENDING again with a fresh retry schedule, and answers `{"replayed": n}`.
+ *   messages PENDING again with a fresh retry schedule, and answers `{"replayed": n}`;
  *
- * and the transaction search of admin-transactions.ts. Without an `admin` section in the
- * configuration nothing is registered, so the paths answer 404.
+ * and, in the same scope, the transaction search of admin-transactions.ts. Without an `admin`
+ * section in the configuration nothing is registered, so the paths answer 404.
  * Register it in its own encapsulated scope: `app.register(async (scope) => adminRoutes(scope, deps))`.
  */
 export interface AdminDeps {
