@@ -99,6 +99,8 @@ export async function runE2e(options: {
   instances?: number;
   /** The configuration's `schemes` (default: the built-in simulator answering at once). */
   schemes?: Record<string, unknown>;
+  /** `metrics.enabled` of the service (default true, as configured by default). */
+  metrics?: boolean;
 }): Promise<E2eFigures> {
   const instances = options.instances ?? 1;
   if (instances > 1 && !(options.database ?? '').startsWith('postgres')) throw new Error('several instances need a PostgreSQL database');
@@ -118,6 +120,7 @@ export async function runE2e(options: {
         // The issue's measure: the simulated scheme answers at once, so the figures are the service's own.
         schemes: options.schemes ?? { ZA_RPP: { connector: 'simulator', timeBudgetMs: 10_000, simulatorLatencyMs: 0 } },
         ...(options.delivery === undefined ? {} : { delivery: options.delivery }),
+        ...(options.metrics === undefined ? {} : { metrics: { enabled: options.metrics } }),
       },
     });
   // E2E_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the service.

@@ -8,7 +8,10 @@
  * `identifiers`, is identifier-determination.ts (added latency at a fixed rate against its own
  * stand-in, and the soak of held lookups), with its own knobs. Then `rtp`, request-to-pay.ts
  * (throughput to PAID against the credit-transfer end-to-end rate at the same offered rate, RSS with
- * 100,000 requests pending, the drain of 10,000 expiring at once), with its own knobs.
+ * 100,000 requests pending, the drain of 10,000 expiring at once), with its own knobs. Then
+ * `metrics`: intake (SQLite, processing off) with metrics on against metrics off, alternating as
+ * the other parts alternate with the bare server, and end to end with metrics off, on, off, on
+ * (METRICS_E2E_RATE, default 300/s, METRICS_E2E_DURATION_S, default 15 s each).
  */
 import autocannon from 'autocannon';
 import { spawnSync } from 'node:child_process';
@@ -130,22 +133,57 @@ async function settle(): Promise<void> {
 async function regpay(name: string, database: string, processing: boolean, baselineUrl: string): Promise<Paired> {
   await settle();
   const receiver = await startBenchReceiver();
-  const configPath = writeTestConfig({
-    database,
-    integratorExtra: {
-      partnerApiUrl: `${receiver.url}/partner-api/v1`,
-      eventsApiUrl: `${receiver.url}/events-api/v1`,
-      limits: { requestsPerSecond: 1_000_000, burst: 1_000_000 },
-    },
-    extra: { server: { host: '127.0.0.1', port: 0, logLevel: 'warn' }, processing: { enabled: processing } },
-  });
-  const server = await startServer({ configPath, nodeArgs: SERVER_NODE_ARGS });
+  const server = await startServer({ configPath: regpayConfig(database, receiver.url, processing, true), nodeArgs: SERVER_NODE_ARGS });
   try {
     return await paired(name, server.url, baselineUrl);
   } finally {
     await server.stop();
     receiver.stop();
   }
+}
+
+function regpayConfig(database: string, receiverUrl: string, processing: boolean, metrics: boolean): string {
+  return writeTestConfig({
+    database,
+    integratorExtra: {
+      partnerApiUrl: `${receiverUrl}/partner-api/v1`,
+      eventsApiUrl: `${receiverUrl}/events-api/v1`,
+      limits: { requestsPerSecond: 1_000_000, burst: 1_000_000 },
+    },
+    extra: { server: { host: '127.0.0.1', port: 0, logLevel: 'warn' }, processing: { enabled: processing }, metrics: { enabled: metrics } },
+  });
+}
+
+/**
+ * What metrics cost the hot path: intake with metrics on, paired with the same service with
+ * metrics off as its baseline (their ratio is on/off), and end to end off, on, off, on at one
+ * offered rate (the ratio of the mean completion rates and of the mean p50/p99 latencies).
+ */
+async function metricsOverhead(): Promise<{ intake: Paired; e2eOff: E2eFigures[]; e2eOn: E2eFigures[] }> {
+  await settle();
+  const receiver = await startBenchReceiver();
+  const off = await startServer({ configPath: regpayConfig(sqliteUrl(), receiver.url, false, false), nodeArgs: SERVER_NODE_ARGS });
+  const on = await startServer({ configPath: regpayConfig(sqliteUrl(), receiver.url, false, true), nodeArgs: SERVER_NODE_ARGS });
+  let intake: Paired;
+  try {
+    await load('intake, metrics off (warm-up)', off.url, WARMUP_S);
+    intake = await paired('intake, metrics on (over metrics off)', on.url, off.url);
+  } finally {
+    await on.stop();
+    await off.stop();
+    receiver.stop();
+  }
+  const rate = Number(process.env.METRICS_E2E_RATE ?? 300);
+  const durationS = Number(process.env.METRICS_E2E_DURATION_S ?? 15);
+  const e2eOff: E2eFigures[] = [];
+  const e2eOn: E2eFigures[] = [];
+  for (let round = 0; round < 2; round += 1) {
+    await settle();
+    e2eOff.push(await runE2e({ ratePerS: rate, durationS, metrics: false }));
+    await settle();
+    e2eOn.push(await runE2e({ ratePerS: rate, durationS, metrics: true }));
+  }
+  return { intake, e2eOff, e2eOn };
 }
 
 const sqliteUrl = () => `sqlite:${join(scratchDir('regpay-bench-'), 'bench.db')}`;
@@ -196,6 +234,20 @@ const e2e = runs('e2e') ? await settle().then(() => runE2e({ ratePerS: E2E_RATE,
 const identifiers = runs('identifiers') ? await settle().then(() => runIdentifierDetermination()) : undefined;
 // Compared with the end-to-end figures above when they were offered at its rate; otherwise it measures them itself.
 const rtp = runs('rtp') ? await settle().then(() => runRequestToPay(e2e === undefined ? {} : { creditTransfer: e2e })) : undefined;
+const metrics = runs('metrics') ? await metricsOverhead() : undefined;
+
+function metricsRows(figures: NonNullable<typeof metrics>): string[] {
+  const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+  const ratio = (pick: (figures: E2eFigures) => number) => (mean(figures.e2eOn.map(pick)) / mean(figures.e2eOff.map(pick))).toFixed(3);
+  return [
+    'metrics on against metrics off (same run):',
+    ...pairedRows(figures.intake),
+    `  end to end at ${figures.e2eOn[0]?.offeredPerS ?? 0}/s, on/off: completed while offered ${ratio((f) => f.completedDuringLoadPerS)}, ` +
+      `p50 ${ratio((f) => f.p50Ms)}, p99 ${ratio((f) => f.p99Ms)}, service CPU per transfer ${ratio((f) => f.serviceCpuUsPerTransfer)}`,
+    ...figures.e2eOff.map((f) => `    off: ${e2eRow(f)}`),
+    ...figures.e2eOn.map((f) => `    on:  ${e2eRow(f)}`),
+  ];
+}
 
 function e2eRow(figures: E2eFigures): string {
   return (
@@ -219,8 +271,9 @@ const lines = [
   ...(e2e === undefined ? [] : [`end to end (SQLite, simulator at zero latency, receiver process): ${e2eRow(e2e)}`]),
   ...(identifiers === undefined ? [] : identifierRows(identifiers)),
   ...(rtp === undefined ? [] : requestToPayRows(rtp)),
+  ...(metrics === undefined ? [] : metricsRows(metrics)),
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
 const resultsDir = fileURLToPath(new URL('../../bench/results/', import.meta.url));
 mkdirSync(resultsDir, { recursive: true });
-writeFileSync(join(resultsDir, 'latest.json'), JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, durationS: DURATION_S, rounds: ROUNDS, baseline, floor, sqlite, sqliteFull, postgres, postgresFull, e2e, identifiers, rtp }, null, 2));
+writeFileSync(join(resultsDir, 'latest.json'), JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, durationS: DURATION_S, rounds: ROUNDS, baseline, floor, sqlite, sqliteFull, postgres, postgresFull, e2e, identifiers, rtp, metrics }, null, 2));

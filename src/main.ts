@@ -4,7 +4,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { countingSender, createMetrics } from './adapters/metrics/prometheus.js';
+import { countingSender, createMetrics, type Metrics } from './adapters/metrics/prometheus.js';
+import { transactionMilestones } from './adapters/observability/milestones.js';
+import { otlpTracing, tracingSender } from './adapters/observability/otlp-tracing.js';
+import { DemoInbox } from './app/demo-inbox.js';
+import { REASON_TEXTS } from './connectors/iso20022/reason-codes.js';
+import type { PartnerSender } from './ports/partner.js';
+import type { Store } from './ports/store.js';
 import { HttpPartnerSender } from './adapters/partner-http/http-sender.js';
 import { openStore } from './adapters/store.js';
 import { systemIds, systemClock } from './adapters/system/system.js';
@@ -20,7 +26,12 @@ import { buildApp, createLogger } from './http/app.js';
 async function main(): Promise<void> {
   const config = await loadConfig({ argv: process.argv.slice(2) });
   const log = createLogger(config.server.logLevel);
-  const metrics = createMetrics();
+  const clock = systemClock;
+  const ids = systemIds;
+  const knownReason = (code: string): boolean => REASON_TEXTS.has(code);
+  const metrics: Metrics | undefined = config.metrics.enabled
+    ? createMetrics({ backlog: () => store.outboxBacklog(), backlogRefreshMs: config.metrics.backlogRefreshMs, now: () => clock.now(), knownReason })
+    : undefined;
   const storeLog = log.child({ component: 'store' });
   // Held requests are answered when another instance decides them: listen for its notices from the start.
   const store = await openStore(config.database, {
@@ -28,27 +39,35 @@ async function main(): Promise<void> {
     groupCommitConcurrency: config.store.groupCommitConcurrency,
     listenForChanges: true,
     onBatchRetried: (reason, error) => {
-      metrics.storeBatchRetries.inc({ reason });
+      metrics?.storeBatchRetries.inc({ reason });
       storeLog.warn({ reason, err: error }, 'store: a write batch was aborted by the database and is run again');
     },
+    ...(metrics === undefined
+      ? {}
+      : {
+          onBatchCommitted: (writes: number, seconds: number) => {
+            metrics.storeBatchWrites.observe(writes);
+            metrics.storeCommitSeconds.observe(seconds);
+          },
+        }),
   });
-  const clock = systemClock;
-  const ids = systemIds;
   // Leases name their holder, so an operator can tell which instance holds what (crash-recovery.ts).
   const instanceId = instanceIdOf(hostname(), process.pid, randomUUID().slice(0, 8));
+  const { otlpEndpoint } = config.telemetry;
+  const tracing = otlpEndpoint === undefined ? undefined : otlpTracing({ endpoint: otlpEndpoint, serviceName: config.telemetry.serviceName, instanceId });
+  const milestones = transactionMilestones(log.child({ component: 'transaction' }), metrics, knownReason);
   const integrators = new Map(config.integrators.map((integrator) => [integrator.id, integrator]));
 
   const connectors = createConnectors(config, clock, { log: log.child({ component: 'connector' }) });
   const { delivery } = config;
-  const sender = countingSender(
-    new HttpPartnerSender({
-      clock,
-      timeoutMs: delivery.timeoutMs,
-      connectionsPerOriginMax: delivery.connectionsPerOriginMax,
-      responseBytesMax: delivery.responseBytesMax,
-    }),
-    metrics,
-  );
+  let sender: PartnerSender = new HttpPartnerSender({
+    clock,
+    timeoutMs: delivery.timeoutMs,
+    connectionsPerOriginMax: delivery.connectionsPerOriginMax,
+    responseBytesMax: delivery.responseBytesMax,
+  });
+  if (metrics !== undefined) sender = countingSender(sender, metrics);
+  if (tracing !== undefined) sender = tracingSender(sender, tracing);
   // Engine and dispatcher call each other (outbox written -> delivery; callback outcome -> engine); both exist before either starts.
   const dispatcher = new Dispatcher({
     store,
@@ -79,8 +98,8 @@ async function main(): Promise<void> {
     instanceId,
     log: log.child({ component: 'engine' }),
     delivery: dispatcher,
-    stateEntered: (state) => metrics.statesEntered.inc({ state }),
-    transitionRefused: (kind) => metrics.transitionsRefused.inc({ kind }),
+    milestones,
+    ...(tracing === undefined ? {} : { tracing }),
     sendsToSchemes: config.processing.enabled,
   });
   let accepting = false;
@@ -91,11 +110,13 @@ async function main(): Promise<void> {
       clock,
       ids,
       readiness: { accepting: () => accepting },
-      metrics,
+      ...(metrics === undefined ? {} : { metrics }),
+      ...(tracing === undefined ? {} : { tracing }),
+      ...(config.demoCredentials === undefined ? {} : { demoInbox: new DemoInbox(config.demoCredentials.webhookSecret, clock) }),
       processing: {
         leaseForNew: () => engine.leaseForNew(),
         accepted: (work) => {
-          metrics.statesEntered.inc({ state: work.state });
+          milestones.accepted(work.transaction);
           if (config.processing.enabled) engine.accepted(work);
         },
         // An instance with processing off never talks to a scheme; the instances that process decide by their timers.
@@ -120,6 +141,7 @@ async function main(): Promise<void> {
     log.warn('processing is off (processing.enabled: false): requests are accepted and stored, but nothing is sent to schemes or integrators from this instance');
   }
 
+  const pruning = pruneSchemeMessages(store, clock, config.schemeMessages.retentionDays, log);
   let stopping = false;
   const shutdown = async (signal: string): Promise<void> => {
     if (stopping) return;
@@ -138,8 +160,10 @@ async function main(): Promise<void> {
       await app.close();
       await engine.stop();
       for (const connector of new Set(connectors.values())) await connector.stop();
+      clearInterval(pruning);
       await dispatcher.stop();
       await sender.close();
+      await tracing?.shutdown();
       await store.close();
       process.exit(0);
     } catch (error) {
@@ -153,6 +177,22 @@ async function main(): Promise<void> {
   await app.listen({ host: config.server.host, port: config.server.port });
   accepting = true;
   if (config.demo) printDemo(config, app.server.address());
+}
+
+/** Scheme messages are kept `retentionDays` (docs/operations.md): forgotten hourly, oldest first, in bounded deletes. */
+const PRUNE_INTERVAL_MS = 3_600_000;
+const PRUNE_BATCH_MAX = 10_000;
+
+function pruneSchemeMessages(store: Store, clock: { now(): number }, retentionDays: number, log: ReturnType<typeof createLogger>): NodeJS.Timeout {
+  const prune = async (): Promise<void> => {
+    const before = clock.now() - retentionDays * 86_400_000;
+    let pruned = 0;
+    for (let batch = PRUNE_BATCH_MAX; batch === PRUNE_BATCH_MAX; pruned += batch) batch = await store.pruneSchemeMessages(before, PRUNE_BATCH_MAX);
+    if (pruned > 0) log.info({ pruned, retentionDays }, 'scheme messages past their retention forgotten');
+  };
+  const timer = setInterval(() => void prune().catch((error: unknown) => log.warn({ err: error }, 'forgetting old scheme messages failed; tried again in an hour')), PRUNE_INTERVAL_MS);
+  timer.unref();
+  return timer;
 }
 
 function printDemo(config: Config, address: unknown): void {

@@ -264,6 +264,36 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX revoked_sessions_at ON revoked_sessions (revoked_at)`,
     ],
   },
+  {
+    version: 7,
+    name: 'operators find transactions: end-to-end id, outcome, scheme messages',
+    statements: [
+      // Set at intake from transactionIdentifiers.endToEndIdentification; rows written before this
+      // version stay NULL (found by uetr or message id).
+      `ALTER TABLE transactions ADD COLUMN end_to_end_id TEXT`,
+      // The final answer (APPROVED, REJECTED, PAID, FAILED...) and its reason, set by the change that decides it.
+      `ALTER TABLE transactions ADD COLUMN outcome TEXT`,
+      `ALTER TABLE transactions ADD COLUMN reason_code TEXT`,
+      // Lookups by uetr and by message id go per integrator along the unique keys the intake keeps
+      // anyway (transactions_integrator_uetr_kind, the messages primary key); the end-to-end id
+      // needs its own. Only rows that carry one.
+      `CREATE INDEX transactions_end_to_end ON transactions (integrator_id, end_to_end_id) WHERE end_to_end_id IS NOT NULL`,
+      // Listing newest first by creation time. Appended at its right end by every intake, so it
+      // costs a page per commit, not a page per row.
+      `CREATE INDEX transactions_created ON transactions (created_at, id)`,
+      `CREATE TABLE scheme_messages (
+        transaction_id TEXT NOT NULL REFERENCES transactions (id),
+        direction TEXT NOT NULL CHECK (direction IN ('sent', 'received')),
+        message_id TEXT NOT NULL,
+        message_name TEXT NOT NULL,
+        at {bigint} NOT NULL,
+        document TEXT NOT NULL,
+        PRIMARY KEY (transaction_id, direction, message_id)
+      ){strict}`,
+      // pruneSchemeMessages: the oldest first.
+      `CREATE INDEX scheme_messages_at ON scheme_messages (at)`,
+    ],
+  },
 ];
 
 /** The statements of one migration in one dialect. */

@@ -4,6 +4,7 @@ import type {
   DeliveryAttempt,
   IntakeOutcome,
   NewRequest,
+  NewSchemeMessage,
   NewTransaction,
   OutboxClaimOptions,
   OutboxRecord,
@@ -78,7 +79,9 @@ export type WriteOp =
   | { readonly kind: 'replayUndelivered'; readonly filter: ReplayFilter; readonly now: number }
   | { readonly kind: 'saveRefreshToken'; readonly record: RefreshTokenRecord; readonly forgetExpiredBefore: number | null; readonly forgetRevokedBefore: number | null }
   | { readonly kind: 'useRefreshToken'; readonly tokenHash: string; readonly now: number }
-  | { readonly kind: 'createSetting'; readonly name: string; readonly value: string };
+  | { readonly kind: 'createSetting'; readonly name: string; readonly value: string }
+  | { readonly kind: 'recordSchemeMessages'; readonly messages: readonly NewSchemeMessage[] }
+  | { readonly kind: 'pruneSchemeMessages'; readonly before: number; readonly limit: number };
 
 export interface ReplayFilter {
   readonly integratorId?: string;
@@ -101,6 +104,8 @@ export interface WriteResults {
   saveRefreshToken: undefined;
   useRefreshToken: RefreshTokenUse;
   createSetting: string;
+  recordSchemeMessages: undefined;
+  pruneSchemeMessages: number;
 }
 
 export type OpOf<K extends WriteOp['kind']> = Extract<WriteOp, { kind: K }>;
@@ -263,5 +268,13 @@ export abstract class QueuedWrites {
 
   useRefreshToken(tokenHash: string, now: number): Promise<RefreshTokenUse> {
     return this.enqueue({ kind: 'useRefreshToken', tokenHash, now });
+  }
+
+  async recordSchemeMessages(messages: readonly NewSchemeMessage[]): Promise<void> {
+    if (messages.length > 0) await this.enqueue({ kind: 'recordSchemeMessages', messages });
+  }
+
+  pruneSchemeMessages(before: number, limit: number): Promise<number> {
+    return this.enqueue({ kind: 'pruneSchemeMessages', before, limit });
   }
 }

@@ -12,9 +12,12 @@ import type {
   OutboxChannel,
   OutboxRecord,
   OutboxStatus,
+  SchemeMessageDirection,
+  SchemeMessageRecord,
   StoredMessage,
   TransactionKind,
   TransactionRecord,
+  TransactionSummary,
 } from '../ports/store.js';
 import { OUTBOX_BLOCKED_AT, outboxBody } from './store-ops.js';
 
@@ -41,6 +44,39 @@ export interface TransactionRow {
   traceparent: string | null;
   tracestate: string | null;
   data: DbJson<Record<string, unknown>>;
+}
+
+export interface SummaryRow {
+  id: string;
+  integrator_id: string;
+  kind: string;
+  uetr: string;
+  scheme: string;
+  message_id: string;
+  end_to_end_id: string | null;
+  state: string;
+  amount_minor: DbInteger | null;
+  currency: string | null;
+  created_at: DbInteger;
+  updated_at: DbInteger;
+  outcome: string | null;
+  reason_code: string | null;
+}
+
+export interface SchemeMessageRow {
+  transaction_id: string;
+  direction: string;
+  message_id: string;
+  message_name: string;
+  at: DbInteger;
+  document: string;
+}
+
+export interface BacklogRow {
+  integrator_id: string;
+  channel: string;
+  pending: DbInteger;
+  oldest_created_at: DbInteger;
 }
 
 export interface MessageRow {
@@ -122,6 +158,36 @@ export function transactionFromRow(row: TransactionRow): TransactionRecord {
     traceparent: row.traceparent,
     tracestate: row.tracestate,
     data: json(row.data),
+  };
+}
+
+export function summaryFromRow(row: SummaryRow): TransactionSummary {
+  return {
+    id: row.id,
+    integratorId: row.integrator_id,
+    kind: row.kind as TransactionKind,
+    uetr: row.uetr,
+    scheme: row.scheme as SchemeName,
+    messageId: row.message_id,
+    endToEndId: row.end_to_end_id,
+    state: row.state,
+    amountMinor: row.amount_minor === null ? null : BigInt(row.amount_minor),
+    currency: row.currency,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+    outcome: row.outcome,
+    reasonCode: row.reason_code,
+  };
+}
+
+export function schemeMessageFromRow(row: SchemeMessageRow): SchemeMessageRecord {
+  return {
+    transactionId: row.transaction_id,
+    direction: row.direction as SchemeMessageDirection,
+    messageName: row.message_name,
+    messageId: row.message_id,
+    at: Number(row.at),
+    document: row.document,
   };
 }
 

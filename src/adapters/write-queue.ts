@@ -54,6 +54,8 @@ export interface WriteQueueOptions {
    * For a store whose every commit has a fixed cost whatever its size.
    */
   readonly overlapMin?: number;
+  /** Told of every batch once flushed (committed or failed as a whole): its size and how long the flush took. */
+  readonly onBatch?: (writes: number, seconds: number) => void;
 }
 
 export class WriteQueue<Item extends Settleable> {
@@ -133,7 +135,9 @@ export class WriteQueue<Item extends Settleable> {
     batch.push(...this.#pending.splice(0, batchMax - batch.length));
     batch.push(...this.#urgent.splice(0, batchMax - batch.length));
     this.#inFlight += 1;
+    const started = performance.now();
     const done = (): void => {
+      this.#options.onBatch?.(batch.length, (performance.now() - started) / 1000);
       this.#inFlight -= 1;
       this.#schedule();
       if (this.#waiting() === 0 && this.#inFlight === 0) {

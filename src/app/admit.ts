@@ -88,24 +88,25 @@ export async function admit(deps: AdmitDeps, work: NewWork): Promise<IntakeOutco
     tracestate: work.trace.tracestate,
     ...(work.data === undefined ? {} : { data: work.data }),
     ...(work.lookupKey === undefined ? {} : { lookupKey: work.lookupKey }),
+    ...endToEndIdOf(work.message),
     outbox,
     ...(lease === undefined ? {} : { leaseOutbox: lease }),
     ...(transactionLease === undefined ? {} : { leaseTransaction: transactionLease }),
   };
   const outcome = await deps.store.intake(tx);
   if (outcome.kind === 'accepted') {
-    deps.processing?.accepted({
-      transactionId: tx.id,
-      kind: tx.kind,
-      state: tx.state,
-      rawBody: work.rawBody,
-      message: work.message,
-      ...(transactionLease === undefined ? {} : { leased: asWritten(tx) }),
-    });
+    deps.processing?.accepted({ transaction: asWritten(tx), leased: transactionLease !== undefined, rawBody: work.rawBody, message: work.message });
     if (outcome.leased.length > 0) deps.delivery?.take(outcome.leased);
     else if (outbox.length > 0 && lease === undefined) deps.delivery?.wake();
   }
   return outcome;
+}
+
+/** The end-to-end id of a message that has one (a credit transfer, a request-to-pay), which operators search by. */
+function endToEndIdOf(message: unknown): { endToEndId?: string } {
+  const ids = typeof message === 'object' && message !== null ? (message as { transactionIdentifiers?: unknown }).transactionIdentifiers : undefined;
+  const endToEndId = typeof ids === 'object' && ids !== null ? (ids as { endToEndIdentification?: unknown }).endToEndIdentification : undefined;
+  return typeof endToEndId === 'string' ? { endToEndId } : {};
 }
 
 function traceHeaders(trace: TraceContext): Record<string, string> {

@@ -3,7 +3,7 @@ import { ApiError } from '../domain/errors.js';
 import { assert } from '../lib/assert.js';
 import { bodyHash } from '../lib/canonical-json.js';
 import { parseJson } from '../lib/json.js';
-import { childTraceparent, type TraceContext } from '../lib/trace.js';
+import type { TraceContext } from '../lib/trace.js';
 import type { Clock, Ids } from '../ports/clock.js';
 import type { OutboxDelivery } from '../ports/delivery.js';
 import type { Store, TransactionKind, TransactionRecord } from '../ports/store.js';
@@ -69,7 +69,7 @@ export async function resendStatus(deps: StatusRequestDeps, request: StatusReque
         channel: 'callback',
         url: `${integrator.partnerApiUrl}${callback.path}`,
         body: callback.body,
-        headers: { traceparent: childTraceparent(request.trace.traceparent), ...(request.trace.tracestate === null ? {} : { tracestate: request.trace.tracestate }) },
+        headers: { traceparent: request.trace.traceparent, ...(request.trace.tracestate === null ? {} : { tracestate: request.trace.tracestate }) },
         availableAt: now,
       },
     ],

@@ -13,7 +13,10 @@ import type { DemoCredentials } from './types.js';
  * embedded token endpoint); the credentials are random on every start, because a fixed published
  * password is a password someone will forget to change. main prints them at start. Callbacks and
  * events are signed (a random webhook secret, printed too), so the demo shows what a deployment
- * sends and examples/receiver.mjs can verify it.
+ * sends and examples/receiver.mjs can verify it. They go to the service's own demo inbox
+ * (http/routes/demo-inbox.ts), which verifies and keeps them for the admin API: the demo shows
+ * what an integrator is sent with nothing else running, instead of retrying to a dead port. The
+ * demo has an admin API (user `admin`, a random password) to see it, and every transaction.
  */
 export const DEMO_INTEGRATOR_ID = 'demo-bank';
 
@@ -21,7 +24,19 @@ function randomText(bytes: number): string {
   return randomBytes(bytes).toString('base64url');
 }
 
-export function demoSource(): { source: Record<string, unknown>; credentials: DemoCredentials } {
+/** Where the service itself receives the demo integrator's callbacks and events (http/routes/demo-inbox.ts). */
+export const DEMO_INBOX_PATH = '/demo/inbox';
+
+/**
+ * `where`: the host and port the service will listen on (PORT and HOST applied), which the demo
+ * integrator's callback and event URLs point at: its inbox is the service itself, so the demo
+ * shows what an integrator is sent without anything else running.
+ */
+export function demoSource(where: { readonly host: string; readonly port: number } = { host: '127.0.0.1', port: 8080 }): {
+  source: Record<string, unknown>;
+  credentials: DemoCredentials;
+} {
+  const inbox = `${inboxOrigin(where)}${DEMO_INBOX_PATH}`;
   const credentials: DemoCredentials = {
     integratorId: DEMO_INTEGRATOR_ID,
     username: 'demo',
@@ -29,9 +44,11 @@ export function demoSource(): { source: Record<string, unknown>; credentials: De
     clientId: 'demo-client',
     clientSecret: new Secret(randomText(24)),
     webhookSecret: new Secret(`${WEBHOOK_SECRET_PREFIX}${randomBytes(32).toString('base64')}`),
+    adminUsername: 'admin',
+    adminPassword: new Secret(randomText(18)),
   };
   const source = {
-    server: { host: '127.0.0.1', port: 8080 },
+    server: { host: where.host, port: where.port },
     database: 'sqlite:./data/regpay.db',
     auth: { mode: 'oauth2' },
     integrators: [
@@ -46,16 +63,23 @@ export function demoSource(): { source: Record<string, unknown>; credentials: De
           clientSecret: credentials.clientSecret.reveal(),
         },
         webhookSecret: credentials.webhookSecret.reveal(),
-        partnerApiUrl: 'http://127.0.0.1:9090/partner-api/v1',
-        eventsApiUrl: 'http://127.0.0.1:9090/events-api/v1',
+        partnerApiUrl: `${inbox}/partner-api/v1`,
+        eventsApiUrl: `${inbox}/events-api/v1`,
         events: true,
         identifierDetermination: 'sync',
         schemes: [...SCHEMES],
       },
     ],
     schemes: Object.fromEntries(SCHEMES.map((scheme) => [scheme, { connector: 'simulator' }])),
+    admin: { username: credentials.adminUsername, password: credentials.adminPassword.reveal(), allowlist: ['127.0.0.1/32', '::1/128'] },
   };
   return { source, credentials };
+}
+
+/** The service as its own process reaches it: a wildcard address through loopback. */
+function inboxOrigin(where: { readonly host: string; readonly port: number }): string {
+  const host = where.host === '0.0.0.0' || where.host === '::' ? '127.0.0.1' : where.host;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${where.port}`;
 }
 
 /**
@@ -72,12 +96,16 @@ export function demoCredentialLines(credentials: DemoCredentials, url = 'http://
     `  password:       ${credentials.password.reveal()}`,
     `  client_id:      ${credentials.clientId}`,
     `  client_secret:  ${credentials.clientSecret.reveal()}`,
-    `  webhook secret: ${credentials.webhookSecret.reveal()}   (callbacks and events to http://127.0.0.1:9090 are signed with it)`,
+    `  webhook secret: ${credentials.webhookSecret.reveal()}   (callbacks and events are signed with it)`,
+    '',
+    `  admin API:      ${url}/admin/v1   username: ${credentials.adminUsername}   password: ${credentials.adminPassword.reveal()}`,
+    `  demo inbox:     ${url}/admin/v1/demo-inbox   (the callbacks and events sent to the demo integrator, received by the service itself)`,
+    `  transactions:   ${url}/admin/v1/transactions   console: ${url}/console`,
     '',
     '  For the examples in docs/api.md and examples/receiver.mjs, paste into your shell:',
     '',
     `  export REGPAY_URL=${url} REGPAY_USERNAME=${credentials.username} REGPAY_PASSWORD='${credentials.password.reveal()}' ` +
       `REGPAY_CLIENT_ID=${credentials.clientId} REGPAY_CLIENT_SECRET='${credentials.clientSecret.reveal()}' ` +
-      `REGPAY_WEBHOOK_SECRET='${credentials.webhookSecret.reveal()}'`,
+      `REGPAY_WEBHOOK_SECRET='${credentials.webhookSecret.reveal()}' REGPAY_ADMIN_USERNAME=${credentials.adminUsername} REGPAY_ADMIN_PASSWORD='${credentials.adminPassword.reveal()}'`,
   ];
 }

@@ -44,12 +44,22 @@ export async function loadConfig(options: LoadOptions = {}): Promise<Config> {
   const env = options.env ?? process.env;
   const path = configPath(options.argv ?? [], env);
   if (path === undefined) {
-    const demo = demoSource();
+    const demo = demoSource(demoAddress(env));
     const config = await buildConfig(demo.source, 'demo configuration', env, true);
     return deepFreeze({ ...config, demoCredentials: demo.credentials });
   }
   const raw = await readSource(path);
   return deepFreeze(await buildConfig(raw, path, env, false));
+}
+
+/** Where the demo listens: PORT and HOST when given and valid (buildConfig reports them otherwise), else the demo's own. */
+function demoAddress(env: NodeJS.ProcessEnv): { host: string; port: number } {
+  const port = env['PORT'];
+  const host = env['HOST'];
+  return {
+    host: host !== undefined && host.length > 0 ? host : '127.0.0.1',
+    port: port !== undefined && /^[0-9]{1,5}$/.test(port) && Number(port) <= 65_535 ? Number(port) : 8080,
+  };
 }
 
 /** Validate an already parsed file (tests, tools); same rules as loadConfig. */
@@ -546,8 +556,19 @@ async function buildConfig(input: unknown, source: string, env: NodeJS.ProcessEn
     proxyPayments: { ...file.proxyPayments },
     requestToPay: { expiryHorizonMs: file.requestToPay.expiryHorizonMs },
     ...(admin === undefined ? {} : { admin }),
+    metrics: { ...file.metrics },
+    telemetry: {
+      serviceName: file.telemetry.serviceName,
+      ...otlpEndpoint(file.telemetry.otlpEndpoint ?? env['OTEL_EXPORTER_OTLP_ENDPOINT']),
+    },
+    schemeMessages: { ...file.schemeMessages },
     demo,
   };
+}
+
+/** The OTLP endpoint from the file, else the standard OTEL_EXPORTER_OTLP_ENDPOINT variable (an empty one: none). */
+function otlpEndpoint(value: string | undefined): { otlpEndpoint?: string } {
+  return value === undefined || value.trim() === '' ? {} : { otlpEndpoint: withoutTrailingSlash(value.trim()) };
 }
 
 async function adminConfig(file: ConfigFile): Promise<AdminConfig | undefined> {

@@ -71,6 +71,10 @@ export const DEFAULTS = {
   /** Standard Webhooks' schedule for events: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
   deliveryEventRetryScheduleMs: [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
   adminAllowlist: ['127.0.0.1/32', '::1/128'],
+  metricsBacklogRefreshMs: 10_000,
+  telemetryServiceName: 'regpay',
+  /** Scheme messages are for diagnosing recent payments; each transaction's history keeps what they said for good. */
+  schemeMessagesRetentionDays: 30,
 } as const;
 
 /**
@@ -301,6 +305,34 @@ const StoreSchema = Type.Object(
   { additionalProperties: false, default: {} },
 );
 
+/** Operator visibility (docs/operations.md). */
+const MetricsSchema = Type.Object(
+  {
+    /** false: no /metrics and nothing counted (the benchmark's baseline). */
+    enabled: Type.Boolean({ default: true }),
+    /** The outbox gauges read the backlog from the store at most this often (scrapes in between reuse it). */
+    backlogRefreshMs: Type.Integer({ minimum: 0, maximum: 3_600_000, default: DEFAULTS.metricsBacklogRefreshMs }),
+  },
+  { additionalProperties: false, default: {} },
+);
+
+const TelemetrySchema = Type.Object(
+  {
+    /** OTLP/HTTP endpoint (base URL; spans go to `<it>/v1/traces`); absent: no spans exported (OTEL_EXPORTER_OTLP_ENDPOINT is read when this is absent). */
+    otlpEndpoint: Type.Optional(HttpUrl),
+    serviceName: NonEmpty({ maxLength: 256, default: DEFAULTS.telemetryServiceName }),
+  },
+  { additionalProperties: false, default: {} },
+);
+
+const SchemeMessagesSchema = Type.Object(
+  {
+    /** Scheme messages (the XML sent and received) are kept this many days, then forgotten. */
+    retentionDays: Type.Integer({ minimum: 1, maximum: 36_500, default: DEFAULTS.schemeMessagesRetentionDays }),
+  },
+  { additionalProperties: false, default: {} },
+);
+
 const RequestToPaySchema = Type.Object(
   {
     /** How far ahead a request-to-pay's expiryDateTime may lie. */
@@ -325,6 +357,9 @@ export const ConfigFileSchema = Type.Object(
     proxyPayments: ProxyPaymentsSchema,
     requestToPay: RequestToPaySchema,
     admin: Type.Optional(AdminSchema),
+    metrics: MetricsSchema,
+    telemetry: TelemetrySchema,
+    schemeMessages: SchemeMessagesSchema,
   },
   { additionalProperties: false },
 );
@@ -342,6 +377,9 @@ export interface ConfigFile {
   proxyPayments: Static<typeof ProxyPaymentsSchema>;
   requestToPay: Static<typeof RequestToPaySchema>;
   admin?: Static<typeof AdminSchema>;
+  metrics: Static<typeof MetricsSchema>;
+  telemetry: Static<typeof TelemetrySchema>;
+  schemeMessages: Static<typeof SchemeMessagesSchema>;
 }
 
 export type IntegratorFile = Omit<Static<typeof IntegratorSchema>, 'limits'> & {

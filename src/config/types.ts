@@ -214,6 +214,12 @@ export interface Config {
   readonly proxyPayments: ProxyPaymentsConfig;
   readonly requestToPay: { readonly expiryHorizonMs: number };
   readonly admin?: AdminConfig;
+  /** Prometheus metrics at /metrics (docs/operations.md). */
+  readonly metrics: { readonly enabled: boolean; readonly backlogRefreshMs: number };
+  /** OpenTelemetry spans, exported over OTLP/HTTP when an endpoint is configured. */
+  readonly telemetry: { readonly otlpEndpoint?: string; readonly serviceName: string };
+  /** How long the scheme messages sent and received are kept. */
+  readonly schemeMessages: { readonly retentionDays: number };
   /** True when started without a config file: the demo setup (its credentials are printed). */
   readonly demo: boolean;
   /** Present exactly when `demo` is true: the generated credentials main prints at start. */
@@ -229,4 +235,7 @@ export interface DemoCredentials {
   readonly clientSecret: Secret<string>;
   /** The demo integrator's Standard Webhooks signing secret (`whsec_…`): its callbacks and events are signed. */
   readonly webhookSecret: Secret<string>;
+  /** The operator's credentials for the admin API. */
+  readonly adminUsername: string;
+  readonly adminPassword: Secret<string>;
 }

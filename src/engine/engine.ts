@@ -8,9 +8,10 @@ import { BoundedMap } from '../lib/bounded-map.js';
 import { parseJson } from '../lib/json.js';
 import type { Clock, Ids } from '../ports/clock.js';
 import type { OutboxDelivery } from '../ports/delivery.js';
+import { NO_TRACING, type Milestones, type Tracing } from '../ports/observability.js';
 import type { AcceptedWork, Processing, RequestOutcome, TransactionRequest } from '../ports/processing.js';
 import type { InboundReport, SchemeConnector, SchemeInbound } from '../ports/scheme.js';
-import type { Lease, NewOutboxMessage, OutboxRecord, StateChange, Store, TransactionRecord } from '../ports/store.js';
+import type { Lease, NewOutboxMessage, NewSchemeMessage, OutboxRecord, StateChange, Store, TransactionRecord } from '../ports/store.js';
 import { KeyedSerialQueue } from './keyed-queue.js';
 import { traceHeaders, type DriverEnv, type EngineInput, type KindContext, type KindDecision, type KindDriver } from './kinds/kind.js';
 import { DRIVERS } from './kinds/registry.js';
@@ -64,10 +65,10 @@ export interface EngineDeps {
   readonly log: Logger;
   /** This instance's delivery of the outbox (the dispatcher), told of every outbox row the engine commits. */
   readonly delivery?: OutboxDelivery;
-  /** Told every state entered, after its commit (metrics). */
-  readonly stateEntered?: (state: string) => void;
-  /** Told every input a machine refused as an illegal transition (metrics), besides the warning logged. */
-  readonly transitionRefused?: (kind: string) => void;
+  /** Told each milestone of a transaction's path, after its commit (logs, metrics). */
+  readonly milestones?: Milestones;
+  /** Each scheme call is a span of the transaction's trace. */
+  readonly tracing?: Tracing;
   /**
    * Whether this instance talks to schemes (configuration `processing.enabled`). When not, it
    * still commits decisions (a cancellation it accepted), and the timers of the instances that
@@ -143,8 +144,8 @@ export class Engine implements SchemeInbound, Processing {
    * transaction is claimed by its timer.
    */
   accepted(work: AcceptedWork): void {
-    this.#messages.set(work.transactionId, { rawBody: work.rawBody, message: work.message });
-    if (work.leased !== undefined && this.#running) this.#takeUp(work.leased);
+    this.#messages.set(work.transaction.id, { rawBody: work.rawBody, message: work.message });
+    if (work.leased && this.#running) this.#takeUp(work.transaction);
     else this.wake();
   }
 
@@ -248,6 +249,8 @@ export class Engine implements SchemeInbound, Processing {
     // nothing to do on a remembered row is made again once, on the row as stored.
     let staleRetries = 0;
     let storedOnly = false;
+    let told = false;
+    let recorded: readonly NewSchemeMessage[] = [];
     for (;;) {
       const remembered = storedOnly ? undefined : this.#transactions.get(transactionId);
       this.#transactions.delete(transactionId);
@@ -260,22 +263,25 @@ export class Engine implements SchemeInbound, Processing {
       }
       if (transaction === undefined) throw new AssertionError(`transaction ${transactionId} vanished`);
       if (driver === undefined) throw new AssertionError(`no engine driver for ${transaction.kind} transactions`);
+      if (!told) {
+        told = true;
+        recorded = this.#told(transaction, input);
+      }
       const context = await this.#context(transaction);
       const decision = await driver.decide(context, input, this.#env(transaction.scheme));
       // Judged on the stored row only: one refused on a remembered row is judged again on the stored one below.
-      if (decision?.refused !== undefined && remembered === undefined) {
-        this.#deps.log.warn({ transactionId, kind: transaction.kind, state: transaction.state, refused: decision.refused }, 'engine: illegal transition refused, not reported');
-        this.#deps.transitionRefused?.(transaction.kind);
-      }
+      if (decision?.refused !== undefined && remembered === undefined) this.#deps.milestones?.transitionRefused(transaction, decision.refused);
       if (decision === undefined || (decision.steps.length === 0 && decision.commands.length === 0 && decision.outbox.length === 0 && sameTimer(transaction, decision))) {
         // Nothing to do, unless the remembered row was stale: then judge again on the row as stored.
         if (remembered !== undefined) {
           storedOnly = true;
           continue;
         }
+        // A scheme message that changed nothing is still kept.
+        await store.recordSchemeMessages(recorded);
         return true;
       }
-      const change = this.#change(driver, context, decision);
+      const change = { ...this.#change(driver, context, decision), ...(recorded.length === 0 ? {} : { schemeMessages: recorded }) };
       const outcome = await store.applyChange(change);
       if (!outcome.ok) {
         if (outcome.reason !== 'stale') throw new AssertionError(`transaction ${transactionId} not found while changing it`);
@@ -295,12 +301,27 @@ export class Engine implements SchemeInbound, Processing {
       // Whatever was due at once is already leased to this instance and goes out without a claim.
       if (outcome.leased.length > 0) this.#deps.delivery?.take(outcome.leased);
       else if (change.outbox.length > 0 && change.leaseOutbox === undefined) this.#deps.delivery?.wake();
-      for (const step of decision.steps) this.#deps.stateEntered?.(step.state);
+      const milestones = this.#deps.milestones;
+      if (milestones !== undefined) {
+        if (decision.steps.length > 0) milestones.statesEntered(transaction, decision.steps.map((step) => step.state));
+        if (decision.outcome !== undefined) milestones.decided(transaction, decision.outcome, change.at);
+      }
       await this.#execute(driver, context, decision);
       return true;
     }
     this.#deps.log.warn({ transactionId }, 'engine: decision stayed stale; the timer retries it');
+    await store.recordSchemeMessages(recorded);
     return false;
+  }
+
+  /** Milestones an input is in itself (a scheme answer, a callback attempt), and the scheme message it brings, to keep. */
+  #told(transaction: TransactionRecord, input: EngineInput): NewSchemeMessage[] {
+    const at = this.#deps.clock.now();
+    const wire = input.type === 'sent' ? input.outcome.sent : input.type === 'scheme' ? input.report.received : undefined;
+    if (input.type === 'scheme') this.#deps.milestones?.answered(transaction, input.report);
+    if (input.type === 'callback') this.#deps.milestones?.callback(transaction, input.outboxId, input.delivered);
+    if (wire === undefined) return [];
+    return [{ transactionId: transaction.id, direction: input.type === 'sent' ? 'sent' : 'received', messageName: wire.messageName, messageId: wire.messageId, at, document: wire.document }];
   }
 
   #env(scheme: SchemeName): DriverEnv {
@@ -367,6 +388,7 @@ export class Engine implements SchemeInbound, Processing {
       outbox,
       ...(lease === undefined ? {} : { leaseOutbox: lease }),
       ...(decision.notify === true ? { notify: true } : {}),
+      ...(decision.outcome === undefined ? {} : { outcome: decision.outcome }),
     };
   }
 
@@ -387,16 +409,25 @@ export class Engine implements SchemeInbound, Processing {
   /** Scheme calls happen only after the decision is committed; their outcomes are fed back as inputs. */
   async #execute(driver: KindDriver, context: KindContext, decision: KindDecision): Promise<void> {
     if (this.#deps.sendsToSchemes === false) return;
+    const { transaction } = context;
     for (const command of decision.commands) {
       let outcome: Awaited<ReturnType<KindDriver['execute']>>;
+      const span = (this.#deps.tracing ?? NO_TRACING).start(`scheme ${command}`, 'client', transaction.traceparent, {
+        'regpay.transaction.kind': transaction.kind,
+        'regpay.scheme': transaction.scheme,
+        'regpay.uetr': transaction.uetr,
+        'regpay.integrator': transaction.integratorId,
+      });
       try {
         outcome = await driver.execute(context, command);
       } catch (error) {
         outcome = { kind: 'failed', retryable: true, error: error instanceof Error ? error.message : String(error) };
       }
+      span.end(outcome.kind === 'failed' ? outcome.error : undefined);
+      this.#deps.milestones?.submitted(transaction, command, outcome);
       // Fed back outside this transaction's serial slot, which the caller still holds.
-      void this.#track(this.#handle(context.transaction.id, { type: 'sent', command, outcome })).catch((error: unknown) =>
-        this.#deps.log.error({ err: error, transactionId: context.transaction.id }, 'engine: recording a scheme call failed; the timer retries it'),
+      void this.#track(this.#handle(transaction.id, { type: 'sent', command, outcome })).catch((error: unknown) =>
+        this.#deps.log.error({ err: error, transactionId: transaction.id }, 'engine: recording a scheme call failed; the timer retries it'),
       );
     }
   }

@@ -5,6 +5,10 @@ import type { Clock, Ids } from '../ports/clock.js';
 import type { OutboxDelivery } from '../ports/delivery.js';
 import type { Processing } from '../ports/processing.js';
 import type { Store } from '../ports/store.js';
+import type { Tracing } from '../ports/observability.js';
+import type { DemoInbox } from '../app/demo-inbox.js';
+import { intakeSpans } from './plugins/intake-spans.js';
+import { demoInboxRoutes } from './routes/demo-inbox.js';
 import { allowlistPlugin } from './plugins/allowlist.js';
 import { authPlugin } from './plugins/auth.js';
 import { closingPlugin } from './plugins/closing.js';
@@ -36,6 +40,10 @@ export interface AppDeps {
   readonly delivery?: OutboxDelivery;
   /** Prometheus metrics; /metrics is served when given. */
   readonly metrics?: Metrics;
+  /** Spans of the integrators' requests (intake), when telemetry is configured. */
+  readonly tracing?: Tracing;
+  /** The demo integrator's inbox, served under /demo/inbox and listed by the admin API (demo only). */
+  readonly demoInbox?: DemoInbox;
 }
 
 /** Paths that logs must never show in clear. */
@@ -78,12 +86,21 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
   operationsRoutes(app, deps);
   await app.register(async (scope) => oauthRoutes(scope, deps));
   await app.register((scope, _options, done) => {
-    adminRoutes(scope, { config, store: deps.store, clock: deps.clock, ...(deps.delivery === undefined ? {} : { delivery: deps.delivery }) });
+    adminRoutes(scope, {
+      config,
+      store: deps.store,
+      clock: deps.clock,
+      ...(deps.delivery === undefined ? {} : { delivery: deps.delivery }),
+      ...(deps.demoInbox === undefined ? {} : { demoInbox: deps.demoInbox }),
+    });
     done();
   });
+  const { demoInbox } = deps;
+  if (demoInbox !== undefined) demoInboxRoutes(app, demoInbox);
 
   await app.register(
     async (api) => {
+      if (deps.tracing !== undefined) intakeSpans(api, deps.tracing);
       await api.register(authPlugin, { config, store: deps.store, clock: deps.clock });
       await api.register(rateLimitPlugin, { config, clock: deps.clock });
       creditTransferRoutes(api, { ...deps, proxyPayments: config.proxyPayments });

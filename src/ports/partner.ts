@@ -28,6 +28,8 @@ export interface SendOptions {
    * integrator's failure and is not recorded as an attempt.
    */
   readonly signal?: AbortSignal;
+  /** This attempt's own span (W3C traceparent), sent as the `traceparent` header; without it the sender makes a new child of the stored one. */
+  readonly traceparent?: string;
 }
 
 export interface PartnerSender {

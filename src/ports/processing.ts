@@ -1,16 +1,13 @@
-import type { TransactionKind } from '../domain/kinds.js';
 import type { Lease, TransactionRecord } from './store.js';
 
 /** A transaction this instance has just committed, with the message that started it as received and as parsed. */
 export interface AcceptedWork {
-  readonly transactionId: string;
-  readonly kind: TransactionKind;
-  /** The state it was written in (its first). */
-  readonly state: string;
+  /** The transaction as written (version 1, in its first state). */
+  readonly transaction: TransactionRecord;
+  /** Whether it was written leased to this instance (Processing.leaseForNew). */
+  readonly leased: boolean;
   readonly rawBody: string;
   readonly message: unknown;
-  /** The transaction as written, when it was written leased to this instance (Processing.leaseForNew). */
-  readonly leased?: TransactionRecord;
 }
 
 /**

@@ -114,8 +114,17 @@ export interface CancellationReport {
   readonly receivedAt: number;
 }
 
-/** Every answer a scheme sends, whatever kind of transaction it answers. */
-export type InboundReport = SchemeReport | IdentificationReport | RequestToPayReport | CancellationReport;
+/** A scheme message as it went over the wire: kept for operators (Store.recordSchemeMessages). */
+export interface WireMessage {
+  /** ISO 20022 message name, e.g. `pacs.008.001.08`. */
+  readonly messageName: string;
+  readonly messageId: string;
+  /** The XML document. */
+  readonly document: string;
+}
+
+/** Every answer a scheme sends, whatever kind of transaction it answers, with the message it came in when the connector has it. */
+export type InboundReport = (SchemeReport | IdentificationReport | RequestToPayReport | CancellationReport) & { readonly received?: WireMessage };
 
 /** Limits that vary per integrator (from configuration), applied by the scheme rules. */
 export interface SchemeLimits {
@@ -152,15 +161,17 @@ export interface SchemeReport {
   readonly receivedAt: number;
 }
 
-/** What happened to one outbound call at the transport level (not the payment's outcome). */
-export type SubmitOutcome =
+/** What happened to one outbound call at the transport level (not the payment's outcome); `sent`: the message handed to the transport, when one was written. */
+export type SubmitOutcome = (
+
   /** The scheme (operator) took the message; its verdict follows as a SchemeReport. */
   | { readonly kind: 'delivered' }
   /**
    * Technical failure; `retryable` false means retrying the same message cannot help. A message
    * the scheme's format cannot carry names the ISO 20022 reason (e.g. RC05, AC01) as `reasonCode`.
    */
-  | { readonly kind: 'failed'; readonly retryable: boolean; readonly error: string; readonly reasonCode?: string };
+  | { readonly kind: 'failed'; readonly retryable: boolean; readonly error: string; readonly reasonCode?: string }
+) & { readonly sent?: WireMessage };
 
 /** Implemented by the engine: connectors hand every scheme answer to it, whatever kind of transaction it answers. Resolves once durably recorded. */
 export interface SchemeInbound {

@@ -86,6 +86,8 @@ export interface NewTransaction {
   readonly data?: Readonly<Record<string, unknown>>;
   /** What an identifier determination looked up, in one spelling (recentDeterminations finds it by this). */
   readonly lookupKey?: string;
+  /** transactionIdentifiers.endToEndIdentification of the request, when it has one (operators search by it). */
+  readonly endToEndId?: string;
   /** Messages caused by entering the first state (e.g. its event). */
   readonly outbox: readonly NewOutboxMessage[];
   /** As StateChange.leaseOutbox: what of `outbox` is due at once comes back leased in the outcome. */
@@ -187,6 +189,90 @@ export interface StateChange {
   readonly leaseOutbox?: Lease;
   /** Tell every instance's `onChange` listeners, once committed (someone waits on this transaction: a held request). */
   readonly notify?: boolean;
+  /** The transaction's final answer, decided by this change (kept for operators: TransactionSummary). */
+  readonly outcome?: TransactionOutcome;
+  /** Scheme messages sent or received that this change records (of this transaction). */
+  readonly schemeMessages?: readonly NewSchemeMessage[];
+}
+
+/** A transaction's final answer as its kind states it (APPROVED, REJECTED; SUCCESSFUL, FAILED; PAID, EXPIRED...). */
+export interface TransactionOutcome {
+  readonly outcome: string;
+  /** ISO 20022 reason code given with it, if any. */
+  readonly reasonCode: string | null;
+}
+
+/**
+ * A scheme message (ISO 20022 XML) as sent to the scheme operator or received from it, kept for
+ * operators. Idempotent by (transaction, direction, message id): a resend of one message, or one
+ * received twice, is kept once.
+ */
+export interface NewSchemeMessage {
+  readonly transactionId: string;
+  readonly direction: SchemeMessageDirection;
+  /** ISO 20022 message name, e.g. `pacs.008.001.08`. */
+  readonly messageName: string;
+  /** GrpHdr/MsgId (or the document's own identification). */
+  readonly messageId: string;
+  readonly at: number;
+  readonly document: string;
+}
+
+export type SchemeMessageDirection = 'sent' | 'received';
+
+export type SchemeMessageRecord = NewSchemeMessage;
+
+/** A transaction as operators look for it (Store.searchTransactions): no working data, with its keys and outcome. */
+export interface TransactionSummary {
+  readonly id: string;
+  readonly integratorId: string;
+  readonly kind: TransactionKind;
+  readonly uetr: string;
+  readonly scheme: SchemeName;
+  readonly messageId: string;
+  readonly endToEndId: string | null;
+  readonly state: string;
+  readonly amountMinor: bigint | null;
+  readonly currency: string | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly outcome: string | null;
+  readonly reasonCode: string | null;
+}
+
+/**
+ * Operators' search (admin API), newest first by (createdAt, id) with keyset paging. At most one
+ * key (id, uetr, messageId, endToEndId) is given; without one the transactions created in
+ * [from, to) are listed. Keys are looked up per integrator, along the unique keys the intake
+ * already maintains, in `integratorIds` (the one asked for, or every configured integrator).
+ */
+export interface TransactionQuery {
+  readonly integratorIds: readonly string[];
+  readonly id?: string;
+  readonly uetr?: string;
+  /** A message id of any message the integrator sent about the transaction (the request, a status request, a cancellation). */
+  readonly messageId?: string;
+  readonly endToEndId?: string;
+  /** createdAt >= from */
+  readonly from?: number;
+  /** createdAt < to */
+  readonly to?: number;
+  readonly state?: string;
+  readonly scheme?: string;
+  readonly outcome?: string;
+  readonly kind?: string;
+  /** Continue after this row (the last of the previous page). */
+  readonly before?: { readonly createdAt: number; readonly id: string };
+  readonly limit: number;
+}
+
+/** The outbox messages still PENDING of one endpoint, for the backlog gauges. */
+export interface OutboxBacklog {
+  readonly integratorId: string;
+  readonly channel: OutboxChannel;
+  readonly pending: number;
+  /** createdAt of the oldest PENDING message (ms since epoch). */
+  readonly oldestCreatedAt: number;
 }
 
 /** Who takes a lease (of a transaction or an outbox message), and for how long. */
@@ -356,6 +442,17 @@ export interface Store {
   deliveryAttempts(outboxId: string): Promise<DeliveryAttemptRecord[]>;
   /** Make UNDELIVERED messages pending again (all of an integrator's since a time, or by id); returns how many. */
   replayUndelivered(filter: { integratorId?: string; since?: number; outboxId?: string }, now: number): Promise<number>;
+  /** PENDING messages per endpoint (integrator, channel) with the oldest one's age: a few index reads per endpoint. */
+  outboxBacklog(): Promise<OutboxBacklog[]>;
+
+  /** Operators' search (TransactionQuery). */
+  searchTransactions(query: TransactionQuery): Promise<TransactionSummary[]>;
+  /** Record scheme messages of existing transactions (those no state change recorded); a message already kept is skipped. */
+  recordSchemeMessages(messages: readonly NewSchemeMessage[]): Promise<void>;
+  /** A transaction's scheme messages, in the order they were kept. */
+  schemeMessages(transactionId: string): Promise<SchemeMessageRecord[]>;
+  /** Forget scheme messages kept before `before`, at most `limit` of them; returns how many. */
+  pruneSchemeMessages(before: number, limit: number): Promise<number>;
 
   /**
    * Store a new refresh token; with `forgetExpiredBefore`, in the same write forget every token

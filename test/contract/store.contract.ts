@@ -1467,6 +1467,173 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
         }));
     });
 
+    void describe('operators finding transactions', () => {
+      const summaryIds = (rows: readonly { id: string }[]) => rows.map((row) => row.id);
+      const BANKS = ['bank-a', 'bank-b'];
+
+      void it('finds a transaction by its id, uetr, message id (also of a later request about it) and end-to-end id, among the integrators asked', () =>
+        withStore(async (store) => {
+          const tx = await accept(store, transfer({ endToEndId: 'E2E-0001' }));
+          const sameUetrOtherBank = await accept(store, transfer({ integratorId: 'bank-b', uetr: tx.uetr, endToEndId: 'E2E-0001' }));
+          await accept(store, transfer());
+          const request = statusRequest(tx);
+          assert.deepEqual(await store.recordRequest(request), { kind: 'accepted' });
+
+          const [found] = await store.searchTransactions({ integratorIds: ['bank-a'], uetr: tx.uetr, limit: 10 });
+          assert.deepEqual(found, {
+            id: tx.id,
+            integratorId: 'bank-a',
+            kind: 'CREDIT_TRANSFER',
+            uetr: tx.uetr,
+            scheme: 'ZA_RPP',
+            messageId: tx.messageId,
+            endToEndId: 'E2E-0001',
+            state: 'PAYMENT_AUTH_REQUEST_RECEIVED',
+            amountMinor: 12_345n,
+            currency: 'ZAR',
+            createdAt: T0,
+            updatedAt: T0,
+            outcome: null,
+            reasonCode: null,
+          });
+          assert.deepEqual(summaryIds(await store.searchTransactions({ integratorIds: ['bank-a'], id: tx.id, limit: 10 })), [tx.id]);
+          assert.deepEqual(summaryIds(await store.searchTransactions({ integratorIds: ['bank-a'], messageId: tx.messageId, limit: 10 })), [tx.id]);
+          assert.deepEqual(summaryIds(await store.searchTransactions({ integratorIds: ['bank-a'], messageId: request.messageId, limit: 10 })), [tx.id], 'a status request leads to its transaction');
+          assert.deepEqual(summaryIds(await store.searchTransactions({ integratorIds: ['bank-a'], endToEndId: 'E2E-0001', limit: 10 })), [tx.id]);
+          assert.deepEqual(
+            summaryIds(await store.searchTransactions({ integratorIds: BANKS, uetr: tx.uetr, limit: 10 })).sort(),
+            [tx.id, sameUetrOtherBank.id].sort(),
+            'one uetr, two integrators',
+          );
+          assert.deepEqual(await store.searchTransactions({ integratorIds: ['bank-c'], uetr: tx.uetr, limit: 10 }), [], 'only the integrators asked');
+          assert.deepEqual(await store.searchTransactions({ integratorIds: BANKS, messageId: 'no-such-message', limit: 10 }), []);
+          assert.equal((await store.searchTransactions({ integratorIds: ['bank-a'], uetr: randomUUID(), limit: 10 })).length, 0);
+        }));
+
+      void it('lists the transactions of a time range newest first, filtered by state, scheme, kind and outcome, page by page', () =>
+        withStore(async (store) => {
+          const made: NewTransaction[] = [];
+          for (let i = 0; i < 7; i += 1) {
+            made.push(await accept(store, transfer({ receivedAt: T0 + i * 10, integratorId: i === 3 ? 'bank-b' : 'bank-a', scheme: i === 5 ? 'ZA_RTC' : 'ZA_RPP' })));
+          }
+          // Two created in the same millisecond are ordered by id.
+          made.push(await accept(store, transfer({ receivedAt: T0 + 60 })));
+          const decided = made[1]!;
+          await store.applyChange({
+            transactionId: decided.id,
+            expectedVersion: 1,
+            toState: 'PAYMENT_AUTH_REQUEST_REJECTED',
+            at: T0 + 100,
+            cause: null,
+            dueAt: null,
+            outbox: [],
+            outcome: { outcome: 'REJECTED', reasonCode: 'AM02' },
+          });
+          const newestFirst = [...made].sort((a, b) => b.receivedAt - a.receivedAt || (a.id < b.id ? 1 : -1));
+
+          const everything = await store.searchTransactions({ integratorIds: BANKS, limit: 100 });
+          assert.deepEqual(summaryIds(everything), newestFirst.map((tx) => tx.id));
+          const pages: string[] = [];
+          let before: { createdAt: number; id: string } | undefined;
+          for (;;) {
+            const page = await store.searchTransactions({ integratorIds: BANKS, limit: 3, ...(before === undefined ? {} : { before }) });
+            pages.push(...summaryIds(page));
+            const last = page.at(-1);
+            if (page.length < 3 || last === undefined) break;
+            before = { createdAt: last.createdAt, id: last.id };
+          }
+          assert.deepEqual(pages, newestFirst.map((tx) => tx.id), 'pages continue where the last one ended');
+
+          const range = await store.searchTransactions({ integratorIds: BANKS, from: T0 + 10, to: T0 + 40, limit: 100 });
+          assert.deepEqual(summaryIds(range), [made[3]!.id, made[2]!.id, made[1]!.id], 'from inclusive, to exclusive');
+          assert.deepEqual(summaryIds(await store.searchTransactions({ integratorIds: ['bank-b'], limit: 100 })), [made[3]!.id]);
+          assert.deepEqual(summaryIds(await store.searchTransactions({ integratorIds: BANKS, scheme: 'ZA_RTC', limit: 100 })), [made[5]!.id]);
+          assert.deepEqual(summaryIds(await store.searchTransactions({ integratorIds: BANKS, state: 'PAYMENT_AUTH_REQUEST_REJECTED', limit: 100 })), [decided.id]);
+          const rejected = await store.searchTransactions({ integratorIds: BANKS, outcome: 'REJECTED', limit: 100 });
+          assert.deepEqual(rejected.map((row) => [row.id, row.outcome, row.reasonCode]), [[decided.id, 'REJECTED', 'AM02']]);
+          assert.equal((await store.searchTransactions({ integratorIds: BANKS, kind: 'REQUEST_TO_PAY', limit: 100 })).length, 0);
+          assert.equal((await store.searchTransactions({ integratorIds: BANKS, kind: 'CREDIT_TRANSFER', limit: 100 })).length, made.length);
+        }));
+
+      void it('keeps the outcome a change decided through later changes that decide none', () =>
+        withStore(async (store) => {
+          const tx = await accept(store);
+          const change = { transactionId: tx.id, at: T0 + 1, cause: null, dueAt: null, outbox: [] };
+          await store.applyChange({ ...change, expectedVersion: 1, toState: 'PAYMENT_AUTH_REQUEST_ACCEPTED', outcome: { outcome: 'APPROVED', reasonCode: null } });
+          await store.applyChange({ ...change, expectedVersion: 2, toState: 'PAYMENT_AUTH_REQUEST_PENDING' });
+          const [row] = await store.searchTransactions({ integratorIds: ['bank-a'], id: tx.id, limit: 1 });
+          assert.deepEqual([row?.state, row?.outcome, row?.reasonCode], ['PAYMENT_AUTH_REQUEST_PENDING', 'APPROVED', null]);
+        }));
+    });
+
+    void describe('scheme messages', () => {
+      const xml = (name: string, id: string) => `<Document xmlns="urn:iso:std:iso:20022:tech:xsd:${name}"><MsgId>${id}</MsgId></Document>`;
+
+      void it('keeps the messages a change records and those recorded alone, each message once, in order', () =>
+        withStore(async (store) => {
+          const tx = await accept(store);
+          const sent = { transactionId: tx.id, direction: 'sent' as const, messageName: 'pacs.008.001.08', messageId: 'M1', at: T0 + 5, document: xml('pacs.008.001.08', 'M1') };
+          await store.recordSchemeMessages([sent]);
+          // A resend of the same message is kept once.
+          await store.recordSchemeMessages([{ ...sent, at: T0 + 7, document: xml('pacs.008.001.08', 'M1-resent') }]);
+          const received = { transactionId: tx.id, direction: 'received' as const, messageName: 'pacs.002.001.10', messageId: 'A1', at: T0 + 9, document: xml('pacs.002.001.10', 'A1') };
+          const outcome = await store.applyChange({
+            transactionId: tx.id,
+            expectedVersion: 1,
+            toState: 'PAYMENT_AUTH_REQUEST_ACCEPTED',
+            at: T0 + 9,
+            cause: null,
+            dueAt: null,
+            outbox: [],
+            schemeMessages: [received, received],
+          });
+          assert.equal(outcome.ok, true);
+          assert.deepEqual(await store.schemeMessages(tx.id), [sent, received]);
+          assert.deepEqual(await store.schemeMessages('no-such-transaction'), []);
+        }));
+
+      void it('refuses a message of an unknown transaction without failing the others written with it', () =>
+        withStore(async (store) => {
+          const tx = await accept(store);
+          const message = { transactionId: tx.id, direction: 'sent' as const, messageName: 'pacs.028.001.05', messageId: 'E1', at: T0, document: xml('pacs.028.001.05', 'E1') };
+          const results = await Promise.allSettled([
+            store.recordSchemeMessages([{ ...message, transactionId: randomUUID() }]),
+            store.recordSchemeMessages([message]),
+          ]);
+          assert.equal(results[0]?.status, 'rejected');
+          assert.equal(results[1]?.status, 'fulfilled');
+          assert.deepEqual(await store.schemeMessages(tx.id), [message]);
+        }));
+
+      void it('forgets the messages kept before a time, oldest first, at most as many as asked', () =>
+        withStore(async (store) => {
+          const tx = await accept(store);
+          const message = (n: number) => ({ transactionId: tx.id, direction: 'sent' as const, messageName: 'pacs.028.001.05', messageId: `E${n}`, at: T0 + n, document: xml('pacs.028.001.05', `E${n}`) });
+          await store.recordSchemeMessages([1, 2, 3, 4, 5].map(message));
+          assert.equal(await store.pruneSchemeMessages(T0 + 4, 2), 2);
+          assert.deepEqual((await store.schemeMessages(tx.id)).map((row) => row.messageId), ['E3', 'E4', 'E5']);
+          assert.equal(await store.pruneSchemeMessages(T0 + 4, 100), 1);
+          assert.deepEqual((await store.schemeMessages(tx.id)).map((row) => row.messageId), ['E4', 'E5']);
+        }));
+    });
+
+    void describe('outbox backlog', () => {
+      void it('counts the messages still pending per integrator and channel, with the oldest one', () =>
+        withStore(async (store) => {
+          assert.deepEqual(await store.outboxBacklog(), []);
+          const first = event();
+          await accept(store, transfer({ outbox: [first, callback()], receivedAt: T0 }));
+          await accept(store, transfer({ outbox: [event()], receivedAt: T0 + 50 }));
+          await accept(store, transfer({ integratorId: 'bank-b', outbox: [event()], receivedAt: T0 + 70 }));
+          await store.recordDelivery({ outboxId: first.id, at: T0 + 80, durationMs: 1, httpStatus: 200, error: null, delivered: true, nextAttemptAt: null });
+          assert.deepEqual(await store.outboxBacklog(), [
+            { integratorId: 'bank-a', channel: 'callback', pending: 1, oldestCreatedAt: T0 },
+            { integratorId: 'bank-a', channel: 'event', pending: 1, oldestCreatedAt: T0 + 50 },
+            { integratorId: 'bank-b', channel: 'event', pending: 1, oldestCreatedAt: T0 + 70 },
+          ]);
+        }));
+    });
+
     void describe('refresh tokens', () => {
       const token = (overrides: Partial<{ tokenHash: string; familyId: string; expiresAt: number }> = {}) => ({
         tokenHash: randomUUID(),

@@ -16,8 +16,9 @@ import { startServer, type RunningServer } from '../support/server.js';
  * (in a directory of its own, on a free port), the `export` line it prints is pasted into one bash
  * shell, and every marked example is run there in order with curl. Each must answer the status
  * its `# expect:` line documents, contain what its `# expect in answer:` lines say, and be
- * followed by the callbacks its `# then:` lines name (read from the service's outbox: the demo's
- * callback endpoint, port 9090, is usually not listening). The same run is repeated against the
+ * followed by the callbacks its `# then:` lines name (read from the service's outbox, the same
+ * way for the demo, whose inbox is the service itself, and for examples/regpay.yaml, whose
+ * receiver on port 9090 is usually not listening). The same run is repeated against the
  * service started with examples/regpay.yaml, which docs/api.md says they also run against.
  */
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));

@@ -200,8 +200,8 @@ describe('credit-transfer processing end to end (service and integrator as separ
     assert.equal(response.status, 200);
     const text = await response.text();
     assert.match(text, /regpay_http_request_duration_seconds_count\{method="POST",route="\/api\/v1\/transactions\/outbound\/credit-transfer",status="202"\} [1-9]/);
-    assert.match(text, /regpay_transaction_states_entered_total\{state="PAYMENT_AUTH_REQUEST_RECEIVED"\} [1-9]/);
-    assert.match(text, /regpay_transaction_states_entered_total\{state="PAYMENT_AUTH_RESPONSE_DELIVERED"\} [1-9]/);
+    assert.match(text, /regpay_transaction_states_entered_total\{kind="CREDIT_TRANSFER",scheme="ZA_RTC",state="PAYMENT_AUTH_REQUEST_RECEIVED"\} [1-9]/);
+    assert.match(text, /regpay_transaction_states_entered_total\{kind="CREDIT_TRANSFER",scheme="ZA_RTC",state="PAYMENT_AUTH_RESPONSE_DELIVERED"\} [1-9]/);
     assert.match(text, /regpay_delivery_attempts_total\{channel="event",result="delivered"\} [1-9]/);
   });
 });

@@ -359,8 +359,11 @@ void describe('the demo configuration', () => {
     assert.equal(bank.id, 'demo-bank');
     assert.deepEqual(bank.institution, { bicfi: 'DEMOZAJJ', memberId: '210001' });
     assert.deepEqual(bank.allowlist, ['127.0.0.1/32', '::1/128']);
-    assert.equal(bank.partnerApiUrl, 'http://127.0.0.1:9090/partner-api/v1');
-    assert.equal(bank.eventsApiUrl, 'http://127.0.0.1:9090/events-api/v1');
+    assert.equal(bank.partnerApiUrl, 'http://127.0.0.1:8080/demo/inbox/partner-api/v1', 'callbacks go to the demo inbox of the service itself');
+    assert.equal(bank.eventsApiUrl, 'http://127.0.0.1:8080/demo/inbox/events-api/v1');
+    assert.equal(config.admin?.username, 'admin', 'the demo has an admin API');
+    const moved = await loadConfig({ argv: [], env: { PORT: '18081' } });
+    assert.equal(moved.integrators[0]?.partnerApiUrl, 'http://127.0.0.1:18081/demo/inbox/partner-api/v1', 'the inbox follows PORT');
     assert.deepEqual(Object.keys(config.schemes).sort(), [...SCHEMES].sort());
     for (const scheme of SCHEMES) assert.equal(config.schemes[scheme]?.connector, 'simulator');
 
@@ -381,8 +384,9 @@ void describe('the demo configuration', () => {
     assert.equal(
       exportLine?.trim(),
       `export REGPAY_URL=http://127.0.0.1:18080 REGPAY_USERNAME=demo REGPAY_PASSWORD='${credentials.password.reveal()}' REGPAY_CLIENT_ID=demo-client ` +
-        `REGPAY_CLIENT_SECRET='${credentials.clientSecret.reveal()}' REGPAY_WEBHOOK_SECRET='${credentials.webhookSecret.reveal()}'`,
-      'one line to paste for the examples of docs/api.md and examples/receiver.mjs',
+        `REGPAY_CLIENT_SECRET='${credentials.clientSecret.reveal()}' REGPAY_WEBHOOK_SECRET='${credentials.webhookSecret.reveal()}' ` +
+        `REGPAY_ADMIN_USERNAME=admin REGPAY_ADMIN_PASSWORD='${credentials.adminPassword.reveal()}'`,
+      'one line to paste for the examples of docs/api.md and examples/receiver.mjs, and the admin API',
     );
 
     const again = await loadConfig({ argv: [], env: { PORT: '0' } });

@@ -70,7 +70,7 @@ async function buildTestApp(options: AppOptions): Promise<FastifyInstance> {
     ids: systemIds,
     readiness: { accepting: () => true },
     processing,
-    ...(options.metrics === false ? {} : { metrics: createMetrics() }),
+    ...(options.metrics === false ? {} : { metrics: createMetrics({ backlog: () => store.outboxBacklog(), backlogRefreshMs: 0, now: () => Date.now(), knownReason: () => true }) }),
   });
   app.addHook('onClose', () => store.close());
   apps.push(app);

@@ -1,35 +1,77 @@
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { PartnerSender } from '../../ports/partner.js';
+import type { OutboxBacklog } from '../../ports/store.js';
 
 /**
- * The service's Prometheus metrics (served at /metrics). Names follow Prometheus conventions,
- * units last; labels are bounded sets (route patterns, status codes, states, channels), never ids.
+ * The service's Prometheus metrics (served at /metrics, listed in docs/operations.md). Names
+ * follow Prometheus conventions, units last; labels are bounded sets (route patterns, status
+ * codes, kinds, schemes, states, reason codes of the ISO table, configured integrators,
+ * channels), never ids. Everything here is a counter or histogram bumped in memory, except the
+ * outbox gauges, which a scrape computes from one store query at most every `backlogRefreshMs`.
  */
 export interface Metrics {
   readonly registry: Registry;
   readonly httpRequestSeconds: Histogram<'method' | 'route' | 'status'>;
-  readonly statesEntered: Counter<'state'>;
+  readonly statesEntered: Counter<'kind' | 'scheme' | 'state'>;
   readonly transitionsRefused: Counter<'kind'>;
+  readonly outcomes: Counter<'kind' | 'scheme' | 'outcome' | 'reason'>;
+  readonly outcomeSeconds: Histogram<'kind' | 'scheme'>;
+  readonly timeBudgetsSpent: Counter<'kind' | 'scheme'>;
+  readonly schemeSends: Counter<'scheme' | 'command' | 'result'>;
   readonly deliveries: Counter<'channel' | 'result'>;
+  readonly storeBatchWrites: Histogram;
+  readonly storeCommitSeconds: Histogram;
   readonly storeBatchRetries: Counter<'reason'>;
 }
 
-export function createMetrics(): Metrics {
+export interface MetricsOptions {
+  /** The outbox backlog (Store.outboxBacklog), read when /metrics is scraped. */
+  readonly backlog: () => Promise<readonly OutboxBacklog[]>;
+  /** A scrape within this long of the last backlog read reuses it. */
+  readonly backlogRefreshMs: number;
+  readonly now: () => number;
+  /** Reason codes that get a label of their own; any other is counted as `other`. */
+  readonly knownReason: (code: string) => boolean;
+}
+
+export function createMetrics(options: MetricsOptions): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'regpay_' });
-  return {
+  const backlog = backlogReader(options);
+  new Gauge({
+    name: 'regpay_outbox_pending_messages',
+    help: 'Callbacks and events not yet delivered (PENDING: due, being retried, or queued behind an earlier message of their transaction), per integrator and channel',
+    labelNames: ['integrator', 'channel'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const row of await backlog()) this.set({ integrator: row.integratorId, channel: row.channel }, row.pending);
+    },
+  });
+  new Gauge({
+    name: 'regpay_outbox_oldest_pending_age_seconds',
+    help: 'Age of the oldest callback or event not yet delivered, per integrator and channel',
+    labelNames: ['integrator', 'channel'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const now = options.now();
+      for (const row of await backlog()) this.set({ integrator: row.integratorId, channel: row.channel }, Math.max(0, now - row.oldestCreatedAt) / 1000);
+    },
+  });
+  const metrics: Metrics = {
     registry,
     httpRequestSeconds: new Histogram({
       name: 'regpay_http_request_duration_seconds',
-      help: 'Time from request to response, by route pattern and status',
+      help: 'Time from request to response, by route pattern and status (its _count: requests by route and status)',
       labelNames: ['method', 'route', 'status'],
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
       registers: [registry],
     }),
     statesEntered: new Counter({
       name: 'regpay_transaction_states_entered_total',
-      help: 'Transaction states entered (one event each)',
-      labelNames: ['state'],
+      help: 'Transaction states entered (one event each), by kind, scheme and state',
+      labelNames: ['kind', 'scheme', 'state'],
       registers: [registry],
     }),
     transitionsRefused: new Counter({
@@ -38,10 +80,47 @@ export function createMetrics(): Metrics {
       labelNames: ['kind'],
       registers: [registry],
     }),
+    outcomes: new Counter({
+      name: 'regpay_transaction_outcomes_total',
+      help: 'Final answers decided (APPROVED, REJECTED; SUCCESSFUL, FAILED; PAID, REJECTED, EXPIRED, CANCELLED), by kind, scheme, outcome and ISO reason code (none, or other when not in the table)',
+      labelNames: ['kind', 'scheme', 'outcome', 'reason'],
+      registers: [registry],
+    }),
+    outcomeSeconds: new Histogram({
+      name: 'regpay_transaction_outcome_duration_seconds',
+      help: 'Time from the request accepted (its 202) to its final answer decided, by kind and scheme',
+      labelNames: ['kind', 'scheme'],
+      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 3600],
+      registers: [registry],
+    }),
+    timeBudgetsSpent: new Counter({
+      name: 'regpay_scheme_time_budgets_spent_total',
+      help: "Transactions whose scheme's time budget ran out without an answer (a *_TIMEOUT state entered; status enquiries follow)",
+      labelNames: ['kind', 'scheme'],
+      registers: [registry],
+    }),
+    schemeSends: new Counter({
+      name: 'regpay_scheme_messages_sent_total',
+      help: "Scheme messages handed to a scheme's transport, by command (submit, enquire, resolve, request, cancel, expire) and result (delivered, failed)",
+      labelNames: ['scheme', 'command', 'result'],
+      registers: [registry],
+    }),
     deliveries: new Counter({
       name: 'regpay_delivery_attempts_total',
       help: 'Attempts to deliver callbacks and events to integrators, by outcome',
       labelNames: ['channel', 'result'],
+      registers: [registry],
+    }),
+    storeBatchWrites: new Histogram({
+      name: 'regpay_store_batch_writes',
+      help: 'Writes group-committed in one database transaction',
+      buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024],
+      registers: [registry],
+    }),
+    storeCommitSeconds: new Histogram({
+      name: 'regpay_store_commit_duration_seconds',
+      help: 'Time to run and commit one group-commit batch (SQLite: with the writer thread round trip)',
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5],
       registers: [registry],
     }),
     storeBatchRetries: new Counter({
@@ -50,6 +129,26 @@ export function createMetrics(): Metrics {
       labelNames: ['reason'],
       registers: [registry],
     }),
+  };
+  return metrics;
+}
+
+/** The reason label of an outcome: its code when in the table, `none` without one, `other` for the rest (a bounded set). */
+export function reasonLabel(code: string | null, knownReason: (code: string) => boolean): string {
+  if (code === null) return 'none';
+  return knownReason(code) ? code : 'other';
+}
+
+/** One backlog query shared by both gauges of a scrape, and by scrapes closer together than backlogRefreshMs. */
+function backlogReader(options: MetricsOptions): () => Promise<readonly OutboxBacklog[]> {
+  let last: { at: number; rows: Promise<readonly OutboxBacklog[]> } | undefined;
+  return () => {
+    const now = options.now();
+    if (last === undefined || now - last.at >= options.backlogRefreshMs) {
+      const rows = options.backlog().catch(() => [] as const);
+      last = { at: now, rows };
+    }
+    return last.rows;
   };
 }
 

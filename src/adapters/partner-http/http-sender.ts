@@ -76,12 +76,12 @@ export class HttpPartnerSender implements PartnerSender {
     const done = (result: Omit<SendResult, 'durationMs'>): SendResult => ({ ...result, durationMs: performance.now() - started });
     try {
       let token = await this.#token(integrator, options.signal);
-      let answer = await this.#post(message, integrator, token, options.signal);
+      let answer = await this.#post(message, integrator, token, options);
       if (answer.status === 401 && token !== undefined) {
         // The token may have been revoked or expired early: one fresh token, one more try.
         this.#tokens.invalidate(integrator.id, token);
         token = await this.#token(integrator, options.signal);
-        answer = await this.#post(message, integrator, token, options.signal);
+        answer = await this.#post(message, integrator, token, options);
       }
       return done(this.#outcome(answer));
     } catch (error) {
@@ -102,11 +102,12 @@ export class HttpPartnerSender implements PartnerSender {
     return this.#tokens.token(integrator.id, auth, signal);
   }
 
-  #post(message: OutboxRecord, integrator: IntegratorConfig, token: CachedToken | undefined, signal: AbortSignal | undefined): Promise<HttpAnswer> {
+  #post(message: OutboxRecord, integrator: IntegratorConfig, token: CachedToken | undefined, options: SendOptions): Promise<HttpAnswer> {
+    const { signal } = options;
     return httpCall(this.#agent, {
       url: message.url,
       method: 'POST',
-      headers: this.#headers(message, integrator, token),
+      headers: this.#headers(message, integrator, token, options.traceparent),
       body: message.body,
       timeoutMs: this.#options.timeoutMs,
       responseBytesMax: this.#options.responseBytesMax,
@@ -116,7 +117,7 @@ export class HttpPartnerSender implements PartnerSender {
     });
   }
 
-  #headers(message: OutboxRecord, integrator: IntegratorConfig, token: CachedToken | undefined): Record<string, string> {
+  #headers(message: OutboxRecord, integrator: IntegratorConfig, token: CachedToken | undefined, ownTrace: string | undefined): Record<string, string> {
     const headers: Record<string, string> = {};
     let parentTrace: string | undefined;
     for (const [name, value] of Object.entries(message.headers)) {
@@ -127,7 +128,7 @@ export class HttpPartnerSender implements PartnerSender {
     headers['content-type'] = 'application/json';
     headers['user-agent'] = this.#userAgent;
     // Each attempt is a span of its own under the trace of the request that caused the message.
-    headers.traceparent = parentTrace === undefined ? newTraceparent() : childTraceparent(parentTrace);
+    headers.traceparent = ownTrace ?? (parentTrace === undefined ? newTraceparent() : childTraceparent(parentTrace));
     const timestampS = Math.floor(this.#options.clock.now() / 1000);
     headers['webhook-id'] = message.id;
     headers['webhook-timestamp'] = String(timestampS);

@@ -3,7 +3,7 @@
  * a change is optimistic (refused as `stale` if its row moved) and writes its state, history and
  * outbox rows in the batch's transaction, so an event exists exactly when its state does.
  */
-import type { ChangeOutcome, HistoryRecord, Lease, NewOutboxMessage, OutboxRecord } from '../../ports/store.js';
+import type { ChangeOutcome, HistoryRecord, Lease, NewOutboxMessage, NewSchemeMessage, OutboxRecord } from '../../ports/store.js';
 import { changeSteps } from '../store-ops.js';
 import { outboxFromRow, type OutboxRow } from '../store-rows.js';
 import { key, rounds, type Client, type Entry, type ItemResult } from './pg-batch.js';
@@ -36,7 +36,10 @@ export async function applyChanges(client: Client, entries: readonly Entry<'appl
       planned.map(({ change }) => change.dueAt),
       planned.map(({ change }) => (change.data === undefined ? null : JSON.stringify(change.data))),
       planned.map(({ version }) => version),
+      planned.map(({ change }) => change.outcome?.outcome ?? null),
+      planned.map(({ change }) => change.outcome?.reasonCode ?? null),
     ]);
+    await insertSchemeMessages(client, planned.flatMap(({ change }) => change.schemeMessages ?? []));
     const leasedIds = await insertHistoryAndOutbox(
       client,
       planned.flatMap(({ change, steps }) =>
@@ -129,4 +132,17 @@ export async function insertHistoryAndOutbox(client: Client, history: readonly H
     outbox.map((row) => (row.lease === undefined ? null : row.at + row.lease.leaseMs)),
   ]);
   return inserted.rows.filter((row) => row.leased).map((row) => row.id);
+}
+
+/** Scheme messages of transactions this batch holds locked (StateChange.schemeMessages, Store.recordSchemeMessages). */
+export async function insertSchemeMessages(client: Client, messages: readonly NewSchemeMessage[]): Promise<void> {
+  if (messages.length === 0) return;
+  await client.query(SQL.insertSchemeMessages, [
+    messages.map((message) => message.transactionId),
+    messages.map((message) => message.direction),
+    messages.map((message) => message.messageId),
+    messages.map((message) => message.messageName),
+    messages.map((message) => message.at),
+    messages.map((message) => message.document),
+  ]);
 }

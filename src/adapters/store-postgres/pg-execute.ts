@@ -7,7 +7,7 @@
 import { unreachable } from '../../lib/assert.js';
 import type { PendingWrite, WriteOp } from '../store-ops.js';
 import { compareKeys, type Client, type Entry, type ItemResult } from './pg-batch.js';
-import { applyChanges } from './pg-changes.js';
+import { applyChanges, insertSchemeMessages } from './pg-changes.js';
 import { claimDue, release, releaseLeases, wakeDeliveredCallbacks } from './pg-claims.js';
 import { intakes } from './pg-intake.js';
 import { claimOutbox, recordDeliveries, replay, replayScope } from './pg-outbox.js';
@@ -38,12 +38,20 @@ export async function execute(client: Client, batch: readonly PendingWrite[]): P
   await applyChanges(client, groups.applyChange, results);
   await recordRequests(client, groups.recordRequest, results);
   await recordDeliveries(client, groups.recordDelivery, results);
+  if (groups.recordSchemeMessages.length > 0) {
+    await insertSchemeMessages(client, groups.recordSchemeMessages.flatMap((entry) => entry.op.messages));
+    for (const entry of groups.recordSchemeMessages) results[entry.index] = { ok: true, value: undefined };
+  }
   for (const [position, entry] of groups.replayUndelivered.entries()) {
     results[entry.index] = await replay(client, entry.op, replayScopes[position] ?? []);
   }
   for (const entry of groups.saveRefreshToken) results[entry.index] = await saveRefreshToken(client, entry.op);
   for (const entry of groups.useRefreshToken) results[entry.index] = await useRefreshToken(client, entry.op);
   for (const entry of groups.createSetting) results[entry.index] = await createSetting(client, entry.op);
+  for (const entry of groups.pruneSchemeMessages) {
+    const pruned = await client.query(SQL.pruneSchemeMessages, [entry.op.before, entry.op.limit]);
+    results[entry.index] = { ok: true, value: pruned.rowCount ?? 0 };
+  }
   await release(client, groups.releaseTransaction, results);
   for (const entry of groups.wakeDeliveredCallbacks) results[entry.index] = await wakeDeliveredCallbacks(client, entry.op);
   for (const entry of groups.releaseLeases) results[entry.index] = await releaseLeases(client, entry.op);
@@ -54,7 +62,8 @@ export async function execute(client: Client, batch: readonly PendingWrite[]): P
 
 /**
  * The batch's one lock phase. Every existing transaction row the batch will write (state changes,
- * requests, lease releases, deliveries through their messages, replays) is locked here by one
+ * requests, lease releases, deliveries through their messages, replays) or refer to (recorded
+ * scheme messages: their foreign key's check locks the row too) is locked here by one
  * statement, in id order, before any of them is written; the statements after it lock only rows
  * already held, or pass over locked rows (SKIP LOCKED). So every batch of every instance takes its
  * row locks in one global order (stored messages by key, then transactions by id), and no two
@@ -63,12 +72,14 @@ export async function execute(client: Client, batch: readonly PendingWrite[]): P
  * first) and needs no other.
  */
 async function lockInOrder(client: Client, groups: Groups, replayScopes: readonly string[][]): Promise<void> {
-  const others = groups.recordRequest.length + groups.releaseTransaction.length + groups.recordDelivery.length + groups.replayUndelivered.length;
+  const others =
+    groups.recordRequest.length + groups.releaseTransaction.length + groups.recordDelivery.length + groups.replayUndelivered.length + groups.recordSchemeMessages.length;
   if (others === 0) return;
   const ids = [
     ...groups.applyChange.map((entry) => entry.op.change.transactionId),
     ...groups.recordRequest.map((entry) => entry.op.request.transactionId),
     ...groups.releaseTransaction.map((entry) => entry.op.id),
+    ...groups.recordSchemeMessages.flatMap((entry) => entry.op.messages.map((message) => message.transactionId)),
     ...replayScopes.flat(),
   ];
   await client.query(SQL.lockTransactions, [[...new Set(ids)], groups.recordDelivery.map((entry) => entry.op.attempt.outboxId)]);
@@ -92,6 +103,8 @@ function groupByKind(batch: readonly PendingWrite[]): Groups {
     saveRefreshToken: [],
     useRefreshToken: [],
     createSetting: [],
+    recordSchemeMessages: [],
+    pruneSchemeMessages: [],
   };
   batch.forEach((item, index) => {
     const { op } = item;
@@ -124,6 +137,10 @@ function groupByKind(batch: readonly PendingWrite[]): Groups {
         return groups.useRefreshToken.push({ index, op });
       case 'createSetting':
         return groups.createSetting.push({ index, op });
+      case 'recordSchemeMessages':
+        return groups.recordSchemeMessages.push({ index, op });
+      case 'pruneSchemeMessages':
+        return groups.pruneSchemeMessages.push({ index, op });
       default:
         return unreachable(op, 'write op');
     }

@@ -115,6 +115,7 @@ function transactionColumns(txs: readonly NewTransaction[]): unknown[] {
     txs.map((tx) => (tx.leaseTransaction === undefined ? null : tx.receivedAt + tx.leaseTransaction.leaseMs)),
     txs.map((tx) => JSON.stringify(tx.data ?? {})),
     txs.map((tx) => tx.lookupKey ?? null),
+    txs.map((tx) => tx.endToEndId ?? null),
   ];
 }
 

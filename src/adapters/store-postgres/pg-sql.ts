@@ -47,13 +47,13 @@ export const SQL = {
   insertTransactions: named(
     'insert_transactions',
     `INSERT INTO transactions (id, integrator_id, kind, uetr, scheme, message_id, state, version, amount_minor, currency,
-       created_at, updated_at, due_at, lease_owner, lease_until, traceparent, tracestate, data, lookup_key)
+       created_at, updated_at, due_at, lease_owner, lease_until, traceparent, tracestate, data, lookup_key, end_to_end_id)
      SELECT id, integrator_id, kind, uetr, scheme, message_id, state, 1, amount_minor, currency, at, at, due_at, lease_owner, lease_until,
-       traceparent, tracestate, data, lookup_key
+       traceparent, tracestate, data, lookup_key, end_to_end_id
      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[],
-                 $10::bigint[], $11::bigint[], $12::text[], $13::text[], $14::text[], $15::bigint[], $16::jsonb[], $17::text[])
+                 $10::bigint[], $11::bigint[], $12::text[], $13::text[], $14::text[], $15::bigint[], $16::jsonb[], $17::text[], $18::text[])
        WITH ORDINALITY AS i(id, integrator_id, kind, uetr, scheme, message_id, state, amount_minor, currency, at, due_at, traceparent, tracestate,
-                            lease_owner, lease_until, data, lookup_key, ord)
+                            lease_owner, lease_until, data, lookup_key, end_to_end_id, ord)
      ORDER BY ord
      ON CONFLICT DO NOTHING
      RETURNING id`,
@@ -127,8 +127,10 @@ export const SQL = {
   updateStates: named(
     'update_states',
     `UPDATE transactions t
-     SET state = c.to_state, version = c.version, updated_at = c.at, due_at = c.due_at, data = COALESCE(c.data, t.data)
-     FROM unnest($1::text[], $2::int[], $3::text[], $4::bigint[], $5::bigint[], $6::jsonb[], $7::int[]) AS c(id, expected, to_state, at, due_at, data, version)
+     SET state = c.to_state, version = c.version, updated_at = c.at, due_at = c.due_at, data = COALESCE(c.data, t.data),
+       outcome = COALESCE(c.outcome, t.outcome), reason_code = CASE WHEN c.outcome IS NULL THEN t.reason_code ELSE c.reason_code END
+     FROM unnest($1::text[], $2::int[], $3::text[], $4::bigint[], $5::bigint[], $6::jsonb[], $7::int[], $8::text[], $9::text[])
+       AS c(id, expected, to_state, at, due_at, data, version, outcome, reason_code)
      WHERE t.id = c.id AND t.version = c.expected`,
   ),
 
@@ -350,5 +352,19 @@ export const SQL = {
      UPDATE outbox SET lease_owner = NULL, lease_until = NULL WHERE id IN (SELECT id FROM held)`,
   ),
   notifyChanged: named('notify_changed', `SELECT pg_notify('regpay_transaction_changed', id) FROM unnest($1::text[]) AS n(id)`),
+  // A message already kept (a resend, or one received twice) is skipped. The transactions are
+  // locked already (the batch's lock phase, or the change's), so the foreign key's check waits on nobody.
+  insertSchemeMessages: named(
+    'insert_scheme_messages',
+    `INSERT INTO scheme_messages (transaction_id, direction, message_id, message_name, at, document)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[])
+     ON CONFLICT (transaction_id, direction, message_id) DO NOTHING`,
+  ),
+  // The oldest first, along scheme_messages_at; rows another batch holds are passed over.
+  pruneSchemeMessages: named(
+    'prune_scheme_messages',
+    `DELETE FROM scheme_messages WHERE ctid = ANY (ARRAY(
+       SELECT ctid FROM scheme_messages WHERE at < $1 ORDER BY at LIMIT $2 FOR UPDATE SKIP LOCKED))`,
+  ),
   insertSetting: named('insert_setting', 'INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING'),
 } as const;

@@ -8,13 +8,17 @@ import pg from 'pg';
 import type {
   DeliveryAttemptRecord,
   HistoryRecord,
+  OutboxBacklog,
   OutboxQuery,
   OutboxRecord,
   RevokedSession,
   Store,
+  SchemeMessageRecord,
   StoredMessage,
   TransactionKind,
+  TransactionQuery,
   TransactionRecord,
+  TransactionSummary,
 } from '../../ports/store.js';
 import { migrationSql, pendingMigrations, schemaMigrationsTableSql, type AppliedMigration } from '../migrations.js';
 import { QueuedWrites, pendingWrite, type OpOf, type PendingWrite, type WriteOp, type WriteResults } from '../store-ops.js';
@@ -35,6 +39,7 @@ import { flush, type BatchRetryReason, type BatchRunner } from './pg-batch.js';
 import { recentDeterminations } from './pg-determinations.js';
 import { execute } from './pg-execute.js';
 import { ChangeListener } from './pg-notices.js';
+import { outboxBacklog, schemeMessages, searchTransactions } from './pg-search.js';
 import { SQL } from './pg-sql.js';
 
 export interface PostgresStoreOptions {
@@ -65,6 +70,8 @@ export interface PostgresStoreOptions {
    * so a deadlock here means that order was broken somewhere.
    */
   readonly onBatchRetried?: (reason: BatchRetryReason, error: unknown) => void;
+  /** Told of every group commit: how many writes it held and how long it took (metrics). */
+  readonly onBatchCommitted?: (writes: number, seconds: number) => void;
 }
 
 /** Serializes schema migrations of every instance sharing the database. */
@@ -139,6 +146,7 @@ class PostgresStore extends QueuedWrites implements Store {
       batchMax: options.groupCommitBatchMax ?? 256,
       queueMax: options.groupCommitQueueMax ?? 10_000,
       concurrency: Math.max(1, Math.min(options.groupCommitConcurrency ?? 4, (options.poolMax ?? 10) - 1)),
+      ...(options.onBatchCommitted === undefined ? {} : { onBatch: options.onBatchCommitted }),
     });
   }
 
@@ -206,6 +214,18 @@ class PostgresStore extends QueuedWrites implements Store {
   async deliveryAttempts(outboxId: string): Promise<DeliveryAttemptRecord[]> {
     const result = await this.#pool.query<AttemptRow>(SQL.attemptsOf, [outboxId]);
     return result.rows.map(attemptFromRow);
+  }
+
+  searchTransactions(query: TransactionQuery): Promise<TransactionSummary[]> {
+    return searchTransactions(this.#pool, query);
+  }
+
+  schemeMessages(transactionId: string): Promise<SchemeMessageRecord[]> {
+    return schemeMessages(this.#pool, transactionId);
+  }
+
+  outboxBacklog(): Promise<OutboxBacklog[]> {
+    return outboxBacklog(this.#pool);
   }
 
   async leaseOwners(now: number): Promise<string[]> {

@@ -12,6 +12,7 @@ import type {
   Lease,
   NewOutboxMessage,
   NewRequest,
+  NewSchemeMessage,
   NewTransaction,
   OutboxChannel,
   OutboxClaimOptions,
@@ -148,6 +149,11 @@ export class SqliteExecutor {
       case 'createSetting':
         this.#sql.insertSetting.run(op.name, op.value);
         return (this.#sql.settingByName.get(op.name) as { value: string }).value;
+      case 'recordSchemeMessages':
+        this.#insertSchemeMessages(op.messages);
+        return undefined;
+      case 'pruneSchemeMessages':
+        return this.#sql.pruneSchemeMessages.run({ before: op.before, limit: op.limit }).changes;
       default:
         return unreachable(op, 'write op');
     }
@@ -191,6 +197,7 @@ export class SqliteExecutor {
         tracestate: tx.tracestate,
         data: JSON.stringify(tx.data ?? {}),
         lookupKey: tx.lookupKey ?? null,
+        endToEndId: tx.endToEndId ?? null,
       });
       return true;
     } catch (error) {
@@ -234,11 +241,28 @@ export class SqliteExecutor {
       at: change.at,
       dueAt: change.dueAt,
       data: change.data === undefined ? null : JSON.stringify(change.data),
+      outcome: change.outcome?.outcome ?? null,
+      reasonCode: change.outcome?.reasonCode ?? null,
     });
+    this.#insertSchemeMessages(change.schemeMessages ?? []);
     for (const step of steps) sql.insertHistory.run(change.transactionId, step.version, step.fromState, step.toState, change.at, step.cause);
     const { seq } = sql.maxSeq.get(change.transactionId) as { seq: number };
     const leasedIds = this.#insertOutbox(change.transactionId, current.integrator_id, change.outbox, seq, change.at, change.leaseOutbox);
     return { ok: true, version, leased: this.#leased(leasedIds) };
+  }
+
+  /** A message already kept (a resend, or one received twice) is skipped; an unknown transaction fails the op (foreign key). */
+  #insertSchemeMessages(messages: readonly NewSchemeMessage[]): void {
+    for (const message of messages) {
+      this.#sql.insertSchemeMessage.run({
+        transactionId: message.transactionId,
+        direction: message.direction,
+        messageId: message.messageId,
+        messageName: message.messageName,
+        at: message.at,
+        document: message.document,
+      });
+    }
   }
 
   /** Outbox messages leased as they were written, read back as a claim returns them (the event payload spliced in). */
@@ -466,13 +490,14 @@ function prepareWriteStatements(db: Db) {
     versionOf: db.prepare('SELECT version, state, integrator_id FROM transactions WHERE id = ?'),
     insertTransaction: db.prepare(
       `INSERT INTO transactions (id, integrator_id, kind, uetr, scheme, message_id, state, version, amount_minor, currency,
-         created_at, updated_at, due_at, lease_owner, lease_until, traceparent, tracestate, data, lookup_key)
+         created_at, updated_at, due_at, lease_owner, lease_until, traceparent, tracestate, data, lookup_key, end_to_end_id)
        VALUES (@id, @integratorId, @kind, @uetr, @scheme, @messageId, @state, 1, @amountMinor, @currency,
-         @at, @at, @dueAt, @leaseOwner, @leaseUntil, @traceparent, @tracestate, @data, @lookupKey)`,
+         @at, @at, @dueAt, @leaseOwner, @leaseUntil, @traceparent, @tracestate, @data, @lookupKey, @endToEndId)`,
     ),
     updateState: db.prepare(
       `UPDATE transactions SET state = @state, version = @version, updated_at = @at, due_at = @dueAt,
-         data = COALESCE(@data, data)
+         data = COALESCE(@data, data),
+         outcome = COALESCE(@outcome, outcome), reason_code = CASE WHEN @outcome IS NULL THEN reason_code ELSE @reasonCode END
        WHERE id = @id AND version = @expected`,
     ),
     // Rows carrying amount_minor are read with safeIntegers so money never passes through a double.
@@ -635,6 +660,16 @@ function prepareWriteStatements(db: Db) {
     forgetRevokedSessions: db.prepare(
       `DELETE FROM revoked_sessions
        WHERE revoked_at < ? AND NOT EXISTS (SELECT 1 FROM refresh_tokens t WHERE t.family_id = revoked_sessions.session_id)`,
+    ),
+
+    insertSchemeMessage: db.prepare(
+      `INSERT INTO scheme_messages (transaction_id, direction, message_id, message_name, at, document)
+       VALUES (@transactionId, @direction, @messageId, @messageName, @at, @document)
+       ON CONFLICT (transaction_id, direction, message_id) DO NOTHING`,
+    ),
+    // The oldest first, along scheme_messages_at.
+    pruneSchemeMessages: db.prepare(
+      `DELETE FROM scheme_messages WHERE rowid IN (SELECT rowid FROM scheme_messages WHERE at < @before ORDER BY at ${LIMIT_PARAM})`,
     ),
 
     settingByName: db.prepare('SELECT value FROM settings WHERE name = ?'),

@@ -2,13 +2,17 @@ import type { Worker } from 'node:worker_threads';
 import type {
   DeliveryAttemptRecord,
   HistoryRecord,
+  OutboxBacklog,
   OutboxQuery,
   OutboxRecord,
   RevokedSession,
   Store,
+  SchemeMessageRecord,
   StoredMessage,
   TransactionKind,
+  TransactionQuery,
   TransactionRecord,
+  TransactionSummary,
 } from '../../ports/store.js';
 import { pendingWrite, QueuedWrites, type OpOf, type PendingWrite, type WriteOp, type WriteResults } from '../store-ops.js';
 import { settleInTurns, WriteQueue } from '../write-queue.js';
@@ -16,6 +20,7 @@ import { InThreadWriter, WorkerThreadWriter, type BatchWriter } from './sqlite-b
 import { migrate, openConnection, type Db } from './sqlite-connection.js';
 import { prepareDeterminationReads } from './sqlite-determinations.js';
 import { SqliteExecutor } from './sqlite-executor.js';
+import { prepareSearchReads } from './sqlite-search.js';
 import {
   attemptFromRow,
   historyFromRow,
@@ -42,6 +47,8 @@ export interface SqliteStoreOptions {
   readonly busyTimeoutMs?: number;
   /** `main` only to compare against (bench/store.ts): it blocks the event loop for every commit. */
   readonly writerThread?: SqliteWriterThread;
+  /** Told of every group commit: how many writes it held and how long it took, the writer thread's round trip included (metrics). */
+  readonly onBatchCommitted?: (writes: number, seconds: number) => void;
 }
 
 /**
@@ -87,6 +94,7 @@ class SqliteStore extends QueuedWrites implements Store {
   readonly #queue: WriteQueue<PendingWrite>;
   readonly #sql: ReturnType<typeof prepareReadStatements>;
   readonly #determinations: ReturnType<typeof prepareDeterminationReads>;
+  readonly #search: ReturnType<typeof prepareSearchReads>;
   #closed = false;
 
   constructor(db: Db, writer: BatchWriter, options: SqliteStoreOptions) {
@@ -95,6 +103,7 @@ class SqliteStore extends QueuedWrites implements Store {
     this.#writer = writer;
     this.#sql = prepareReadStatements(db);
     this.#determinations = prepareDeterminationReads(db);
+    this.#search = prepareSearchReads(db);
     this.#queue = new WriteQueue<PendingWrite>((batch) => this.#flush(batch), {
       batchMax: options.groupCommitBatchMax ?? 1024,
       queueMax: options.groupCommitQueueMax ?? 10_000,
@@ -110,6 +119,7 @@ class SqliteStore extends QueuedWrites implements Store {
       // trailing each batch in a small one of their own, and a transfer costs less CPU
       // (bench/README.md). An API caller's write still overlaps at once.
       overlapMin: 64,
+      ...(options.onBatchCommitted === undefined ? {} : { onBatch: options.onBatchCommitted }),
     });
   }
 
@@ -173,6 +183,18 @@ class SqliteStore extends QueuedWrites implements Store {
 
   deliveryAttempts(outboxId: string): Promise<DeliveryAttemptRecord[]> {
     return read(() => (this.#sql.attemptsOf.all(outboxId) as AttemptRow[]).map(attemptFromRow));
+  }
+
+  searchTransactions(query: TransactionQuery): Promise<TransactionSummary[]> {
+    return read(() => this.#search.searchTransactions(query));
+  }
+
+  schemeMessages(transactionId: string): Promise<SchemeMessageRecord[]> {
+    return read(() => this.#search.schemeMessages(transactionId));
+  }
+
+  outboxBacklog(): Promise<OutboxBacklog[]> {
+    return read(() => this.#search.outboxBacklog());
   }
 
   leaseOwners(now: number): Promise<string[]> {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { REASON_DESCRIPTION_LENGTH_MAX } from '../../domain/messages/identifier-determination.js';
 import type { SchemeName } from '../../domain/schemes.js';
 import type { Clock } from '../../ports/clock.js';
@@ -16,6 +17,7 @@ import type {
   SchemeReport,
   SchemeRuleOutcome,
   SubmitOutcome,
+  WireMessage,
 } from '../../ports/scheme.js';
 import { BoundedMap } from '../../lib/bounded-map.js';
 import { OK, reject, type SchemeRule } from '../rules.js';
@@ -32,7 +34,7 @@ import { pain013Document } from './pain013.js';
 import { readPain014, type RequestToPayStatus } from './pain014.js';
 import { reasonText } from './reason-codes.js';
 import { requestToPayStatusOf, statusOf, type StatusTable } from './status.js';
-import { documentMessageName, textLeaves } from './xml.js';
+import { documentMessageId, documentMessageName, textLeaves } from './xml.js';
 
 /**
  * One general ISO 20022 connector; a scheme family is a value of `SchemeFamily` (its folder
@@ -257,11 +259,12 @@ class IsoSchemeConnector implements SchemeConnector {
       document,
       traceparent: about.traceparent,
     };
+    const sent: WireMessage = { messageName, messageId, document };
     try {
-      return await this.#deps.transport.send(message);
+      return { ...(await this.#deps.transport.send(message)), sent };
     } catch (error) {
       // A transport that throws has not said the operator took the message: sending again is safe (same MsgId).
-      return { kind: 'failed', retryable: true, error: error instanceof Error ? error.message : String(error) };
+      return { kind: 'failed', retryable: true, error: error instanceof Error ? error.message : String(error), sent };
     }
   }
 
@@ -282,10 +285,13 @@ class IsoSchemeConnector implements SchemeConnector {
     const inbound = this.#inbound;
     if (inbound === undefined) return;
     const name = documentMessageName(message.document) ?? '';
-    if (name.startsWith('acmt.024.')) return this.#receiveIdentification(inbound, message.document);
-    if (name.startsWith('pain.014.')) return this.#receiveRequestToPayStatus(inbound, message.document);
-    if (name.startsWith('camt.029.')) return this.#receiveCancellation(inbound, message.document);
-    return this.#receiveStatus(inbound, message.document);
+    // Every report read from the message carries it, for the record of the transaction it is about.
+    const received: WireMessage = { messageName: name || 'unknown', messageId: documentMessageId(message.document) ?? contentId(message.document), document: message.document };
+    const recorded: SchemeInbound = { receive: (report) => inbound.receive({ ...report, received }) };
+    if (name.startsWith('acmt.024.')) return this.#receiveIdentification(recorded, message.document);
+    if (name.startsWith('pain.014.')) return this.#receiveRequestToPayStatus(recorded, message.document);
+    if (name.startsWith('camt.029.')) return this.#receiveCancellation(recorded, message.document);
+    return this.#receiveStatus(recorded, message.document);
   }
 
   /** Each transaction status of a pacs.002 becomes one SchemeReport. */
@@ -460,6 +466,11 @@ export function cancellationReport(
     ...(text === undefined ? {} : { reasonText: text }),
     message: answer.json,
   };
+}
+
+/** A document without a message id is told apart by its content. */
+function contentId(document: string): string {
+  return `sha256:${createHash('sha256').update(document).digest('hex').slice(0, 32)}`;
 }
 
 function originalOf(transfer: OutboundTransfer, messageName: string): OriginalTransfer {

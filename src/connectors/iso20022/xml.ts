@@ -34,6 +34,17 @@ export function documentMessageName(xml: string): string | undefined {
   return DOCUMENT_NAMESPACE.exec(xml)?.[2]?.slice(ISO20022_NAMESPACE_PREFIX.length);
 }
 
+/**
+ * The document's own identification, read without parsing it: the first GrpHdr/MsgId, or for a
+ * case message (camt.029, camt.056) its Assgnmt/Id; undefined when it has neither.
+ */
+export function documentMessageId(xml: string): string | undefined {
+  return (MESSAGE_ID.exec(xml) ?? ASSIGNMENT_ID.exec(xml))?.[1];
+}
+
+const MESSAGE_ID = /<(?:[\w.-]+:)?MsgId>([^<]{1,35})<\//;
+const ASSIGNMENT_ID = /<(?:[\w.-]+:)?Assgnmt>\s*<(?:[\w.-]+:)?Id>([^<]{1,35})<\//;
+
 /** Nesting deeper than this is refused; ISO 20022 payment messages stay well under it. */
 const XML_DEPTH_MAX = 48;
 

@@ -37,7 +37,14 @@ export const CREDIT_TRANSFER_DRIVER: KindDriver = {
       outbox.push(callbackMessage(context, id, CALLBACK_PATHS.creditTransferResponse, body, env.now));
       next = { ...next, callbackId: id };
     }
-    return { steps: decision.steps, data: next as Record<string, unknown>, dueAt: decision.dueAt, commands: decision.commands, outbox } satisfies KindDecision;
+    return {
+      steps: decision.steps,
+      data: next as Record<string, unknown>,
+      dueAt: decision.dueAt,
+      commands: decision.commands,
+      outbox,
+      ...(decision.callback === undefined ? {} : { outcome: { outcome: decision.callback.outcome, reasonCode: decision.callback.reasonCode ?? null } }),
+    } satisfies KindDecision;
   },
 
   execute(context, command) {

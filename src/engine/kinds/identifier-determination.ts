@@ -104,7 +104,15 @@ function withAnswer(
     outbox.push(callbackMessage(context, id, CALLBACK_PATHS.identifierDeterminationReport, response, env.now));
     data = { ...data, callbackId: id };
   }
-  return { steps, data: data as unknown as Record<string, unknown>, dueAt: decision.dueAt, commands: decision.commands, outbox, notify: true };
+  return {
+    steps,
+    data: data as unknown as Record<string, unknown>,
+    dueAt: decision.dueAt,
+    commands: decision.commands,
+    outbox,
+    notify: true,
+    outcome: { outcome: determination.outcome, reasonCode: determination.reasonCode ?? null },
+  };
 }
 
 /**

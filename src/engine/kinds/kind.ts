@@ -2,11 +2,10 @@ import type { IntegratorConfig } from '../../config/types.js';
 import { isStateOf, type MachineDefinition, type Step } from '../../domain/machines/machine.js';
 import { AssertionError } from '../../lib/assert.js';
 import type { Money } from '../../lib/money.js';
-import { childTraceparent } from '../../lib/trace.js';
 import type { Ids } from '../../ports/clock.js';
 import type { TransactionRequest } from '../../ports/processing.js';
 import type { InboundReport, SchemeConnector, SubmitOutcome } from '../../ports/scheme.js';
-import type { NewOutboxMessage, Store, TransactionRecord } from '../../ports/store.js';
+import type { NewOutboxMessage, Store, TransactionOutcome, TransactionRecord } from '../../ports/store.js';
 
 /**
  * What the engine needs of one transaction kind (STYLE.md rule 14): its machine, and the glue
@@ -79,12 +78,18 @@ export interface KindDecision {
   readonly notify?: boolean;
   /** An input the machine refused as an illegal transition (never reported): the engine logs and counts it. */
   readonly refused?: string;
+  /** The transaction's final answer, when this decision gives it (kept with the change, logged, counted). */
+  readonly outcome?: TransactionOutcome;
 }
 
-/** The trace headers of a message the transaction causes: a child span of the request that started it. */
+/**
+ * The trace headers of a message the transaction causes: the trace of the request that started it,
+ * whose span is the parent of every delivery attempt (each attempt is a span of its own: the
+ * sender sends a new span id every time).
+ */
 export function traceHeaders(transaction: { readonly traceparent: string | null; readonly tracestate: string | null }): Record<string, string> {
   if (transaction.traceparent === null) return {};
-  const headers: Record<string, string> = { traceparent: childTraceparent(transaction.traceparent) };
+  const headers: Record<string, string> = { traceparent: transaction.traceparent };
   if (transaction.tracestate !== null) headers.tracestate = transaction.tracestate;
   return headers;
 }

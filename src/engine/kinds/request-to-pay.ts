@@ -15,6 +15,8 @@ import type { OutboundRequestToPay } from '../../ports/scheme.js';
 import type { NewOutboxMessage } from '../../ports/store.js';
 import { amountOf, callbackMessage, outboundOf, sentInput, stateIn, type EngineInput, type KindContext, type KindDecision, type KindDriver } from './kind.js';
 
+const FINAL_STATUSES: ReadonlySet<string> = new Set(['PAID', 'REJECTED', 'EXPIRED', 'CANCELLED']);
+
 /** Reason the scheme is given when a request-to-pay expires unpaid (camt.056 Rsn/Prtry). */
 export const EXPIRY_REASON = 'EXPIRED';
 
@@ -61,7 +63,10 @@ export const REQUEST_TO_PAY_DRIVER: KindDriver = {
       });
       outbox.push(callbackMessage(context, id, CALLBACK_PATHS.requestToPayCancellationResponse, body, env.now, traceOf(answer.trace)));
     }
+    // A status entered that is final is the request's outcome (a status request's answer enters none).
+    const final = decision.steps.length === 0 ? undefined : decision.pushes.findLast((push) => FINAL_STATUSES.has(push.status));
     return Promise.resolve({
+      ...(final === undefined ? {} : { outcome: { outcome: final.status, reasonCode: final.reasonCode ?? null } }),
       steps: decision.steps,
       data: decision.data as unknown as Record<string, unknown>,
       dueAt: decision.dueAt,

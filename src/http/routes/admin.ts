@@ -10,6 +10,8 @@ import { ADMIN_REALM, adminGuard } from '../plugins/admin-auth.js';
 import { SCHEME_NAMES } from '../openapi/document.js';
 import { errorResponse } from '../schemas.js';
 import { domainValidator, type Validated } from '../validation.js';
+import type { DemoInbox } from '../../app/demo-inbox.js';
+import { adminTransactionRoutes } from './admin-transactions.js';
 
 /**
  * The operator API for deliveries (docs/delivery.md, "Admin API"), under `/admin/v1`:
@@ -19,9 +21,10 @@ import { domainValidator, type Validated } from '../validation.js';
  * - `GET  /admin/v1/deliveries/{id}` shows one message with its body and every recorded attempt;
  * - `POST /admin/v1/deliveries/replay` with `{"outboxId": "…"}` or
  *   `{"integratorId": "…", "since": "<RFC 3339>"}` (either part alone too) makes UNDELIVERED
- *   messages PENDING again with a fresh retry schedule, and answers `{"replayed": n}`.
+ *   messages PENDING again with a fresh retry schedule, and answers `{"replayed": n}`;
  *
- * Without an `admin` section in the configuration nothing is registered, so the paths answer 404.
+ * and, in the same scope, the transaction search of admin-transactions.ts. Without an `admin`
+ * section in the configuration nothing is registered, so the paths answer 404.
  * Register it in its own encapsulated scope: `app.register(async (scope) => adminRoutes(scope, deps))`.
  */
 export interface AdminDeps {
@@ -30,6 +33,8 @@ export interface AdminDeps {
   readonly clock: Clock;
   /** Woken after a replay, so replayed messages go out at once rather than at the next poll. */
   readonly delivery?: Pick<OutboxDelivery, 'wake'>;
+  /** The demo's inbox, listed at /admin/v1/demo-inbox (demo only). */
+  readonly demoInbox?: DemoInbox;
 }
 
 export const ADMIN_PREFIX = '/admin/v1';
@@ -69,6 +74,7 @@ export function adminRoutes(scope: FastifyInstance, deps: AdminDeps): void {
   if (admin === undefined) return;
   const integratorIds = new Set(deps.config.integrators.map((integrator) => integrator.id));
   scope.addHook('onRequest', adminGuard(admin, scope.failedAuthentications));
+  adminTransactionRoutes(scope, { store: deps.store, integratorIds: [...integratorIds], ...(deps.demoInbox === undefined ? {} : { demoInbox: deps.demoInbox }) });
 
   scope.get<{ Querystring: ListQuery }>(
     `${ADMIN_PREFIX}/deliveries`,
@@ -97,7 +103,7 @@ export function adminRoutes(scope: FastifyInstance, deps: AdminDeps): void {
       const page = rows.slice(0, query.limit);
       const last = page.at(-1);
       return {
-        deliveries: page.map(summary),
+        deliveries: page.map(deliverySummary),
         nextCursor: rows.length > query.limit && last !== undefined ? encodeCursor(last) : null,
       };
     },
@@ -119,7 +125,7 @@ export function adminRoutes(scope: FastifyInstance, deps: AdminDeps): void {
       const record = await deps.store.outboxMessage(request.params.id);
       if (record === undefined) throw new ApiError('NOT_FOUND', `No delivery ${request.params.id}`);
       const attempts = await deps.store.deliveryAttempts(record.id);
-      return { ...summary(record), headers: record.headers, body: record.body, attemptHistory: attempts.map(attemptView) };
+      return { ...deliverySummary(record), headers: record.headers, body: record.body, attemptHistory: attempts.map(attemptView) };
     },
   );
 
@@ -151,7 +157,7 @@ export function adminRoutes(scope: FastifyInstance, deps: AdminDeps): void {
   );
 }
 
-function summary(record: OutboxRecord) {
+export function deliverySummary(record: OutboxRecord) {
   return {
     id: record.id,
     transactionId: record.transactionId,
@@ -168,11 +174,11 @@ function summary(record: OutboxRecord) {
   };
 }
 
-function attemptView(attempt: DeliveryAttemptRecord) {
+export function attemptView(attempt: DeliveryAttemptRecord) {
   return { at: iso(attempt.at), durationMs: attempt.durationMs, httpStatus: attempt.httpStatus, error: attempt.error, delivered: attempt.delivered };
 }
 
-function iso(ms: number): string {
+export function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
@@ -205,7 +211,7 @@ export function parseRfc3339(text: string): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

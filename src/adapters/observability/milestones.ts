@@ -1,0 +1,87 @@
+import type { Logger } from 'pino';
+import type { Milestones } from '../../ports/observability.js';
+import type { InboundReport, SubmitOutcome } from '../../ports/scheme.js';
+import type { TransactionRecord } from '../../ports/store.js';
+import { reasonLabel, type Metrics } from '../metrics/prometheus.js';
+
+/**
+ * A transaction's story, told to operators (docs/operations.md): one `info` line per milestone
+ * (accepted, submitted, scheme answer, outcome, callback delivered or failed), each carrying the
+ * uetr, integrator, scheme, kind, trace id and internal id, and the counters that go with it.
+ * Only identifiers, states, message names and reason codes are logged: never a message body, so
+ * never an account number, a name or a secret.
+ */
+export function transactionMilestones(log: Logger, metrics: Metrics | undefined, knownReason: (code: string) => boolean): Milestones {
+  const line = (transaction: TransactionRecord, milestone: string, details: Record<string, unknown>, message: string): void => {
+    log.info({ milestone, ...subject(transaction), ...details }, message);
+  };
+  return {
+    accepted(transaction) {
+      metrics?.statesEntered.inc({ kind: transaction.kind, scheme: transaction.scheme, state: transaction.state });
+      line(transaction, 'accepted', { state: transaction.state }, 'transaction accepted');
+    },
+    statesEntered(transaction, states) {
+      if (metrics === undefined) return;
+      for (const state of states) {
+        metrics.statesEntered.inc({ kind: transaction.kind, scheme: transaction.scheme, state });
+        // CONTRACT §4: *_TIMEOUT is entered when the scheme's time budget is spent.
+        if (state.endsWith('_TIMEOUT')) metrics.timeBudgetsSpent.inc({ kind: transaction.kind, scheme: transaction.scheme });
+      }
+    },
+    transitionRefused(transaction, refused) {
+      metrics?.transitionsRefused.inc({ kind: transaction.kind });
+      log.warn({ ...subject(transaction), state: transaction.state, refused }, 'engine: illegal transition refused, not reported');
+    },
+    submitted(transaction, command, outcome) {
+      metrics?.schemeSends.inc({ scheme: transaction.scheme, command, result: outcome.kind });
+      line(transaction, 'submitted', { command, ...sentDetails(outcome) }, outcome.kind === 'delivered' ? 'scheme message sent' : 'scheme message not taken by the transport');
+    },
+    answered(transaction, report) {
+      line(transaction, 'scheme_answer', answerDetails(report), 'scheme answered');
+    },
+    decided(transaction, outcome, at) {
+      if (metrics !== undefined) {
+        const labels = { kind: transaction.kind, scheme: transaction.scheme };
+        metrics.outcomes.inc({ ...labels, outcome: outcome.outcome, reason: reasonLabel(outcome.reasonCode, knownReason) });
+        metrics.outcomeSeconds.observe(labels, Math.max(0, at - transaction.createdAt) / 1000);
+      }
+      line(transaction, 'outcome', { outcome: outcome.outcome, reasonCode: outcome.reasonCode, sinceAcceptedMs: at - transaction.createdAt }, 'transaction outcome decided');
+    },
+    callback(transaction, outboxId, delivered) {
+      line(transaction, delivered ? 'callback_delivered' : 'callback_failed', { outboxId }, delivered ? 'callback delivered' : 'callback delivery attempt failed');
+    },
+  };
+}
+
+function subject(transaction: TransactionRecord): Record<string, unknown> {
+  return {
+    uetr: transaction.uetr,
+    integratorId: transaction.integratorId,
+    scheme: transaction.scheme,
+    kind: transaction.kind,
+    transactionId: transaction.id,
+    traceId: transaction.traceparent?.split('-')[1] ?? null,
+  };
+}
+
+function sentDetails(outcome: SubmitOutcome): Record<string, unknown> {
+  return {
+    result: outcome.kind,
+    ...(outcome.sent === undefined ? {} : { message: outcome.sent.messageName, messageId: outcome.sent.messageId }),
+    ...(outcome.kind === 'failed' ? { error: outcome.error, retryable: outcome.retryable } : {}),
+  };
+}
+
+/** What the scheme said, in its own terms: a status, an identification outcome, a request-to-pay status, a cancellation's answer. */
+function answerDetails(report: InboundReport): Record<string, unknown> {
+  const reason = 'reasonCode' in report && report.reasonCode !== undefined ? { reasonCode: report.reasonCode } : {};
+  const message = report.received === undefined ? {} : { message: report.received.messageName, messageId: report.received.messageId };
+  switch (report.kind) {
+    case 'identification':
+      return { answer: report.outcome, ...reason, ...message };
+    case 'cancellation':
+      return { answer: report.accepted ? 'CANCELLATION_ACCEPTED' : 'CANCELLATION_REFUSED', ...reason, ...message };
+    default:
+      return { answer: report.kind === 'not_found' ? 'NOT_FOUND' : report.status, ...reason, ...message };
+  }
+}

@@ -1,0 +1,223 @@
+import type { FastifyInstance } from 'fastify';
+import type { DemoInbox, InboxEntry } from '../../app/demo-inbox.js';
+import { TRANSACTION_KINDS } from '../../domain/kinds.js';
+import { ApiError, type FieldError } from '../../domain/errors.js';
+import { SCHEMES } from '../../domain/schemes.js';
+import { formatAmount } from '../../lib/money.js';
+import type { HistoryRecord, Store, TransactionQuery, TransactionSummary } from '../../ports/store.js';
+import { domainValidator, type Validated } from '../validation.js';
+import { ADMIN_PREFIX, attemptView, deliverySummary, iso, isRecord, parseRfc3339 } from './admin.js';
+
+/**
+ * The operator API for transactions (docs/operations.md, "Finding a transaction"), registered in
+ * the admin scope (admin credentials and allowlist):
+ *
+ * - `GET /admin/v1/transactions?uetr=|messageId=|endToEndId=&integratorId=&from=&to=&state=&scheme=&outcome=&kind=&limit=&cursor=`
+ *   finds transactions by one key, or lists those created in [from, to), newest first; filters
+ *   narrow either; `nextCursor` continues the page;
+ * - `GET /admin/v1/transactions/{id}` shows one: its request, every state entered (time and
+ *   cause), every callback and event with each delivery attempt, and the scheme messages (XML);
+ * - `GET /admin/v1/demo-inbox?after=&limit=` (demo only) lists what the demo integrator was sent.
+ */
+export interface AdminTransactionsDeps {
+  readonly store: Store;
+  /** Searches without integratorId look in these (the configured integrators). */
+  readonly integratorIds: readonly string[];
+  readonly demoInbox?: DemoInbox;
+}
+
+const LIST_LIMIT_DEFAULT = 50;
+const LIST_LIMIT_MAX = 500;
+const TEXT_CHARS_MAX = 200;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const CODE = /^[A-Z][A-Z0-9_]{0,63}$/;
+const QUERY_KEYS = ['uetr', 'messageId', 'endToEndId', 'integratorId', 'from', 'to', 'state', 'scheme', 'outcome', 'kind', 'limit', 'cursor'];
+
+type ListQuery = Omit<TransactionQuery, 'integratorIds'> & { readonly integratorId?: string };
+
+export function adminTransactionRoutes(scope: FastifyInstance, deps: AdminTransactionsDeps): void {
+  const { store } = deps;
+  scope.get<{ Querystring: ListQuery }>(
+    `${ADMIN_PREFIX}/transactions`,
+    { schema: { hide: true, querystring: { type: 'object' } }, validatorCompiler: domainValidator(validateListQuery, 'transaction search') },
+    async (request) => {
+      const { integratorId, ...query } = request.query;
+      const integratorIds = integratorId === undefined ? deps.integratorIds : [integratorId];
+      const rows = await store.searchTransactions({ ...query, integratorIds, limit: query.limit + 1 });
+      const page = rows.slice(0, query.limit);
+      const last = page.at(-1);
+      return { transactions: page.map(summaryView), nextCursor: rows.length > query.limit && last !== undefined ? encodeCursor(last) : null };
+    },
+  );
+
+  scope.get<{ Params: { id: string } }>(
+    `${ADMIN_PREFIX}/transactions/:id`,
+    { schema: { hide: true, params: { type: 'object' } }, validatorCompiler: domainValidator(validateId, 'transaction id') },
+    async (request) => {
+      const { id } = request.params;
+      const transaction = await store.getTransaction(id);
+      const [summary] = transaction === undefined ? [] : await store.searchTransactions({ integratorIds: [transaction.integratorId], id, limit: 1 });
+      if (transaction === undefined || summary === undefined) throw new ApiError('TRANSACTION_NOT_FOUND', `No transaction ${id}`);
+      const [message, history, outbox, schemeMessages] = await Promise.all([
+        store.findMessage(transaction.integratorId, transaction.messageId),
+        store.history(id),
+        store.outbox(id),
+        store.schemeMessages(id),
+      ]);
+      const deliveries = await Promise.all(
+        outbox.map(async (record) => ({ ...deliverySummary(record), headers: record.headers, body: json(record.body), attemptHistory: (await store.deliveryAttempts(record.id)).map(attemptView) })),
+      );
+      return {
+        ...summaryView(summary),
+        traceparent: transaction.traceparent,
+        dueAt: transaction.dueAt === null ? null : iso(transaction.dueAt),
+        request: message === undefined ? null : json(message.rawBody),
+        history: history.map(historyView),
+        deliveries,
+        schemeMessages: schemeMessages.map((row) => ({ direction: row.direction, messageName: row.messageName, messageId: row.messageId, at: iso(row.at), document: row.document })),
+      };
+    },
+  );
+
+  const inbox = deps.demoInbox;
+  if (inbox !== undefined) {
+    scope.get<{ Querystring: { after: number; limit: number } }>(
+      `${ADMIN_PREFIX}/demo-inbox`,
+      { schema: { hide: true, querystring: { type: 'object' } }, validatorCompiler: domainValidator(validateInboxQuery, 'demo inbox query') },
+      (request) => {
+        const messages = inbox.list(request.query.after, request.query.limit).map(inboxView);
+        return { messages, next: messages.at(-1)?.seq ?? request.query.after };
+      },
+    );
+  }
+}
+
+function summaryView(row: TransactionSummary) {
+  return {
+    id: row.id,
+    integratorId: row.integratorId,
+    kind: row.kind,
+    scheme: row.scheme,
+    uetr: row.uetr,
+    messageId: row.messageId,
+    endToEndId: row.endToEndId,
+    state: row.state,
+    outcome: row.outcome,
+    reasonCode: row.reasonCode,
+    amount: row.amountMinor === null || row.currency === null ? null : { value: formatAmount({ minor: row.amountMinor, currency: row.currency }), currency: row.currency },
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+  };
+}
+
+/** A state entered, with what caused it: the scheme's answer or the decision, as JSON; null for version 1 (the request itself). */
+function historyView(row: HistoryRecord) {
+  return { version: row.version, fromState: row.fromState, toState: row.toState, at: iso(row.at), cause: row.cause === null ? null : json(row.cause) };
+}
+
+function inboxView(entry: InboxEntry) {
+  return { ...entry, receivedAt: iso(entry.receivedAt) };
+}
+
+/** Stored JSON text as JSON (it always is; text otherwise). */
+function json(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** An opaque page token: the (createdAt, id) of the last row of the page. */
+function encodeCursor(row: TransactionSummary): string {
+  return Buffer.from(JSON.stringify([row.createdAt, row.id]), 'utf8').toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdAt: number; id: string } | undefined {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (!Array.isArray(value) || value.length !== 2) return undefined;
+    const [createdAt, id] = value as unknown[];
+    return Number.isSafeInteger(createdAt) && typeof id === 'string' ? { createdAt: createdAt as number, id } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function validateListQuery(query: unknown): Validated<ListQuery> {
+  const input = isRecord(query) ? query : {};
+  const errors: FieldError[] = [];
+  for (const key of Object.keys(input)) {
+    if (!QUERY_KEYS.includes(key)) errors.push({ field: `/${key}`, message: 'is not a known query parameter' });
+  }
+  const text = (key: string, valid: (value: string) => boolean, message: string): string | undefined => {
+    const value = input[key];
+    if (value === undefined) return undefined;
+    if (typeof value === 'string' && value.length > 0 && value.length <= TEXT_CHARS_MAX && valid(value)) return value;
+    errors.push({ field: `/${key}`, message });
+    return undefined;
+  };
+  const any = () => true;
+  const uetr = text('uetr', (value) => UUID.test(value.toLowerCase()), 'must be a UUID')?.toLowerCase();
+  const messageId = text('messageId', any, `must be a message id (1 to ${TEXT_CHARS_MAX} characters)`);
+  const endToEndId = text('endToEndId', any, `must be an end-to-end id (1 to ${TEXT_CHARS_MAX} characters)`);
+  const keys = [uetr, messageId, endToEndId].filter((key) => key !== undefined);
+  if (keys.length > 1) errors.push({ field: '', message: 'give at most one of uetr, messageId and endToEndId' });
+  const integratorId = text('integratorId', any, `must be an integrator id (1 to ${TEXT_CHARS_MAX} characters)`);
+  const time = (key: string): number | undefined => {
+    const value = text(key, (candidate) => parseRfc3339(candidate) !== undefined, 'must be an RFC 3339 date-time, e.g. 2025-01-15T12:00:00Z');
+    return value === undefined ? undefined : parseRfc3339(value);
+  };
+  const from = time('from');
+  const to = time('to');
+  if (from !== undefined && to !== undefined && from >= to) errors.push({ field: '/to', message: 'must be later than from' });
+  const state = text('state', (value) => CODE.test(value), 'must be a state name, e.g. PAYMENT_AUTH_RESPONSE_DELIVERED');
+  const outcome = text('outcome', (value) => CODE.test(value), 'must be an outcome, e.g. APPROVED, REJECTED, PAID or FAILED');
+  const scheme = text('scheme', (value) => (SCHEMES as readonly string[]).includes(value), `must be one of ${SCHEMES.join(', ')}`);
+  const kind = text('kind', (value) => (TRANSACTION_KINDS as readonly string[]).includes(value), `must be one of ${TRANSACTION_KINDS.join(', ')}`);
+  const limitText = text('limit', (value) => /^[0-9]{1,4}$/.test(value) && Number(value) >= 1 && Number(value) <= LIST_LIMIT_MAX, `must be an integer from 1 to ${LIST_LIMIT_MAX}`);
+  const cursor = text('cursor', (value) => decodeCursor(value) !== undefined, 'is not a cursor this API returned');
+  if (errors.length > 0) return { ok: false, errors };
+  const before = cursor === undefined ? undefined : decodeCursor(cursor);
+  return {
+    ok: true,
+    value: {
+      limit: limitText === undefined ? LIST_LIMIT_DEFAULT : Number(limitText),
+      ...(uetr === undefined ? {} : { uetr }),
+      ...(messageId === undefined ? {} : { messageId }),
+      ...(endToEndId === undefined ? {} : { endToEndId }),
+      ...(integratorId === undefined ? {} : { integratorId }),
+      ...(from === undefined ? {} : { from }),
+      ...(to === undefined ? {} : { to }),
+      ...(state === undefined ? {} : { state }),
+      ...(outcome === undefined ? {} : { outcome }),
+      ...(scheme === undefined ? {} : { scheme }),
+      ...(kind === undefined ? {} : { kind }),
+      ...(before === undefined ? {} : { before }),
+    },
+  };
+}
+
+function validateId(params: unknown): Validated<{ id: string }> {
+  const id = isRecord(params) ? params['id'] : undefined;
+  if (typeof id !== 'string' || id === '' || id.length > TEXT_CHARS_MAX) return { ok: false, errors: [{ field: '/id', message: 'must be a transaction id' }] };
+  return { ok: true, value: { id } };
+}
+
+function validateInboxQuery(query: unknown): Validated<{ after: number; limit: number }> {
+  const input = isRecord(query) ? query : {};
+  const errors: FieldError[] = [];
+  for (const key of Object.keys(input)) {
+    if (!['after', 'limit'].includes(key)) errors.push({ field: `/${key}`, message: 'is not a known query parameter' });
+  }
+  const number = (key: string, fallback: number, min: number, max: number): number => {
+    const value = input[key];
+    if (value === undefined) return fallback;
+    if (typeof value === 'string' && /^[0-9]{1,9}$/.test(value) && Number(value) >= min && Number(value) <= max) return Number(value);
+    errors.push({ field: `/${key}`, message: `must be an integer from ${min} to ${max}` });
+    return fallback;
+  };
+  const after = number('after', 0, 0, 999_999_999);
+  const limit = number('limit', 100, 1, 1_000);
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, value: { after, limit } };
+}

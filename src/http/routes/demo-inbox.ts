@@ -1,0 +1,21 @@
+import type { FastifyInstance } from 'fastify';
+import type { DemoInbox } from '../../app/demo-inbox.js';
+import { DEMO_INBOX_PATH } from '../../config/demo.js';
+
+/**
+ * The demo integrator's endpoints, served by the service itself in demo mode (app/demo-inbox.ts):
+ * `POST /demo/inbox/partner-api/v1/*` (callbacks) and `POST /demo/inbox/events-api/v1/events`.
+ * A POST whose signature checks out is acknowledged `204`; one that does not is kept too (so it
+ * can be seen) and answered `401`, as a real receiver would, and is retried like any failure.
+ */
+export function demoInboxRoutes(scope: FastifyInstance, inbox: DemoInbox): void {
+  const receive = (channel: 'callback' | 'event', prefix: string) =>
+    scope.post(`${DEMO_INBOX_PATH}${prefix}/*`, { schema: { hide: true } }, async (request, reply) => {
+      const path = request.url.slice(`${DEMO_INBOX_PATH}${prefix}`.length).split('?')[0] ?? '';
+      const entry = inbox.receive(channel, path, request.headers, request.rawBody ?? '');
+      request.log.debug({ channel, path, webhookId: entry.webhookId, signatureValid: entry.signatureValid }, 'demo inbox: message received');
+      return reply.code(entry.signatureValid ? 204 : 401).send();
+    });
+  receive('callback', '/partner-api/v1');
+  receive('event', '/events-api/v1');
+}

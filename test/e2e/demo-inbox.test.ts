@@ -1,0 +1,90 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { creditTransfer } from '../fixtures/credit-transfer.js';
+import { startServer, type RunningServer } from '../support/server.js';
+
+/**
+ * The zero-config demo shows what happens: started with no configuration (a real process in an
+ * empty directory), its integrator's callbacks and events reach the service's own demo inbox,
+ * which verifies their signatures and lists them through the admin API, and the start banner
+ * says where everything is.
+ */
+describe('the demo inbox (service started with no configuration)', () => {
+  let server: RunningServer;
+  let variables: Record<string, string>;
+
+  before(async () => {
+    server = await startServer({ cwd: mkdtempSync(join(tmpdir(), 'regpay-demo-inbox-')) });
+    const exportLine = server
+      .output()
+      .split('\n')
+      .find((line) => line.trim().startsWith('export REGPAY_URL='));
+    assert.ok(exportLine, server.output());
+    variables = Object.fromEntries([...exportLine.matchAll(/(REGPAY_[A-Z_]+)='?([^' ]+)'?/g)].map((match) => [match[1] ?? '', match[2] ?? '']));
+  });
+  after(async () => {
+    await server?.stop();
+  });
+
+  const admin = (): string => `Basic ${Buffer.from(`${variables['REGPAY_ADMIN_USERNAME']}:${variables['REGPAY_ADMIN_PASSWORD']}`).toString('base64')}`;
+
+  it('prints where the API, docs, admin API, inbox and console are, with the integrator and admin credentials', () => {
+    const banner = server.output();
+    for (const part of ['/api/v1', '/docs', '/admin/v1', '/admin/v1/demo-inbox', '/console', 'client_secret', 'webhook secret']) assert.ok(banner.includes(part), `${part} in the banner`);
+    assert.equal(variables['REGPAY_URL'], server.url);
+    assert.equal(variables['REGPAY_ADMIN_USERNAME'], 'admin');
+    assert.ok((variables['REGPAY_ADMIN_PASSWORD'] ?? '').length >= 16);
+  });
+
+  it("receives the demo integrator's callback and events, signed, and lists them for the operator", async () => {
+    const token = await fetch(`${server.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'password',
+        username: variables['REGPAY_USERNAME'] ?? '',
+        password: variables['REGPAY_PASSWORD'] ?? '',
+        client_id: variables['REGPAY_CLIENT_ID'] ?? '',
+        client_secret: variables['REGPAY_CLIENT_SECRET'] ?? '',
+      }),
+    });
+    assert.equal(token.status, 200);
+    const { access_token: accessToken } = (await token.json()) as { access_token: string };
+    const transfer = creditTransfer('ZA_RTC');
+    const uetr = transfer.transactionIdentifiers.uetr;
+    const accepted = await fetch(`${server.url}/api/v1/transactions/outbound/credit-transfer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
+      body: JSON.stringify(transfer),
+    });
+    assert.equal(accepted.status, 202, await accepted.text());
+
+    type Entry = { seq: number; channel: string; path: string; signatureValid: boolean; body: any };
+    const deadline = Date.now() + 30_000;
+    let messages: Entry[] = [];
+    for (;;) {
+      const response = await fetch(`${server.url}/admin/v1/demo-inbox?limit=1000`, { headers: { authorization: admin() } });
+      assert.equal(response.status, 200);
+      messages = ((await response.json()) as { messages: Entry[] }).messages;
+      const events = messages.filter((entry) => entry.channel === 'event' && entry.body.tranInfo?.tranUetr === uetr);
+      if (events.some((entry) => entry.body.type === 'PAYMENT_AUTH_RESPONSE_DELIVERED')) break;
+      if (Date.now() > deadline) assert.fail(`not every event reached the inbox: ${JSON.stringify(messages.map((entry) => [entry.channel, entry.path]))}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const callback = messages.find((entry) => entry.channel === 'callback' && entry.body.transactionIdentifiers?.uetr === uetr);
+    assert.ok(callback, 'the outcome callback is in the inbox');
+    assert.equal(callback.path, '/transactions/outbound/credit-transfer-response');
+    assert.equal(callback.body.status.outcome, 'APPROVED');
+    const ours = messages.filter((entry) => entry.body.tranInfo?.tranUetr === uetr || entry.body.transactionIdentifiers?.uetr === uetr);
+    assert.equal(ours.length, 9, 'eight events and the callback, each once');
+    assert.ok(ours.every((entry) => entry.signatureValid), 'each signed with the printed webhook secret');
+
+    const later = await fetch(`${server.url}/admin/v1/demo-inbox?after=${callback.seq}`, { headers: { authorization: admin() } });
+    const rest = ((await later.json()) as { messages: Entry[] }).messages;
+    assert.ok(rest.every((entry) => entry.seq > callback.seq), 'pages go on after a sequence number');
+    assert.equal((await fetch(`${server.url}/admin/v1/demo-inbox`)).status, 401, 'only for the operator');
+  });
+});
