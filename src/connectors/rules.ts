@@ -80,7 +80,7 @@ export function creditorAccountNumber(): SchemeRule {
 /** paymentScheme.schemeData.chargeBearer is given (CH21 otherwise). */
 export function chargeBearerGiven(): SchemeRule {
   return (transfer) => {
-    const data = transfer.message.paymentScheme.schemeData as Record<string, unknown> | undefined;
+    const data = transfer.message.paymentScheme.schemeData;
     return typeof data?.chargeBearer === 'string' ? OK : reject('CH21', `${transfer.scheme} needs paymentScheme.schemeData.chargeBearer`);
   };
 }

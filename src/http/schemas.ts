@@ -134,6 +134,93 @@ export const ReplayResultSchema = Type.Object(
   { $id: 'ReplayResult', description: 'Outcome of a replay' },
 );
 
+const transactionSummaryProperties = {
+  id: Type.String({ description: 'Internal id of the transaction' }),
+  integratorId: Type.String({ description: 'The integrator that sent it' }),
+  kind: StringEnum(['CREDIT_TRANSFER', 'IDENTIFIER_DETERMINATION', 'REQUEST_TO_PAY'], { description: 'What kind of transaction' }),
+  scheme: Type.String({ description: 'The payment scheme' }),
+  uetr: Type.String({ description: 'The UETR the integrator gave' }),
+  messageId: Type.String({ description: "The request's messageIdentification" }),
+  endToEndId: Nullable(Type.String({ description: 'The end-to-end identification, when the message carries one' })),
+  state: Type.String({ description: 'The current state (docs/state-machine.md)' }),
+  outcome: Nullable(Type.String({ description: 'The final answer (APPROVED, REJECTED, PAID, FAILED…); null until decided' })),
+  reasonCode: Nullable(Type.String({ description: 'ISO 20022 reason code of the outcome, when it has one' })),
+  amount: Nullable(
+    Type.Object({ value: Type.String({ description: 'Decimal amount, as the currency writes it' }), currency: Type.String() }, { description: 'The amount, when the transaction has one' }),
+  ),
+  createdAt: DateTimeText('When it was accepted'),
+  updatedAt: DateTimeText('When it last changed'),
+};
+
+export const TransactionSummarySchema = Type.Object(transactionSummaryProperties, { $id: 'TransactionSummary', description: 'One transaction, as listed' });
+
+export const TransactionListSchema = Type.Object(
+  {
+    transactions: Type.Array(Type.Ref('TransactionSummary'), { description: 'Newest first' }),
+    nextCursor: Nullable(Type.String({ description: 'The cursor of the next page; null on the last page' })),
+  },
+  { $id: 'TransactionList', description: 'A page of transactions' },
+);
+
+export const TransactionDetailSchema = Type.Object(
+  {
+    ...transactionSummaryProperties,
+    traceparent: Nullable(Type.String({ description: 'The W3C trace context the transaction carries' })),
+    dueAt: Nullable(DateTimeText('When its next timer is due; null when none')),
+    request: Type.Unknown({ description: 'The request as received (JSON)' }),
+    history: Type.Array(
+      Type.Object({
+        version: Type.Integer({ minimum: 1 }),
+        fromState: Nullable(Type.String()),
+        toState: Type.String(),
+        at: DateTimeText('When the state was entered'),
+        cause: Type.Unknown({ description: "What caused it (the scheme's answer or the decision), as JSON; null for the request itself" }),
+      }),
+      { description: 'Every state entered, in order' },
+    ),
+    deliveries: Type.Array(
+      Type.Object({
+        ...deliverySummaryProperties,
+        headers: Type.Record(Type.String(), Type.String()),
+        body: Type.Unknown({ description: 'The JSON sent' }),
+        attemptHistory: Type.Array(Type.Ref('DeliveryAttempt')),
+      }),
+      { description: 'Every callback and event, with each delivery attempt' },
+    ),
+    schemeMessages: Type.Array(
+      Type.Object({
+        direction: StringEnum(['sent', 'received'], { description: 'sent to the scheme, or received from it' }),
+        messageName: Type.String({ description: 'ISO 20022 message name, e.g. pacs.008.001.08' }),
+        messageId: Type.String(),
+        at: DateTimeText('When it was sent or received'),
+        document: Type.String({ description: 'The XML document' }),
+      }),
+      { description: 'The scheme messages sent and received, in order' },
+    ),
+  },
+  { $id: 'TransactionDetail', description: 'One transaction with everything that happened to it' },
+);
+
+export const DemoInboxPageSchema = Type.Object(
+  {
+    messages: Type.Array(
+      Type.Object({
+        seq: Type.Integer({ minimum: 1, description: 'Arrival order' }),
+        receivedAt: DateTimeText('When it arrived'),
+        channel: StringEnum(['callback', 'event'], { description: 'callback or event' }),
+        path: Type.String({ description: "The path under the integrator's base URL" }),
+        webhookId: Nullable(Type.String()),
+        signatureValid: Type.Boolean({ description: "The webhook-signature matched the demo's secret" }),
+        traceparent: Nullable(Type.String()),
+        body: Type.Unknown({ description: 'The body, as JSON when it is JSON' }),
+      }),
+      { description: 'Oldest first' },
+    ),
+    next: Type.Integer({ minimum: 0, description: 'Pass as `after` for what arrives next' }),
+  },
+  { $id: 'DemoInboxPage', description: 'What the demo integrator was sent' },
+);
+
 /**
  * The schemas routes reference by `$ref`, registered with addSchema by the OpenAPI plugin. Keep it
  * to those: Fastify compiles every registered schema into each route's answer serializers.
@@ -147,5 +234,9 @@ export const REFERENCED_SCHEMAS: readonly TSchema[] = [
   DeliveryDetailSchema,
   ReplayRequestSchema,
   ReplayResultSchema,
+  TransactionSummarySchema,
+  TransactionListSchema,
+  TransactionDetailSchema,
+  DemoInboxPageSchema,
   IdentifierDeterminationResponseSchema,
 ];

@@ -6,7 +6,10 @@ import { SCHEMES } from '../../domain/schemes.js';
 import { formatAmount } from '../../lib/money.js';
 import type { HistoryRecord, Store, TransactionQuery, TransactionSummary } from '../../ports/store.js';
 import { domainValidator, type Validated } from '../validation.js';
-import { ADMIN_PREFIX, attemptView, deliverySummary, iso, isRecord, parseRfc3339 } from './admin.js';
+import { Type } from '@sinclair/typebox';
+import { StringEnum } from '../../domain/messages/common.js';
+import { errorResponse } from '../schemas.js';
+import { ADMIN_PREFIX, adminErrors, adminSchema, attemptView, deliverySummary, iso, isRecord, parseRfc3339 } from './admin.js';
 
 /**
  * The operator API for transactions (docs/operations.md, "Finding a transaction"), registered in
@@ -39,7 +42,33 @@ export function adminTransactionRoutes(scope: FastifyInstance, deps: AdminTransa
   const { store } = deps;
   scope.get<{ Querystring: ListQuery }>(
     `${ADMIN_PREFIX}/transactions`,
-    { schema: { hide: true, querystring: { type: 'object' } }, validatorCompiler: domainValidator(validateListQuery, 'transaction search') },
+    {
+      schema: {
+        ...adminSchema,
+        operationId: 'adminFindTransactions',
+        summary: 'Find transactions by uetr, message id or end-to-end id, or list them by integrator and time',
+        description: 'Newest first, a page at a time: pass nextCursor as cursor for the next page. At most one of uetr, messageId and endToEndId.',
+        querystring: Type.Object(
+          {
+            uetr: Type.Optional(Type.String({ format: 'uuid', description: 'The UETR the integrator gave' })),
+            messageId: Type.Optional(Type.String({ maxLength: TEXT_CHARS_MAX, description: 'The messageIdentification of the request, or of a later request about it' })),
+            endToEndId: Type.Optional(Type.String({ maxLength: TEXT_CHARS_MAX, description: 'The end-to-end identification' })),
+            integratorId: Type.Optional(Type.String({ maxLength: TEXT_CHARS_MAX, description: 'Only this integrator’s (default: every configured integrator)' })),
+            from: Type.Optional(Type.String({ format: 'date-time', description: 'Created at or after (RFC 3339)' })),
+            to: Type.Optional(Type.String({ format: 'date-time', description: 'Created before (RFC 3339)' })),
+            state: Type.Optional(Type.String({ description: 'Only in this state' })),
+            scheme: Type.Optional(StringEnum(SCHEMES, { description: 'Only of this scheme' })),
+            outcome: Type.Optional(Type.String({ description: 'Only with this outcome (e.g. APPROVED, REJECTED)' })),
+            kind: Type.Optional(StringEnum(TRANSACTION_KINDS, { description: 'Only of this kind' })),
+            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LIST_LIMIT_MAX, default: LIST_LIMIT_DEFAULT, description: 'Page size' })),
+            cursor: Type.Optional(Type.String({ description: 'nextCursor of the previous page' })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: { description: 'A page of transactions', content: { 'application/json': { schema: Type.Ref('TransactionList') } } }, ...adminErrors },
+      },
+      validatorCompiler: domainValidator(validateListQuery, 'transaction search'),
+    },
     async (request) => {
       const { integratorId, ...query } = request.query;
       const integratorIds = integratorId === undefined ? deps.integratorIds : [integratorId];
@@ -52,7 +81,20 @@ export function adminTransactionRoutes(scope: FastifyInstance, deps: AdminTransa
 
   scope.get<{ Params: { id: string } }>(
     `${ADMIN_PREFIX}/transactions/:id`,
-    { schema: { hide: true, params: { type: 'object' } }, validatorCompiler: domainValidator(validateId, 'transaction id') },
+    {
+      schema: {
+        ...adminSchema,
+        operationId: 'adminGetTransaction',
+        summary: 'One transaction: its request, every state entered, every callback and event with each attempt, and the scheme messages (XML)',
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: TEXT_CHARS_MAX, description: 'The internal transaction id' }) }),
+        response: {
+          200: { description: 'The transaction', content: { 'application/json': { schema: Type.Ref('TransactionDetail') } } },
+          ...adminErrors,
+          404: errorResponse('No transaction has that id'),
+        },
+      },
+      validatorCompiler: domainValidator(validateId, 'transaction id'),
+    },
     async (request) => {
       const { id } = request.params;
       const transaction = await store.getTransaction(id);
@@ -83,7 +125,22 @@ export function adminTransactionRoutes(scope: FastifyInstance, deps: AdminTransa
   if (inbox !== undefined) {
     scope.get<{ Querystring: { after: number; limit: number } }>(
       `${ADMIN_PREFIX}/demo-inbox`,
-      { schema: { hide: true, querystring: { type: 'object' } }, validatorCompiler: domainValidator(validateInboxQuery, 'demo inbox query') },
+      {
+        schema: {
+          ...adminSchema,
+          operationId: 'adminDemoInbox',
+          summary: 'What the demo integrator was sent (demo only)',
+          querystring: Type.Object(
+            {
+              after: Type.Optional(Type.Integer({ minimum: 0, description: 'Only what arrived after this seq' })),
+              limit: Type.Optional(Type.Integer({ minimum: 1, description: 'Page size' })),
+            },
+            { additionalProperties: false },
+          ),
+          response: { 200: { description: 'Messages received', content: { 'application/json': { schema: Type.Ref('DemoInboxPage') } } }, ...adminErrors },
+        },
+        validatorCompiler: domainValidator(validateInboxQuery, 'demo inbox query'),
+      },
       (request) => {
         const messages = inbox.list(request.query.after, request.query.limit).map(inboxView);
         return { messages, next: messages.at(-1)?.seq ?? request.query.after };

@@ -58,11 +58,11 @@ type ReplayRequest = { readonly outboxId: string } | { readonly integratorId?: s
 const json = (id: string) => ({ content: { 'application/json': { schema: Type.Ref(id) } } });
 
 /** What the document says of every admin route; validation is the validators below (domainValidator). */
-const adminSchema = {
+export const adminSchema = {
   tags: ['admin'],
   security: [{ [SCHEME_NAMES.admin]: [] }],
 };
-const adminErrors = {
+export const adminErrors = {
   400: errorResponse('A bad parameter or body; `errors` names every one'),
   401: errorResponse('Missing or wrong operator credentials', { 'WWW-Authenticate': { type: 'string', description: `Basic realm="${ADMIN_REALM}"` } }),
   429: errorResponse('Too many failed authentications from this address', { 'Retry-After': { type: 'string', description: 'Seconds to wait' } }),
