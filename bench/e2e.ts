@@ -97,8 +97,8 @@ export async function runE2e(options: {
   service?: 'regpay' | 'hollow';
   /** Service instances sharing the database (PostgreSQL when more than one); requests go round-robin. Default 1. */
   instances?: number;
-  /** The configuration's `schemes` (default: the built-in simulator answering at once). */
-  schemes?: Record<string, unknown>;
+  /** The configuration's `schemes`, per instance (default: the built-in simulator answering at once). */
+  schemes?: (instance: number) => Record<string, unknown>;
   /** `metrics.enabled` of the service (default true, as configured by default). */
   metrics?: boolean;
 }): Promise<E2eFigures> {
@@ -107,7 +107,7 @@ export async function runE2e(options: {
   const receiver = await startBenchReceiver();
   const receiverUrl = receiver.url;
   // regpay's configuration (and its database), written only when regpay is what runs.
-  const regpayConfig = (): string =>
+  const regpayConfig = (instance: number): string =>
     writeTestConfig({
       database: options.database ?? `sqlite:${join(scratchDir('regpay-e2e-bench-'), 'bench.db')}`,
       integratorExtra: {
@@ -118,20 +118,19 @@ export async function runE2e(options: {
       extra: {
         server: { host: '127.0.0.1', port: 0, logLevel: 'warn' },
         // The issue's measure: the simulated scheme answers at once, so the figures are the service's own.
-        schemes: options.schemes ?? { ZA_RPP: { connector: 'simulator', timeBudgetMs: 10_000, simulatorLatencyMs: 0 } },
+        schemes: options.schemes?.(instance) ?? { ZA_RPP: { connector: 'simulator', timeBudgetMs: 10_000, simulatorLatencyMs: 0 } },
         ...(options.delivery === undefined ? {} : { delivery: options.delivery }),
         ...(options.metrics === undefined ? {} : { metrics: { enabled: options.metrics } }),
       },
     });
   // E2E_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the service.
   const nodeArgs = (process.env.E2E_SERVER_NODE_ARGS ?? '').split(' ').filter((arg) => arg.length > 0);
-  const configPath = options.service === 'hollow' ? undefined : regpayConfig();
   const servers = [];
   for (let i = 0; i < instances; i += 1) {
     servers.push(
-      configPath === undefined
+      options.service === 'hollow'
         ? await startServer({ main: fileURLToPath(new URL('./hollow-service.js', import.meta.url)), env: { RECEIVER_URL: receiverUrl }, nodeArgs })
-        : await startServer({ configPath, nodeArgs }),
+        : await startServer({ configPath: regpayConfig(i), nodeArgs }),
     );
   }
   const pools = servers.map((server) => new Pool(server.url, { connections: Math.ceil(64 / instances), pipelining: 1 }));

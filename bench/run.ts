@@ -11,7 +11,9 @@
  * 100,000 requests pending, the drain of 10,000 expiring at once), with its own knobs. Then
  * `metrics`: intake (SQLite, processing off) with metrics on against metrics off, alternating as
  * the other parts alternate with the bare server, and end to end with metrics off, on, off, on
- * (METRICS_E2E_RATE, default 300/s, METRICS_E2E_DURATION_S, default 15 s each).
+ * (METRICS_E2E_RATE, default 300/s, METRICS_E2E_DURATION_S, default 15 s each). Then `scale-out`,
+ * scale-out.ts: one instance, then three, at one offered rate on PostgreSQL with the standalone
+ * operator simulator (SCALE_RATE, SCALE_DURATION_S, SCALE_INSTANCES).
  */
 import autocannon from 'autocannon';
 import { spawnSync } from 'node:child_process';
@@ -25,6 +27,7 @@ import { identifierRows, runIdentifierDetermination } from './identifier-determi
 import { intakeRequests } from './intake-load.js';
 import { requestToPayRows, runRequestToPay } from './request-to-pay.js';
 import { startBenchReceiver } from './receiver-process.js';
+import { runScaleOut, scaleOutRows } from './scale-out.js';
 import { scratchDir } from './scratch-dir.js';
 import { startStandIn } from './stand-in.js';
 
@@ -235,6 +238,7 @@ const identifiers = runs('identifiers') ? await settle().then(() => runIdentifie
 // Compared with the end-to-end figures above when they were offered at its rate; otherwise it measures them itself.
 const rtp = runs('rtp') ? await settle().then(() => runRequestToPay(e2e === undefined ? {} : { creditTransfer: e2e })) : undefined;
 const metrics = runs('metrics') ? await metricsOverhead() : undefined;
+const scaleOut = runs('scale-out') ? await settle().then(() => withPostgres(() => runScaleOut())) : undefined;
 
 function metricsRows(figures: NonNullable<typeof metrics>): string[] {
   const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
@@ -272,8 +276,9 @@ const lines = [
   ...(identifiers === undefined ? [] : identifierRows(identifiers)),
   ...(rtp === undefined ? [] : requestToPayRows(rtp)),
   ...(metrics === undefined ? [] : metricsRows(metrics)),
+  ...(scaleOut === undefined ? [] : ['scale-out on PostgreSQL with the standalone operator simulator (same offered rate):', ...scaleOutRows(scaleOut).map((line) => `  ${line}`)]),
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
 const resultsDir = fileURLToPath(new URL('../../bench/results/', import.meta.url));
 mkdirSync(resultsDir, { recursive: true });
-writeFileSync(join(resultsDir, 'latest.json'), JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, durationS: DURATION_S, rounds: ROUNDS, baseline, floor, sqlite, sqliteFull, postgres, postgresFull, e2e, identifiers, rtp, metrics }, null, 2));
+writeFileSync(join(resultsDir, 'latest.json'), JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, durationS: DURATION_S, rounds: ROUNDS, baseline, floor, sqlite, sqliteFull, postgres, postgresFull, e2e, identifiers, rtp, metrics, scaleOut }, null, 2));
