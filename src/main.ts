@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import { countingSender, createMetrics } from './adapters/metrics/prometheus.js';
 import { HttpPartnerSender } from './adapters/partner-http/http-sender.js';
 import { openStore } from './adapters/store.js';
-import { systemIds, systemClock } from './adapters/system/system.js';
+import { openFilesLimit, systemIds, systemClock } from './adapters/system/system.js';
 import { demoCredentialLines } from './config/demo.js';
 import { loadConfig } from './config/load.js';
 import type { Config } from './config/types.js';
@@ -16,9 +16,13 @@ import { Dispatcher } from './engine/dispatcher.js';
 import { Engine } from './engine/engine.js';
 import { instanceIdOf, recoverAtStart } from './engine/crash-recovery.js';
 import { buildApp, createLogger } from './http/app.js';
+import { connectionBudgetProblem } from './http/connection-gate.js';
 
 async function main(): Promise<void> {
   const config = await loadConfig({ argv: process.argv.slice(2) });
+  const fileLimit = await openFilesLimit();
+  const budgetProblem = fileLimit === undefined ? undefined : connectionBudgetProblem(config.server, fileLimit);
+  if (budgetProblem !== undefined) throw new Error(budgetProblem);
   const log = createLogger(config.server.logLevel);
   // Held requests are answered when another instance decides them: listen for its notices from the start.
   const store = await openStore(config.database, { listenForChanges: true });

@@ -462,7 +462,7 @@ async function buildConfig(input: unknown, source: string, env: NodeJS.ProcessEn
   const [integrators, admin] = await Promise.all([Promise.all(file.integrators.map(integratorConfig)), adminConfig(file)]);
   const { auth, delivery } = file;
   return {
-    server: { ...file.server, trustedProxies: file.server.trustedProxies.map(asCidr) },
+    server: { ...file.server, trustedProxies: file.server.trustedProxies.map(asCidr), operationsAllowlist: file.server.operationsAllowlist.map(asCidr) },
     database: file.database,
     auth: {
       mode: auth.mode,

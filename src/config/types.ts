@@ -109,6 +109,10 @@ export interface ServerConfig {
   readonly heldConnectionMs: number;
   /** At most this many such connections are held at once; more are closed at once. */
   readonly heldConnectionsMax: number;
+  /** Connections from admitted addresses open at once; more are closed at once (http/connection-gate.ts). */
+  readonly connectionsMax: number;
+  /** Addresses admitted for the operations endpoints only (health probes, metrics scrapers), CIDR. */
+  readonly operationsAllowlist: readonly string[];
   /** On SIGTERM: how long in-flight requests may take before the process exits anyway. */
   readonly shutdownGraceMs: number;
   /** A held request (sync identifier determination) reads its transaction this often when no notice of a change reaches it. */

@@ -7,7 +7,8 @@ import type { Clock, Ids } from '../ports/clock.js';
 import type { OutboxDelivery } from '../ports/delivery.js';
 import type { Processing } from '../ports/processing.js';
 import type { Store } from '../ports/store.js';
-import { allowlistPlugin } from './plugins/allowlist.js';
+import { ConnectionGate } from './connection-gate.js';
+import { allowlistPlugin, ConnectionHolder } from './plugins/allowlist.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { jsonBodyPlugin } from './plugins/json-body.js';
@@ -70,7 +71,11 @@ export function createLogger(level: Config['server']['logLevel'], destination?: 
 export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLogger } = {}): Promise<FastifyInstance> {
   const { config } = deps;
   const logger: FastifyBaseLogger = options.logger ?? pino({ level: 'silent' });
+  const holder = new ConnectionHolder(config.server.heldConnectionMs, config.server.heldConnectionsMax);
+  const gate = new ConnectionGate({ config, holder, log: logger });
   const app = Fastify({
+    serverFactory: gate.serverFactory,
+    clientErrorHandler: gate.onClientError,
     loggerInstance: logger,
     logController: new LogController({ disableRequestLogging: !config.server.logRequests }),
     bodyLimit: config.server.bodyBytesMax,
@@ -109,7 +114,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
 
   if (deps.metrics !== undefined) await app.register(metricsPlugin, { metrics: deps.metrics });
-  await app.register(allowlistPlugin, { config });
+  await app.register(allowlistPlugin, { config, holder });
   await app.register(failedAuthPlugin, { auth: config.auth, clock: deps.clock });
   operationsRoutes(app, deps);
   await app.register(async (scope) => oauthRoutes(scope, deps));

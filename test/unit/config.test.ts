@@ -60,6 +60,8 @@ void describe('configuration loading', () => {
       trustedProxies: [],
       heldConnectionMs: 30_000,
       heldConnectionsMax: 1_000,
+      connectionsMax: 10_000,
+      operationsAllowlist: ['127.0.0.1/32', '::1/128'],
       shutdownGraceMs: 10_000,
       heldRequestPollMs: 1_000,
       logLevel: 'info',
