@@ -1,17 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { connect, type Socket } from 'node:net';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance } from 'fastify';
-import { openStore } from '../../src/adapters/store.js';
-import { systemClock, systemIds } from '../../src/adapters/system/system.js';
-import { configFromObject } from '../../src/config/load.js';
-import { buildApp } from '../../src/http/app.js';
-import type { Store } from '../../src/ports/store.js';
 import { creditTransfer } from '../fixtures/credit-transfer.js';
 import { httpGet, rawRequest } from '../support/auth-app.js';
-import { basicAuth, testConfigObject, writeTestConfig } from '../support/server.js';
+import { eventually } from '../support/delivery.js';
+import { basicAuth, writeTestConfig } from '../support/server.js';
+import { connections, open, startApp as start, type Watched } from '../support/sockets.js';
 
 /**
  * The allowlist decided on the connection (CONTRACT §5 and §7: a non-allowlisted client gets
@@ -19,68 +14,6 @@ import { basicAuth, testConfigObject, writeTestConfig } from '../support/server.
  * 127.0.0.1; a client bound to 127.0.0.2 is a foreign address on the same loopback.
  */
 const FOREIGN = '127.0.0.2';
-
-interface Running {
-  readonly app: FastifyInstance;
-  readonly store: Store;
-  readonly port: number;
-  readonly url: string;
-  close(): Promise<void>;
-}
-
-async function start(server: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<Running> {
-  const store = await openStore('sqlite::memory:');
-  const config = await configFromObject(testConfigObject({ database: 'sqlite::memory:', extra: { server: { host: '127.0.0.1', port: 0, ...server }, ...extra } }));
-  const app = await buildApp({ config, store, clock: systemClock, ids: systemIds, readiness: { accepting: () => true } });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
-  return {
-    app,
-    store,
-    port,
-    url: `http://127.0.0.1:${port}`,
-    close: async () => {
-      await app.close();
-      await store.close();
-    },
-  };
-}
-
-/** A client socket that records what the server wrote and whether it closed the connection. */
-interface Watched {
-  readonly socket: Socket;
-  received(): string;
-  closed(): boolean;
-}
-
-function open(port: number, localAddress: string, data: string): Promise<Watched> {
-  return new Promise((resolve, reject) => {
-    let received = '';
-    let closed = false;
-    const socket = connect({ host: '127.0.0.1', port, localAddress });
-    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
-    socket.on('error', () => undefined);
-    socket.on('close', () => (closed = true));
-    socket.once('connect', () => {
-      socket.write(data);
-      resolve({ socket, received: () => received, closed: () => closed });
-    });
-    socket.once('error', reject);
-  });
-}
-
-function connections(app: FastifyInstance): Promise<number> {
-  return new Promise((resolve, reject) => app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
-}
-
-async function eventually(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 const HALF_OPEN = 'POST /api/v1/transactions/outbound/credit-transfer HTTP/1.1\r\nHost: regpay.test\r\n';
 
@@ -110,7 +43,7 @@ void describe('allowlist on the connection', () => {
         for (let batch = 0; batch < 10; batch += 1) {
           foreign.push(...(await Promise.all(Array.from({ length: 30 }, () => open(server.port, FOREIGN, HALF_OPEN)))));
         }
-        await eventually(() => foreign.filter((watched) => watched.closed()).length === foreign.length - bound, 'every foreign connection beyond the bound is closed');
+        await eventually(() => foreign.filter((watched) => watched.closed()).length === foreign.length - bound, 'every foreign connection beyond the bound is closed', 20_000);
         assert.ok((await connections(server.app)) <= bound, `the server keeps ${await connections(server.app)} connections`);
 
         const health = await fetch(`${server.url}/health/live`);
@@ -136,11 +69,11 @@ void describe('allowlist on the connection', () => {
   void it('closes the app promptly while foreign connections are held', async () => {
     const server = await start({ heldConnectionMs: 60_000 });
     const held = await Promise.all(Array.from({ length: 5 }, () => open(server.port, FOREIGN, HALF_OPEN)));
-    await eventually(() => server.app.connectionHolder.size === 5, 'five held');
+    await eventually(() => server.app.connectionHolder.size === 5, 'five held', 10_000);
     const started = Date.now();
     await server.close();
     assert.ok(Date.now() - started < 3_000, `close took ${Date.now() - started} ms`);
-    await eventually(() => held.every((watched) => watched.closed()), 'every held connection closed');
+    await eventually(() => held.every((watched) => watched.closed()), 'every held connection closed', 10_000);
     assert.deepEqual(held.map((watched) => watched.received()), ['', '', '', '', '']);
   });
 
@@ -175,11 +108,11 @@ void describe('allowlist on the connection', () => {
     const kept: Watched[] = [];
     try {
       for (let i = 0; i < 3; i += 1) kept.push(await open(server.port, '127.0.0.1', httpGet('/health/live')));
-      await eventually(() => kept.every((watched) => watched.received().startsWith('HTTP/1.1 200 ')), 'three answered, kept alive');
+      await eventually(() => kept.every((watched) => watched.received().startsWith('HTTP/1.1 200 ')), 'three answered, kept alive', 10_000);
       const refused = await rawRequest({ host: '127.0.0.1', port: server.port, request: httpGet('/health/live') });
       assert.equal(refused.received, '');
       kept.pop()?.socket.destroy();
-      await eventually(async () => (await connections(server.app)) === 2, 'the server saw the close');
+      await eventually(async () => (await connections(server.app)) === 2, 'the server saw the close', 10_000);
       const admitted = await rawRequest({ host: '127.0.0.1', port: server.port, request: httpGet('/health/live', { connection: 'close' }) });
       assert.match(admitted.received, /^HTTP\/1\.1 200 /);
     } finally {
