@@ -322,6 +322,12 @@ function checkDelivery(file: ConfigFile, problems: string[]): void {
   }
 }
 
+/** Node refuses a headers timeout longer than the request timeout it is part of. */
+function checkServer(file: ConfigFile, problems: string[]): void {
+  const { headersTimeoutMs, requestTimeoutMs } = file.server;
+  if (headersTimeoutMs > requestTimeoutMs) problems.push(`server.headersTimeoutMs: must be at most server.requestTimeoutMs (${requestTimeoutMs}): the headers are part of the request`);
+}
+
 function checkAdmin(file: ConfigFile, problems: string[]): void {
   if (file.admin === undefined) return;
   checkSecretPair(file.admin as unknown as Record<string, string | undefined>, ['admin'], 'password', 'passwordHash', true, problems);
@@ -456,6 +462,7 @@ async function buildConfig(input: unknown, source: string, env: NodeJS.ProcessEn
   checkIntegrators(file, mode, problems);
   checkAuth(file, mode, problems);
   checkDelivery(file, problems);
+  checkServer(file, problems);
   checkAdmin(file, problems);
   if (problems.length > 0) throw new ConfigError(source, distinct(problems));
 

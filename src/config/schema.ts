@@ -31,6 +31,8 @@ export const DEFAULTS = {
   heldConnectionMs: 30_000,
   heldConnectionsMax: 1_000,
   connectionsMax: 10_000,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
   operationsAllowlist: ['127.0.0.1/32', '::1/128'],
   shutdownGraceMs: 10_000,
   /** A held identifier determination reads its row this often when no notice of a change reaches it. */
@@ -88,6 +90,8 @@ const ServerSchema = Type.Object(
     heldConnectionsMax: Type.Integer({ minimum: 0, maximum: 100_000, default: DEFAULTS.heldConnectionsMax }),
     connectionsMax: Type.Integer({ minimum: 1, maximum: 1_000_000, default: DEFAULTS.connectionsMax }),
     operationsAllowlist: Type.Array(Cidr, { default: [...DEFAULTS.operationsAllowlist] }),
+    headersTimeoutMs: Type.Integer({ minimum: 100, maximum: 600_000, default: DEFAULTS.headersTimeoutMs }),
+    requestTimeoutMs: Type.Integer({ minimum: 100, maximum: 3_600_000, default: DEFAULTS.requestTimeoutMs }),
     shutdownGraceMs: Type.Integer({ minimum: 0, maximum: 600_000, default: DEFAULTS.shutdownGraceMs }),
     heldRequestPollMs: Type.Integer({ minimum: 10, maximum: 60_000, default: DEFAULTS.heldRequestPollMs }),
     logLevel: StringEnum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, { default: 'info' }),

@@ -113,6 +113,10 @@ export interface ServerConfig {
   readonly connectionsMax: number;
   /** Addresses admitted for the operations endpoints only (health probes, metrics scrapers), CIDR. */
   readonly operationsAllowlist: readonly string[];
+  /** A request's headers must have arrived this long after it began (Node's headersTimeout); at most requestTimeoutMs. */
+  readonly headersTimeoutMs: number;
+  /** A whole request, headers and body, must have arrived this long after it began (Node's requestTimeout). */
+  readonly requestTimeoutMs: number;
   /** On SIGTERM: how long in-flight requests may take before the process exits anyway. */
   readonly shutdownGraceMs: number;
   /** A held request (sync identifier determination) reads its transaction this often when no notice of a change reaches it. */

@@ -71,7 +71,7 @@ export class ConnectionGate {
   readonly #admitted: AddressSet;
   readonly #holder: ConnectionHolder;
   readonly #log: FastifyBaseLogger;
-  readonly #connectionsMax: number;
+  readonly #server: ServerConfig;
   #open = 0;
   #fullLoggedAt = 0;
 
@@ -82,15 +82,23 @@ export class ConnectionGate {
     this.#admitted = new AddressSet([...own, ...config.server.trustedProxies]);
     this.#holder = options.holder;
     this.#log = options.log;
-    this.#connectionsMax = config.server.connectionsMax;
+    this.#server = config.server;
   }
 
-  /** Fastify's `serverFactory`: the node HTTP server, gated. Called once per listening address. */
+  /**
+   * Fastify's `serverFactory`: the node HTTP server, gated, with the time bounds on receiving a
+   * request (`server.headersTimeoutMs`, `server.requestTimeoutMs`; Fastify would turn the
+   * latter off). Node checks them every `connectionsCheckingInterval`, so a bound is overrun by
+   * at most a quarter of the shorter one, and by at most a second. Called once per listening address.
+   */
   readonly serverFactory = (handler: FastifyServerFactoryHandler, options: Record<string, unknown>): Server => {
-    const server = createServer(handler);
+    const { headersTimeoutMs, requestTimeoutMs } = this.#server;
+    const server = createServer(
+      { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, connectionsCheckingInterval: Math.min(1_000, Math.ceil(headersTimeoutMs / 4)) },
+      handler,
+    );
     // As Fastify sets up a server it creates itself.
     server.keepAliveTimeout = options['keepAliveTimeout'] as number;
-    server.requestTimeout = options['requestTimeout'] as number;
     server.setTimeout(options['connectionTimeout'] as number);
     this.#gate(server);
     return server;
@@ -122,7 +130,7 @@ export class ConnectionGate {
         this.#holder.hold(socket);
         return;
       }
-      if (this.#open >= this.#connectionsMax) {
+      if (this.#open >= this.#server.connectionsMax) {
         socket.destroy();
         this.#logFull();
         return;
@@ -139,6 +147,6 @@ export class ConnectionGate {
     const now = Date.now();
     if (now - this.#fullLoggedAt < 60_000) return;
     this.#fullLoggedAt = now;
-    this.#log.warn({ connectionsMax: this.#connectionsMax }, 'server.connectionsMax connections are open: new connections are closed unanswered');
+    this.#log.warn({ connectionsMax: this.#server.connectionsMax }, 'server.connectionsMax connections are open: new connections are closed unanswered');
   }
 }
