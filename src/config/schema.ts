@@ -33,6 +33,8 @@ export const DEFAULTS = {
   connectionsMax: 10_000,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
+  lingerMs: 10_000,
+  lingerBytesMax: 67_108_864,
   operationsAllowlist: ['127.0.0.1/32', '::1/128'],
   shutdownGraceMs: 10_000,
   /** A held identifier determination reads its row this often when no notice of a change reaches it. */
@@ -92,6 +94,8 @@ const ServerSchema = Type.Object(
     operationsAllowlist: Type.Array(Cidr, { default: [...DEFAULTS.operationsAllowlist] }),
     headersTimeoutMs: Type.Integer({ minimum: 100, maximum: 600_000, default: DEFAULTS.headersTimeoutMs }),
     requestTimeoutMs: Type.Integer({ minimum: 100, maximum: 3_600_000, default: DEFAULTS.requestTimeoutMs }),
+    lingerMs: Type.Integer({ minimum: 0, maximum: 600_000, default: DEFAULTS.lingerMs }),
+    lingerBytesMax: Type.Integer({ minimum: 0, maximum: 1_073_741_824, default: DEFAULTS.lingerBytesMax }),
     shutdownGraceMs: Type.Integer({ minimum: 0, maximum: 600_000, default: DEFAULTS.shutdownGraceMs }),
     heldRequestPollMs: Type.Integer({ minimum: 10, maximum: 60_000, default: DEFAULTS.heldRequestPollMs }),
     logLevel: StringEnum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, { default: 'info' }),

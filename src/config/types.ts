@@ -117,6 +117,10 @@ export interface ServerConfig {
   readonly headersTimeoutMs: number;
   /** A whole request, headers and body, must have arrived this long after it began (Node's requestTimeout). */
   readonly requestTimeoutMs: number;
+  /** After an answer sent before its request was read, the rest is read and discarded this long at most, then the connection is closed. */
+  readonly lingerMs: number;
+  /** ... and this many bytes at most; a declared longer body is not read at all. */
+  readonly lingerBytesMax: number;
   /** On SIGTERM: how long in-flight requests may take before the process exits anyway. */
   readonly shutdownGraceMs: number;
   /** A held request (sync identifier determination) reads its transaction this often when no notice of a change reaches it. */

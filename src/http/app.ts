@@ -8,6 +8,7 @@ import type { OutboxDelivery } from '../ports/delivery.js';
 import type { Processing } from '../ports/processing.js';
 import type { Store } from '../ports/store.js';
 import { ConnectionGate } from './connection-gate.js';
+import { LingeringClose, lingeringClosePlugin } from './lingering-close.js';
 import { allowlistPlugin, ConnectionHolder } from './plugins/allowlist.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorsPlugin } from './plugins/errors.js';
@@ -72,7 +73,8 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
   const { config } = deps;
   const logger: FastifyBaseLogger = options.logger ?? pino({ level: 'silent' });
   const holder = new ConnectionHolder(config.server.heldConnectionMs, config.server.heldConnectionsMax);
-  const gate = new ConnectionGate({ config, holder, log: logger });
+  const lingering = new LingeringClose(config.server);
+  const gate = new ConnectionGate({ config, holder, lingering, log: logger });
   const app = Fastify({
     serverFactory: gate.serverFactory,
     clientErrorHandler: gate.onClientError,
@@ -91,6 +93,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
   app.addSchema(IdentifierDeterminationResponseSchema);
   app.addSchema(RequestToPayResponseSchema);
   app.addSchema(RequestToPayCancellationResponseSchema);
+  await app.register(lingeringClosePlugin, { lingering });
   await app.register(errorsPlugin);
   await app.register(jsonBodyPlugin, { bodyBytesMax: config.server.bodyBytesMax });
   await app.register(swagger, {

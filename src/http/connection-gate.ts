@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyServerFactoryHandler } from 'fastify';
 import type { Config, ServerConfig } from '../config/types.js';
 import { ApiError, type ErrorCode } from '../domain/errors.js';
+import type { LingeringClose } from './lingering-close.js';
 import { AddressSet, type ConnectionHolder } from './plugins/allowlist.js';
 import { errorBody } from './plugins/errors.js';
 
@@ -62,6 +63,8 @@ export interface ConnectionGateOptions {
   readonly config: Config;
   /** Holds the foreign sockets; shared with the allowlist plugin, which holds refused requests' connections. */
   readonly holder: ConnectionHolder;
+  /** Connections answered before their request was read, which take no further request. */
+  readonly lingering: LingeringClose;
   readonly log: FastifyBaseLogger;
 }
 
@@ -70,6 +73,7 @@ export class ConnectionGate {
   readonly #answerable: AddressSet;
   readonly #admitted: AddressSet;
   readonly #holder: ConnectionHolder;
+  readonly #lingering: LingeringClose;
   readonly #log: FastifyBaseLogger;
   readonly #server: ServerConfig;
   #open = 0;
@@ -81,6 +85,7 @@ export class ConnectionGate {
     this.#answerable = new AddressSet(own);
     this.#admitted = new AddressSet([...own, ...config.server.trustedProxies]);
     this.#holder = options.holder;
+    this.#lingering = options.lingering;
     this.#log = options.log;
     this.#server = config.server;
   }
@@ -95,7 +100,11 @@ export class ConnectionGate {
     const { headersTimeoutMs, requestTimeoutMs } = this.#server;
     const server = createServer(
       { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, connectionsCheckingInterval: Math.min(1_000, Math.ceil(headersTimeoutMs / 4)) },
-      handler,
+      (request, response) => {
+        // Its connection closes after the answer already going out: this one could never be answered.
+        if (this.#lingering.refused(request.socket)) request.resume();
+        else handler(request, response);
+      },
     );
     // As Fastify sets up a server it creates itself.
     server.keepAliveTimeout = options['keepAliveTimeout'] as number;
@@ -114,7 +123,7 @@ export class ConnectionGate {
   #answerTo(error: Error & { code?: string }, socket: Socket): string | undefined {
     const code = error.code ?? '';
     if (!(code in CLIENT_ERROR_CODES) && !code.startsWith('HPE_')) return undefined;
-    if (!this.#answerable.contains(socket.remoteAddress) || this.#holder.holds(socket) || responseStarted(socket)) return undefined;
+    if (!this.#answerable.contains(socket.remoteAddress) || this.#holder.holds(socket) || this.#lingering.refused(socket) || responseStarted(socket)) return undefined;
     return CLIENT_ERROR_RESPONSES.get(CLIENT_ERROR_CODES[code] ?? 'MALFORMED_REQUEST');
   }
 

@@ -64,6 +64,8 @@ void describe('configuration loading', () => {
       operationsAllowlist: ['127.0.0.1/32', '::1/128'],
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 30_000,
+      lingerMs: 10_000,
+      lingerBytesMax: 67_108_864,
       shutdownGraceMs: 10_000,
       heldRequestPollMs: 1_000,
       logLevel: 'info',

@@ -232,9 +232,11 @@ export const allowlistPlugin = fp(
     });
 
     // Node answers `Expect: 100-continue` by itself before any hook runs, which would write bytes
-    // to a non-allowlisted client. Taking the event over lets only allowed clients see the 100.
+    // to a non-allowlisted client. Taking the event over lets only allowed clients see the 100,
+    // and not for a body declared over the limit: its 413 comes before the client sends it.
     const onCheckContinue = (request: IncomingMessage, response: ServerResponse): void => {
-      if (anyIntegrator.contains(addressOf(request)) || isOperationsPath(request.url) || admin?.contains(addressOf(request)) === true) response.writeContinue();
+      const allowed = anyIntegrator.contains(addressOf(request)) || isOperationsPath(request.url) || admin?.contains(addressOf(request)) === true;
+      if (allowed && !(Number(request.headers['content-length']) > server.bodyBytesMax)) response.writeContinue();
       app.server.emit('request', request, response);
     };
     app.server.on('checkContinue', onCheckContinue);
