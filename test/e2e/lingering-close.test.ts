@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { eventually } from '../support/delivery.js';
 import { basicAuth, startServer, writeTestConfig, type RunningServer } from '../support/server.js';
-import { open } from '../support/sockets.js';
+import { open, startApp } from '../support/sockets.js';
 
 /**
  * A request answered before its body was read (413 for a declared length over the limit, 401
@@ -85,7 +85,8 @@ void describe('answers before the body, over real sockets', () => {
   void it('closes a connection refused before its body (401) within server.lingerMs while the body keeps trickling in', async () => {
     const { port } = new URL(server.url);
     const head = `POST ${PATH} HTTP/1.1\r\nHost: regpay.test\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{`;
-    const watched = await open(Number(port), '127.0.0.1', head);
+    // The client keeps sending after the server's end of stream, so only the server's bound closes it.
+    const watched = await open(Number(port), '127.0.0.1', head, { allowHalfOpen: true });
     const timer = setInterval(() => watched.closed() || watched.socket.write(' '), 100);
     try {
       await eventually(() => watched.received().includes('\r\n\r\n'), 'the 401 arrives', 10_000);
@@ -97,6 +98,36 @@ void describe('answers before the body, over real sockets', () => {
     } finally {
       clearInterval(timer);
       watched.socket.destroy();
+    }
+  });
+});
+
+void describe('lingering close bounded in bytes', () => {
+  void it('closes a connection after discarding server.lingerBytesMax of a chunked body that does not end', async () => {
+    const app = await startApp({ bodyBytesMax: 1_024, lingerBytesMax: MiB, lingerMs: 60_000, requestTimeoutMs: 120_000 });
+    const head = `POST ${PATH} HTTP/1.1\r\nHost: regpay.test\r\nAuthorization: ${basicAuth()}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
+    const watched = await open(app.port, '127.0.0.1', head, { allowHalfOpen: true });
+    const chunk = `${(64 * 1024).toString(16)}\r\n${' '.repeat(64 * 1024)}\r\n`;
+    let written = 0;
+    const send = (): void => {
+      while (!watched.closed() && watched.socket.writable) {
+        written += chunk.length;
+        if (!watched.socket.write(chunk)) {
+          watched.socket.once('drain', send);
+          return;
+        }
+      }
+    };
+    try {
+      send();
+      await eventually(() => watched.closed(), 'the connection is closed', 20_000);
+      assert.match(watched.received(), /^HTTP\/1\.1 413 /);
+      assert.ok(written > MiB, `closed after ${written} bytes written`);
+      // What the kernel buffers on both sides is written but never read.
+      assert.ok(written < 16 * MiB, `closed only after ${written} bytes written`);
+    } finally {
+      watched.socket.destroy();
+      await app.close();
     }
   });
 });

@@ -49,13 +49,16 @@ export interface Watched {
   closedAfterMs(): number | undefined;
 }
 
-/** Connect from `localAddress`, write `data` and keep watching. */
-export function open(port: number, localAddress: string, data: string): Promise<Watched> {
+/**
+ * Connect from `localAddress`, write `data` and keep watching. With `allowHalfOpen` the client
+ * keeps its side open after the server ended its own, as a client still sending a body does.
+ */
+export function open(port: number, localAddress: string, data: string, options: { allowHalfOpen?: boolean } = {}): Promise<Watched> {
   return new Promise((resolve, reject) => {
     let received = '';
     let closedAt: number | undefined;
     const openedAt = Date.now();
-    const socket = connect({ host: '127.0.0.1', port, localAddress });
+    const socket = connect({ host: '127.0.0.1', port, localAddress, allowHalfOpen: options.allowHalfOpen ?? false });
     socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
     socket.on('error', () => undefined);
     socket.on('close', () => (closedAt = Date.now()));
