@@ -13,7 +13,7 @@ import type { PartnerSender } from './ports/partner.js';
 import type { Store } from './ports/store.js';
 import { HttpPartnerSender } from './adapters/partner-http/http-sender.js';
 import { openStore } from './adapters/store.js';
-import { systemIds, systemClock } from './adapters/system/system.js';
+import { openFilesLimit, systemIds, systemClock } from './adapters/system/system.js';
 import { demoCredentialLines } from './config/demo.js';
 import { loadConfig } from './config/load.js';
 import type { Config } from './config/types.js';
@@ -22,9 +22,13 @@ import { Dispatcher } from './engine/dispatcher.js';
 import { Engine } from './engine/engine.js';
 import { instanceIdOf, recoverAtStart } from './engine/crash-recovery.js';
 import { buildApp, createLogger } from './http/app.js';
+import { connectionBudgetProblem } from './http/connection-gate.js';
 
 async function main(): Promise<void> {
   const config = await loadConfig({ argv: process.argv.slice(2) });
+  const fileLimit = await openFilesLimit();
+  const budgetProblem = fileLimit === undefined ? undefined : connectionBudgetProblem(config.server, fileLimit);
+  if (budgetProblem !== undefined) throw new Error(budgetProblem);
   const log = createLogger(config.server.logLevel);
   const clock = systemClock;
   const ids = systemIds;

@@ -333,6 +333,12 @@ function checkDelivery(file: ConfigFile, problems: string[]): void {
   }
 }
 
+/** Node refuses a headers timeout longer than the request timeout it is part of. */
+function checkServer(file: ConfigFile, problems: string[]): void {
+  const { headersTimeoutMs, requestTimeoutMs } = file.server;
+  if (headersTimeoutMs > requestTimeoutMs) problems.push(`server.headersTimeoutMs: must be at most server.requestTimeoutMs (${requestTimeoutMs}): the headers are part of the request`);
+}
+
 function checkAdmin(file: ConfigFile, problems: string[]): void {
   if (file.admin === undefined) return;
   checkSecretPair(file.admin as unknown as Record<string, string | undefined>, ['admin'], 'password', 'passwordHash', true, problems);
@@ -522,6 +528,7 @@ async function buildConfig(input: unknown, source: string, env: NodeJS.ProcessEn
   checkIntegrators(file, mode, problems);
   checkAuth(file, mode, problems);
   checkDelivery(file, problems);
+  checkServer(file, problems);
   checkAdmin(file, problems);
   const links = operatorLinks(file, problems);
   if (problems.length > 0) throw new ConfigError(source, distinct(problems));
@@ -529,7 +536,7 @@ async function buildConfig(input: unknown, source: string, env: NodeJS.ProcessEn
   const [integrators, admin] = await Promise.all([Promise.all(file.integrators.map(integratorConfig)), adminConfig(file)]);
   const { auth, delivery } = file;
   return {
-    server: { ...file.server, trustedProxies: file.server.trustedProxies.map(asCidr) },
+    server: { ...file.server, trustedProxies: file.server.trustedProxies.map(asCidr), operationsAllowlist: file.server.operationsAllowlist.map(asCidr) },
     database: file.database,
     store: { ...file.store },
     auth: {

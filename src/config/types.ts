@@ -146,6 +146,18 @@ export interface ServerConfig {
   readonly heldConnectionMs: number;
   /** At most this many such connections are held at once; more are closed at once. */
   readonly heldConnectionsMax: number;
+  /** Connections from admitted addresses open at once; more are closed at once (http/connection-gate.ts). */
+  readonly connectionsMax: number;
+  /** Addresses admitted for the operations endpoints only (health probes, metrics scrapers), CIDR. */
+  readonly operationsAllowlist: readonly string[];
+  /** A request's headers must have arrived this long after it began (Node's headersTimeout); at most requestTimeoutMs. */
+  readonly headersTimeoutMs: number;
+  /** A whole request, headers and body, must have arrived this long after it began (Node's requestTimeout). */
+  readonly requestTimeoutMs: number;
+  /** After an answer sent before its request was read, the rest is read and discarded this long at most, then the connection is closed. */
+  readonly lingerMs: number;
+  /** ... and this many bytes at most; a declared longer body is not read at all. */
+  readonly lingerBytesMax: number;
   /** On SIGTERM: how long in-flight requests may take before the process exits anyway. */
   readonly shutdownGraceMs: number;
   /** A held request (sync identifier determination) reads its transaction this often when no notice of a change reaches it. */

@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import pino, { type Logger } from 'pino';
 import type { Config } from '../config/types.js';
 import type { Clock, Ids } from '../ports/clock.js';
@@ -9,7 +9,9 @@ import type { Tracing } from '../ports/observability.js';
 import type { DemoInbox } from '../app/demo-inbox.js';
 import { intakeSpans } from './plugins/intake-spans.js';
 import { demoInboxRoutes } from './routes/demo-inbox.js';
-import { allowlistPlugin } from './plugins/allowlist.js';
+import { ConnectionGate } from './connection-gate.js';
+import { LingeringClose, lingeringClosePlugin } from './lingering-close.js';
+import { allowlistPlugin, ConnectionHolder } from './plugins/allowlist.js';
 import { authPlugin } from './plugins/auth.js';
 import { closingPlugin } from './plugins/closing.js';
 import { errorsPlugin } from './plugins/errors.js';
@@ -49,9 +51,24 @@ export interface AppDeps {
 /** Paths that logs must never show in clear. */
 const REDACTED_LOG_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'];
 
-/** The service's one logger (JSON on stdout), shared by HTTP, engine and delivery. */
-export function createLogger(level: Config['server']['logLevel']): Logger {
-  return pino({ level, redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' } });
+/**
+ * How a request appears in the log (`server.logRequests`): Fastify's own fields, but the query
+ * string is replaced by a mark, because clients put tokens and account numbers there.
+ */
+function requestLogFields(request: FastifyRequest): Record<string, unknown> {
+  const query = request.url.indexOf('?');
+  return {
+    method: request.method,
+    url: query === -1 ? request.url : `${request.url.slice(0, query)}?[redacted]`,
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}
+
+/** The service's one logger (JSON on stdout unless another destination is given), shared by HTTP, engine and delivery. */
+export function createLogger(level: Config['server']['logLevel'], destination?: pino.DestinationStream): Logger {
+  return pino({ level, redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' }, serializers: { req: requestLogFields } }, destination);
 }
 
 /**
@@ -61,7 +78,12 @@ export function createLogger(level: Config['server']['logLevel']): Logger {
 export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLogger } = {}): Promise<FastifyInstance> {
   const { config } = deps;
   const logger: FastifyBaseLogger = options.logger ?? pino({ level: 'silent' });
+  const holder = new ConnectionHolder(config.server.heldConnectionMs, config.server.heldConnectionsMax);
+  const lingering = new LingeringClose(config.server);
+  const gate = new ConnectionGate({ config, holder, lingering, log: logger });
   const app = Fastify({
+    serverFactory: gate.serverFactory,
+    clientErrorHandler: gate.onClientError,
     loggerInstance: logger,
     logController: new LogController({ disableRequestLogging: !config.server.logRequests }),
     bodyLimit: config.server.bodyBytesMax,
@@ -74,12 +96,13 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
     ajv: { customOptions: { allErrors: true } },
   });
 
+  await app.register(lingeringClosePlugin, { lingering });
   await app.register(errorsPlugin);
   await app.register(jsonBodyPlugin, { bodyBytesMax: config.server.bodyBytesMax });
   await app.register(openApiPlugin, { config, clock: deps.clock, ids: deps.ids });
 
   if (deps.metrics !== undefined) await app.register(metricsPlugin, { metrics: deps.metrics });
-  await app.register(allowlistPlugin, { config });
+  await app.register(allowlistPlugin, { config, holder });
   await app.register(closingPlugin);
   await app.register(failedAuthPlugin, { auth: config.auth, clock: deps.clock });
   await app.register(revokedSessionsPlugin, { auth: config.auth, store: deps.store, clock: deps.clock });

@@ -61,6 +61,12 @@ void describe('configuration loading', () => {
       trustedProxies: [],
       heldConnectionMs: 30_000,
       heldConnectionsMax: 1_000,
+      connectionsMax: 10_000,
+      operationsAllowlist: ['127.0.0.1/32', '::1/128'],
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      lingerMs: 10_000,
+      lingerBytesMax: 67_108_864,
       shutdownGraceMs: 10_000,
       heldRequestPollMs: 1_000,
       logLevel: 'info',
@@ -273,6 +279,12 @@ void describe('configuration errors name every bad key', () => {
     const wrongCurve = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
     assert.deepEqual(await problemsOf(minimal({ auth: { mode: 'oauth2', signingKey: wrongCurve } })), [
       'auth.signingKey: must be an EC P-256 or an RSA (2048 bits or more) private key',
+    ]);
+  });
+
+  void it('refuses a headers timeout longer than the request timeout', async () => {
+    assert.deepEqual(await problemsOf(minimal({ server: { headersTimeoutMs: 20_000, requestTimeoutMs: 10_000 } })), [
+      'server.headersTimeoutMs: must be at most server.requestTimeoutMs (10000): the headers are part of the request',
     ]);
   });
 

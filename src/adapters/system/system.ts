@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Clock, Ids } from '../../ports/clock.js';
 import { uuid7 } from '../../lib/uuid7.js';
 
@@ -5,3 +6,19 @@ export const systemClock: Clock = { now: () => Date.now() };
 
 /** Time-ordered UUIDs (version 7): unique like random ones, and cheap to index (lib/uuid7.ts). */
 export const systemIds: Ids = { uuid: () => uuid7() };
+
+/**
+ * The process's open-file limit (`ulimit -n`, after Node raised the soft limit to the hard one at
+ * start), from /proc/self/limits; undefined where there is no such file (not Linux) or it says
+ * "unlimited".
+ */
+export async function openFilesLimit(): Promise<number | undefined> {
+  let text: string;
+  try {
+    text = await readFile('/proc/self/limits', 'utf8');
+  } catch {
+    return undefined;
+  }
+  const soft = /^Max open files\s+(\d+)\s/m.exec(text)?.[1];
+  return soft === undefined ? undefined : Number(soft);
+}

@@ -7,17 +7,19 @@ import type { Config, IntegratorConfig } from '../../config/types.js';
 import { BoundedMap } from '../../lib/bounded-map.js';
 
 /**
- * Layer 1 of authentication (CONTRACT §7, spec "Source IP allowlisting"): a request from an
- * address in no integrator's allowlist gets no response at all. The connection is held open
- * without a byte written for `server.heldConnectionMs`, then destroyed, so to a scanner the
- * service looks like a black hole rather than a server that says no. At most
- * `server.heldConnectionsMax` connections are held at once; beyond that they are destroyed at
- * once, so holding can never exhaust file descriptors. Closing the app destroys every held
- * connection, so shutdown never waits for them.
+ * Layer 1 of authentication (CONTRACT §7, spec "Source IP allowlisting"), per request: a request
+ * from an address in no integrator's allowlist gets no response at all. The connection is held
+ * open without a byte written for `server.heldConnectionMs`, then destroyed, so to a scanner the
+ * service looks like a black hole rather than a server that says no. Connections from addresses
+ * in no list at all never reach HTTP: the connection gate (http/connection-gate.ts) holds them in
+ * the same holder, so `server.heldConnectionsMax` bounds both together; beyond it they are
+ * destroyed at once, so holding can never exhaust file descriptors. Closing the app destroys every
+ * held connection, so shutdown never waits for them.
  *
  * The operations paths (`/health/*`, `/metrics`, `/openapi.json`, `/docs`) are exempt: they are
- * for the platform, not for integrators. So are the admin routes (`/admin/v1/…`, when configured):
- * they apply the operator's own `admin.allowlist` instead.
+ * for the platform, not for integrators (the gate admits the platform's addresses,
+ * `server.operationsAllowlist`). So are the admin routes (`/admin/v1/…`, when configured): they
+ * apply the operator's own `admin.allowlist` instead.
  */
 declare module 'fastify' {
   interface FastifyRequest {
@@ -32,6 +34,8 @@ declare module 'fastify' {
 
 export interface AllowlistOptions {
   readonly config: Config;
+  /** The holder the connection gate shares; one of the configured size is made when absent. */
+  readonly holder?: ConnectionHolder;
 }
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
@@ -153,6 +157,10 @@ export class ConnectionHolder {
     return this.#held.size;
   }
 
+  holds(socket: Socket): boolean {
+    return this.#held.has(socket);
+  }
+
   hold(socket: Socket): void {
     if (this.#held.has(socket)) return;
     if (this.#closed || this.#held.size >= this.heldMax || socket.destroyed) {
@@ -209,7 +217,7 @@ export const allowlistPlugin = fp(
     const trusted = new AddressSet(server.trustedProxies);
     const anyIntegrator = new AddressSet(integrators.flatMap((integrator) => integrator.allowlist));
     const admin = options.config.admin === undefined ? undefined : new AddressSet(options.config.admin.allowlist);
-    const holder = new ConnectionHolder(server.heldConnectionMs, server.heldConnectionsMax);
+    const holder = options.holder ?? new ConnectionHolder(server.heldConnectionMs, server.heldConnectionsMax);
 
     const addressOf = (raw: IncomingMessage): string => resolveClientAddress(raw.socket.remoteAddress, raw.headers['x-forwarded-for'], trusted);
 
@@ -224,9 +232,11 @@ export const allowlistPlugin = fp(
     });
 
     // Node answers `Expect: 100-continue` by itself before any hook runs, which would write bytes
-    // to a non-allowlisted client. Taking the event over lets only allowed clients see the 100.
+    // to a non-allowlisted client. Taking the event over lets only allowed clients see the 100,
+    // and not for a body declared over the limit: its 413 comes before the client sends it.
     const onCheckContinue = (request: IncomingMessage, response: ServerResponse): void => {
-      if (anyIntegrator.contains(addressOf(request)) || isOperationsPath(request.url) || admin?.contains(addressOf(request)) === true) response.writeContinue();
+      const allowed = anyIntegrator.contains(addressOf(request)) || isOperationsPath(request.url) || admin?.contains(addressOf(request)) === true;
+      if (allowed && !(Number(request.headers['content-length']) > server.bodyBytesMax)) response.writeContinue();
       app.server.emit('request', request, response);
     };
     app.server.on('checkContinue', onCheckContinue);

@@ -77,26 +77,6 @@ function send(reply: FastifyReply, error: ApiError): FastifyReply {
   return reply.code(error.status).type('application/json').send(errorBody(error));
 }
 
-/** How far past the body limit a declared length may go and still be read to its end (drainsRefusedBody). */
-const REFUSED_BODY_DRAIN_FACTOR = 4;
-
-/**
- * Whether a body refused as too large is read to its end and discarded, keeping the connection,
- * instead of the connection being closed on it. Fastify refuses a body whose declared length is
- * over the limit before reading any of it, and closes the connection after the 413; a client
- * still sending the body then meets a reset, which often destroys the 413 before the client has
- * read it (fetch sees EPIPE). Up to REFUSED_BODY_DRAIN_FACTOR times the limit the connection stays
- * open instead, so Node reads the rest of the request and discards it, as it does after any
- * response sent before its request was read, and the client finishes sending and reads its 413
- * (nginx's lingering close serves the same end). Beyond that, and for a body found too large only
- * while it was being read (no declared length, or a wrong one), the connection is still closed.
- */
-function drainsRefusedBody(request: FastifyRequest): boolean {
-  const declared = Number(request.headers['content-length']);
-  const limit = request.routeOptions.bodyLimit;
-  return limit !== undefined && Number.isSafeInteger(declared) && declared > limit && declared <= REFUSED_BODY_DRAIN_FACTOR * limit;
-}
-
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 export const errorsPlugin = fp(
@@ -106,7 +86,6 @@ export const errorsPlugin = fp(
       if (apiError.status >= 500 && apiError.code === 'INTERNAL') {
         request.log.error({ err: error }, 'unhandled error');
       }
-      if (apiError.code === 'BODY_TOO_LARGE' && drainsRefusedBody(request)) reply.removeHeader('connection');
       return send(reply, apiError);
     });
 
