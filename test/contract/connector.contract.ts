@@ -9,13 +9,13 @@ import type {
   OutboundRequestToPayCancellation,
   RequestToPayReport,
   SchemeConnector,
-  SubmitOutcome,
 } from '../../src/ports/scheme.js';
 import { requestToPayTestValue } from '../../src/connectors/simulator/request-to-pay-values.js';
 import { REJECTION_CODES, testValue } from '../../src/connectors/simulator/test-values.js';
 import { mobile, outboundLookup } from '../support/lookup.js';
 import { cancellationOf, fromDebtorAccount } from '../support/request-to-pay.js';
 import { outboundTransfer, RecordingInbound, sleep, toAccount, withAmount } from '../support/scheme.js';
+import { transportOutcome } from '../support/transport.js';
 
 /**
  * The contract every scheme connector passes (STYLE.md rule 6), run against each registered
@@ -74,7 +74,7 @@ export function connectorContract(settings: ContractSettings): void {
     void it('approves by default, answering later through the inbound side', async () => {
       const transfer = outboundTransfer(scheme);
       const submitted = await connector.submit(transfer);
-      assert.deepEqual(outcomeOf(submitted), { kind: 'delivered' });
+      assert.deepEqual(transportOutcome(submitted), { kind: 'delivered' });
       assert.ok(submitted.sent?.document.includes(transfer.uetr), 'it tells what it sent: the document naming the transfer');
       assert.equal(inbound.about(transfer).length, 0, 'the answer must come asynchronously, not during submit');
       const [report] = await inbound.waitForTransfer(transfer);
@@ -88,7 +88,7 @@ export function connectorContract(settings: ContractSettings): void {
 
     void it('rejects with each documented reason code, carrying that code', async () => {
       const transfers = REJECTION_CODES.map((code) => ({ code, transfer: toAccount(scheme, testValue('reject', code).value) }));
-      for (const { transfer } of transfers) assert.deepEqual(outcomeOf(await connector.submit(transfer)), { kind: 'delivered' });
+      for (const { transfer } of transfers) assert.deepEqual(transportOutcome(await connector.submit(transfer)), { kind: 'delivered' });
       for (const { code, transfer } of transfers) {
         const [report] = await inbound.waitForTransfer(transfer);
         assert.equal(report?.status, 'REJECTED', code);
@@ -132,7 +132,7 @@ export function connectorContract(settings: ContractSettings): void {
       const countBefore = subject.transferCount();
       await connector.submit(transfer);
       const [first] = await inbound.waitForTransfer(transfer);
-      assert.deepEqual(outcomeOf(await connector.submit({ ...transfer, transactionId: 'another-attempt' })), { kind: 'delivered' });
+      assert.deepEqual(transportOutcome(await connector.submit({ ...transfer, transactionId: 'another-attempt' })), { kind: 'delivered' });
       const [, second] = await inbound.waitForTransfer(transfer, 2);
       assert.equal(subject.submissionsOf(transfer.uetr), 2);
       assert.equal(subject.transferCount(), countBefore + 1);
@@ -143,7 +143,7 @@ export function connectorContract(settings: ContractSettings): void {
 
     void it('answers an enquiry about a transfer the scheme never received with not_found', async () => {
       const transfer = outboundTransfer(scheme);
-      assert.deepEqual(outcomeOf(await connector.enquire(transfer)), { kind: 'delivered' });
+      assert.deepEqual(transportOutcome(await connector.enquire(transfer)), { kind: 'delivered' });
       const [report] = await inbound.waitForTransfer(transfer);
       assert.equal(report?.kind, 'not_found');
       assert.equal(report?.status, 'PENDING');
@@ -193,8 +193,8 @@ export function connectorContract(settings: ContractSettings): void {
 
     void it('delivers nothing for a transfer the scheme never answers, nor for enquiries about it', async () => {
       const transfer = toAccount(scheme, testValue('silent').value);
-      assert.deepEqual(outcomeOf(await connector.submit(transfer)), { kind: 'delivered' });
-      assert.deepEqual(outcomeOf(await connector.enquire(transfer)), { kind: 'delivered' });
+      assert.deepEqual(transportOutcome(await connector.submit(transfer)), { kind: 'delivered' });
+      assert.deepEqual(transportOutcome(await connector.enquire(transfer)), { kind: 'delivered' });
       await sleep(settings.latencyMs * 10 + 100);
       assert.equal(inbound.about(transfer).length, 0);
     });
@@ -213,7 +213,7 @@ export function connectorContract(settings: ContractSettings): void {
       const first = await connector.submit(transfer);
       assert.equal(first.kind, 'failed');
       assert.equal(first.kind === 'failed' && first.retryable, true);
-      assert.deepEqual(outcomeOf(await connector.submit(transfer)), { kind: 'delivered' });
+      assert.deepEqual(transportOutcome(await connector.submit(transfer)), { kind: 'delivered' });
       const [report] = await inbound.waitForTransfer(transfer);
       assert.equal(report?.status, 'ACCEPTED');
       assert.equal(subject.submissionsOf(transfer.uetr), 1, 'the failed attempt never reached the scheme');
@@ -235,7 +235,7 @@ export function connectorContract(settings: ContractSettings): void {
         assert.equal(outcome.kind === 'failed' && outcome.retryable, false);
         return;
       }
-      assert.deepEqual(outcomeOf(outcome), { kind: 'delivered' });
+      assert.deepEqual(transportOutcome(outcome), { kind: 'delivered' });
       const report = await identificationAbout(inbound, lookup);
       assert.equal(report.scheme, scheme);
       assert.equal(report.outcome, 'SUCCESSFUL');
@@ -255,7 +255,7 @@ export function connectorContract(settings: ContractSettings): void {
         }
         return;
       }
-      assert.deepEqual(outcomes.map(outcomeOf), [{ kind: 'delivered' }]);
+      assert.deepEqual(outcomes.map(transportOutcome), [{ kind: 'delivered' }]);
       const statuses = await requestToPayReportsAbout(inbound, request, 2);
       assert.deepEqual(
         statuses.map((report) => [report.kind, report.scheme, report.status]),
@@ -265,7 +265,7 @@ export function connectorContract(settings: ContractSettings): void {
         ],
       );
       assert.match(String(statuses[0]?.message.schema), /^pain\.014\.001\.\d\d$/);
-      assert.deepEqual(outcomeOf(await connector.cancelRequestToPay(cancellation)), { kind: 'delivered' });
+      assert.deepEqual(transportOutcome(await connector.cancelRequestToPay(cancellation)), { kind: 'delivered' });
       const answer = await cancellationAbout(inbound, cancellation);
       assert.equal(answer.accepted, true);
       assert.equal(answer.idempotencyKey, request.idempotencyKey);
@@ -319,8 +319,3 @@ function cancellationAbout(inbound: RecordingInbound, cancellation: OutboundRequ
   );
 }
 
-/** An outcome without the message it sent (the engine keeps that for operators): what the transport did. */
-function outcomeOf(outcome: SubmitOutcome): Omit<SubmitOutcome, 'sent'> {
-  const { sent: _sent, ...rest } = outcome;
-  return rest;
-}

@@ -27,6 +27,7 @@ import { linkPki, type TlsIdentity } from '../support/pki.js';
 import { dropTestDatabase, freshPostgresUrl } from '../support/postgres.js';
 import { basicAuth, freePort, startServer, testConfigObject, writeTestConfig, type RunningServer } from '../support/server.js';
 import { RecordingInbound, toAccount } from '../support/scheme.js';
+import { transportOutcome } from '../support/transport.js';
 
 const clock = { now: () => Date.now() };
 const pki = linkPki();
@@ -173,7 +174,7 @@ void describe('the inbound endpoint of the operator link', () => {
 
     // The same verdict, signed by the operator's key over this very body, is taken: the refusals were about the signature.
     const genuine = client(pki.operator, pki.operator.signing.privateFile);
-    assert.deepEqual(await genuine.send(inboundUrl, verdict), { kind: 'delivered' });
+    assert.deepEqual(transportOutcome(await genuine.send(inboundUrl, verdict)), { kind: 'delivered' });
     await genuine.close();
     await asOperator.close();
     assert.ok((await recorded()).states.includes('PAYMENT_AUTH_RESPONSE_RECEIVED'), 'recorded before the 2xx');
@@ -214,13 +215,13 @@ void describe('the standalone operator simulator', () => {
     const [first, second] = connectors;
     assert.ok(first && second);
     const transfer = toAccount('ZA_RTC', testValue('reject', 'AC06').value);
-    assert.deepEqual(await first.submit(transfer), { kind: 'delivered' });
+    assert.deepEqual(transportOutcome(await first.submit(transfer)), { kind: 'delivered' });
     const [answer] = await inbound.waitForTransfer(transfer, 1, 5_000);
     assert.equal(answer?.reasonCode, 'AC06');
     await operator.kill9();
     await operator.up();
     // Asked through the other instance, as after the first one died.
-    assert.deepEqual(await second.enquire(transfer), { kind: 'delivered' });
+    assert.deepEqual(transportOutcome(await second.enquire(transfer)), { kind: 'delivered' });
     const [, enquired] = await inbound.waitForTransfer(transfer, 2, 5_000);
     assert.equal(enquired?.kind, 'status');
     assert.equal(enquired?.status, 'REJECTED');
@@ -231,7 +232,7 @@ void describe('the standalone operator simulator', () => {
     const [first] = connectors;
     assert.ok(first);
     const transfer = toAccount('ZA_RTC', testValue('late').value);
-    assert.deepEqual(await first.submit(transfer), { kind: 'delivered' });
+    assert.deepEqual(transportOutcome(await first.submit(transfer)), { kind: 'delivered' });
     await operator.kill9();
     // Down past the answer's time: it is due at once when the operator is back.
     await new Promise((resolve) => setTimeout(resolve, 2_000));
@@ -249,7 +250,7 @@ void describe('the standalone operator simulator', () => {
     const transfer = toAccount('ZA_RTC', testValue('transient_failure').value);
     const failed = await first.submit(transfer);
     assert.equal(failed.kind === 'failed' && failed.retryable, true);
-    assert.deepEqual(await second.submit(transfer), { kind: 'delivered' });
+    assert.deepEqual(transportOutcome(await second.submit(transfer)), { kind: 'delivered' });
     const [answer] = await inbound.waitForTransfer(transfer, 1, 5_000);
     assert.equal(answer?.status, 'ACCEPTED');
     assert.equal(submissionsOf(store.state('ZA_RTC'), transfer.uetr), 1);

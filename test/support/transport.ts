@@ -32,3 +32,9 @@ export class CapturingTransport implements SchemeTransport {
     return this.handler({ document });
   }
 }
+
+/** An outcome without the message it sent (the engine keeps that for operators): what the transport did. */
+export function transportOutcome(outcome: SubmitOutcome): Omit<SubmitOutcome, 'sent'> {
+  const { sent: _sent, ...rest } = outcome;
+  return rest;
+}

@@ -20,7 +20,7 @@ import { IDENTIFIER_REASON_CODES, type ResolvedAccount } from '../../src/domain/
 import type { OutboundLookup, SchemeConnector } from '../../src/ports/scheme.js';
 import { account, IdentificationInbound, mobile, outboundLookup, shapId } from '../support/lookup.js';
 import { sleep } from '../support/scheme.js';
-import { CapturingTransport, DELIVERED } from '../support/transport.js';
+import { CapturingTransport, DELIVERED, transportOutcome } from '../support/transport.js';
 import { assertValid, XSD_SKIP } from '../support/xsd.js';
 
 const clock = { now: () => Date.now() };
@@ -39,7 +39,7 @@ function rppConnector(transport: SchemeTransport, family: SchemeFamily = ZA_RPP,
 /** The acmt.023 the ZA_RPP connector writes for a lookup. */
 async function acmt023Of(lookup: OutboundLookup): Promise<string> {
   const transport = new CapturingTransport();
-  assert.deepEqual(await rppConnector(transport).resolve(lookup), DELIVERED);
+  assert.deepEqual(transportOutcome(await rppConnector(transport).resolve(lookup)), DELIVERED);
   const [message] = transport.sent;
   assert.ok(message);
   assert.equal(message.messageName, 'acmt.023.001.03');
@@ -187,7 +187,7 @@ async function simulatorAnswers(requests: readonly string[]): Promise<string[]> 
     return Promise.resolve();
   });
   for (const document of requests) {
-    assert.deepEqual(await simulator.send({ scheme: 'ZA_RPP', messageName: 'acmt.023.001.03', messageId: 'M', idempotencyKey: 'K', document, traceparent: null }), DELIVERED);
+    assert.deepEqual(transportOutcome(await simulator.send({ scheme: 'ZA_RPP', messageName: 'acmt.023.001.03', messageId: 'M', idempotencyKey: 'K', document, traceparent: null })), DELIVERED);
     const expected = answers.length + 1;
     while (answers.length < expected) await sleep(1);
   }
@@ -236,7 +236,7 @@ void describe('identifier determination through the ZA_RPP connector and the sim
 
   async function resolved(identifier: Parameters<typeof outboundLookup>[0]) {
     const lookup = outboundLookup(identifier);
-    assert.deepEqual(await connector.resolve(lookup), DELIVERED);
+    assert.deepEqual(transportOutcome(await connector.resolve(lookup)), DELIVERED);
     const [report] = await inbound.waitFor(lookup);
     assert.ok(report);
     return report;
@@ -244,7 +244,7 @@ void describe('identifier determination through the ZA_RPP connector and the sim
 
   void it('resolves a mobile number to the account with both names, answering later through the inbound side', async () => {
     const lookup = outboundLookup(mobile('0821234567'));
-    assert.deepEqual(await connector.resolve(lookup), DELIVERED);
+    assert.deepEqual(transportOutcome(await connector.resolve(lookup)), DELIVERED);
     assert.equal(inbound.about(lookup).length, 0, 'the answer comes asynchronously, not during resolve');
     const [report] = await inbound.waitFor(lookup);
     assert.equal(report?.kind, 'identification');
@@ -269,7 +269,7 @@ void describe('identifier determination through the ZA_RPP connector and the sim
       return identifiers.map((identifier) => ({ code: entry.reasonCode, lookup: outboundLookup(identifier) }));
     });
     assert.ok(cases.length >= 33 * 2, `${cases.length} failing values`);
-    for (const { lookup } of cases) assert.deepEqual(await connector.resolve(lookup), DELIVERED);
+    for (const { lookup } of cases) assert.deepEqual(transportOutcome(await connector.resolve(lookup)), DELIVERED);
     for (const { code, lookup } of cases) {
       const [report] = await inbound.waitFor(lookup);
       assert.equal(report?.outcome, 'FAILED', lookup.message.request.identifier.value);
@@ -302,7 +302,7 @@ void describe('identifier determination through the ZA_RPP connector and the sim
   void it('answers a resend still on its way once, and one already answered with the same report again', async () => {
     const lookup = outboundLookup(shapId('lerato@shap'));
     await connector.resolve(lookup);
-    assert.deepEqual(await connector.resolve({ ...lookup, transactionId: 'resend' }), DELIVERED);
+    assert.deepEqual(transportOutcome(await connector.resolve({ ...lookup, transactionId: 'resend' })), DELIVERED);
     const [first] = await inbound.waitFor(lookup);
     await sleep(LATENCY_MS * 10 + 20);
     assert.equal(inbound.about(lookup).length, 1, 'one answer for two sends while it was on its way');
@@ -313,8 +313,8 @@ void describe('identifier determination through the ZA_RPP connector and the sim
 
   void it('never answers the AB06 value, nor a resend of it', async () => {
     const lookup = outboundLookup(mobile('0600000001'));
-    assert.deepEqual(await connector.resolve(lookup), DELIVERED);
-    assert.deepEqual(await connector.resolve(lookup), DELIVERED);
+    assert.deepEqual(transportOutcome(await connector.resolve(lookup)), DELIVERED);
+    assert.deepEqual(transportOutcome(await connector.resolve(lookup)), DELIVERED);
     await sleep(LATENCY_MS * 10 + 100);
     assert.equal(inbound.about(lookup).length, 0);
   });
@@ -521,7 +521,7 @@ void describe('the simulator directory setting', () => {
     await connector.start(inbound);
     try {
       const lookup = outboundLookup(mobile('27821234567'));
-      assert.deepEqual(await connector.resolve(lookup), DELIVERED);
+      assert.deepEqual(transportOutcome(await connector.resolve(lookup)), DELIVERED);
       const [report] = await inbound.waitFor(lookup, 1, 5_000);
       assert.equal(report?.outcome, 'SUCCESSFUL');
       assert.equal(report?.account?.knownAsName, 'Thandi D');

@@ -29,7 +29,7 @@ import { supports } from '../../src/domain/schemes.js';
 import type { OutboundRequestToPay, OutboundRequestToPayCancellation, SchemeConnector, SubmitOutcome } from '../../src/ports/scheme.js';
 import { cancellationOf, fromDebtorAccount, fromDebtorProxy, outboundRequestToPay, RequestToPayInbound } from '../support/request-to-pay.js';
 import { sleep } from '../support/scheme.js';
-import { CapturingTransport, DELIVERED } from '../support/transport.js';
+import { CapturingTransport, DELIVERED, transportOutcome } from '../support/transport.js';
 import { assertValid as assertValidAgainstXsd, XSD_SKIP } from '../support/xsd.js';
 
 const clock = { now: () => Date.now() };
@@ -49,7 +49,7 @@ function connectorOver(transport: SchemeTransport, family: SchemeFamily = ZA_RPP
 /** The document the ZA_RPP connector writes for `send`, checked to be the one message sent. */
 async function written(send: (connector: SchemeConnector) => Promise<SubmitOutcome>, messageName: string): Promise<SchemeMessage> {
   const transport = new CapturingTransport();
-  assert.deepEqual(await send(connectorOver(transport)), DELIVERED);
+  assert.deepEqual(transportOutcome(await send(connectorOver(transport))), DELIVERED);
   const [message] = transport.sent;
   assert.ok(message);
   assert.equal(message.messageName, messageName);
@@ -417,7 +417,7 @@ void describe('simulated request-to-pay scenarios', () => {
 
   void it('presents, then pays, any other debtor (the default)', async () => {
     for (const request of [outboundRequestToPay('MOBILE'), outboundRequestToPay('CUSTOM'), outboundRequestToPay('ACCOUNT'), fromDebtorAccount(requestToPayTestValue('pay').value)]) {
-      assert.deepEqual(await subject.connector.requestToPay(request), DELIVERED);
+      assert.deepEqual(transportOutcome(await subject.connector.requestToPay(request)), DELIVERED);
       assert.equal(subject.inbound.statusesOf(request).length, 0, 'reports come asynchronously');
       assert.deepEqual(await settledStatuses(subject.inbound, request, 3), ['PENDING', 'PRESENTED', 'PAID']);
     }
@@ -468,7 +468,7 @@ void describe('simulated request-to-pay scenarios', () => {
     const request = fromDebtorAccount(requestToPayTestValue('never_paid').value);
     await subject.connector.requestToPay(request);
     await settledStatuses(subject.inbound, request, 2);
-    assert.deepEqual(await subject.connector.requestToPay({ ...request, transactionId: 'another-attempt' }), DELIVERED);
+    assert.deepEqual(transportOutcome(await subject.connector.requestToPay({ ...request, transactionId: 'another-attempt' })), DELIVERED);
     assert.deepEqual(await settledStatuses(subject.inbound, request, 3), ['PENDING', 'PRESENTED', 'PRESENTED']);
     assert.equal(subject.simulator.requestToPaySendsOf(request.uetr), 2);
   });
@@ -478,7 +478,7 @@ void describe('simulated request-to-pay scenarios', () => {
     await subject.connector.requestToPay(request);
     await subject.inbound.statuses(request, 2);
     const cancellation = cancellationOf(request, 'CUST');
-    assert.deepEqual(await subject.connector.cancelRequestToPay(cancellation), DELIVERED);
+    assert.deepEqual(transportOutcome(await subject.connector.cancelRequestToPay(cancellation)), DELIVERED);
     const [answer] = await subject.inbound.cancellations(request);
     assert.deepEqual([answer?.accepted, answer?.cancellationKey, answer?.reasonCode], [true, cancellation.cancellationKey, undefined]);
     const paying = outboundRequestToPay('MOBILE');
@@ -613,9 +613,9 @@ async function simulatorDocuments(requests: readonly OutboundRequestToPay[], can
   });
   for (const request of requests) await connector.requestToPay(request);
   for (const cancellation of cancellations) await connector.cancelRequestToPay(cancellation);
-  for (const message of transport.sent.filter((sent) => sent.messageName.startsWith('pain.013'))) assert.deepEqual(await simulator.send(message), DELIVERED);
+  for (const message of transport.sent.filter((sent) => sent.messageName.startsWith('pain.013'))) assert.deepEqual(transportOutcome(await simulator.send(message)), DELIVERED);
   await sleep(30);
-  for (const message of transport.sent.filter((sent) => sent.messageName.startsWith('camt.056'))) assert.deepEqual(await simulator.send(message), DELIVERED);
+  for (const message of transport.sent.filter((sent) => sent.messageName.startsWith('camt.056'))) assert.deepEqual(transportOutcome(await simulator.send(message)), DELIVERED);
   await sleep(60);
   await simulator.stop();
   return answers;

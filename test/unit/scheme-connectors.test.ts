@@ -9,6 +9,7 @@ import type { InboundHandler, SchemeMessage, SchemeTransport } from '../../src/c
 import { SCHEMES, supports } from '../../src/domain/schemes.js';
 import type { OutboundTransfer, SchemeConnector } from '../../src/ports/scheme.js';
 import { outboundTransfer, RecordingInbound } from '../support/scheme.js';
+import { transportOutcome } from '../support/transport.js';
 
 /** A transport the test drives by hand: it records what is sent and lets the test play the operator. */
 class ManualTransport implements SchemeTransport {
@@ -146,7 +147,7 @@ void describe('ISO 20022 scheme connector', () => {
   void it('turns a transport that throws into a retryable failure', async () => {
     const { transport, connector } = await manual();
     transport.failWith = new Error('connection reset');
-    assert.deepEqual(await connector.submit(outboundTransfer('ZA_RTC')), { kind: 'failed', retryable: true, error: 'connection reset' });
+    assert.deepEqual(transportOutcome(await connector.submit(outboundTransfer('ZA_RTC'))), { kind: 'failed', retryable: true, error: 'connection reset' });
   });
 
   void it('refuses to send what check() refuses, not retryable', async () => {

@@ -6,6 +6,7 @@ import { testValue } from '../../src/connectors/simulator/test-values.js';
 import { ZA_RPP } from '../../src/connectors/za-rpp/family.js';
 import { ZA_RTC } from '../../src/connectors/za-rtc/family.js';
 import { outboundTransfer, RecordingInbound, toAccount } from '../support/scheme.js';
+import { transportOutcome } from '../support/transport.js';
 
 const clock = { now: () => Date.now() };
 const transport = threadedSimulatorTransport({ latencyMs: 1, lateAnswerMs: 50 });
@@ -26,8 +27,8 @@ void describe('scheme simulator in its own thread (the service’s `simulator` t
     try {
       const approved = outboundTransfer('ZA_RTC');
       const rejected = toAccount('ZA_RPP', testValue('reject', 'AC04').value);
-      assert.deepEqual(await rtc.submit(approved), { kind: 'delivered' });
-      assert.deepEqual(await rpp.submit(rejected), { kind: 'delivered' });
+      assert.deepEqual(transportOutcome(await rtc.submit(approved)), { kind: 'delivered' });
+      assert.deepEqual(transportOutcome(await rpp.submit(rejected)), { kind: 'delivered' });
       const [approval] = await rtcInbound.waitForTransfer(approved);
       assert.equal(approval?.status, 'ACCEPTED');
       assert.equal(approval?.scheme, 'ZA_RTC');
@@ -48,7 +49,7 @@ void describe('scheme simulator in its own thread (the service’s `simulator` t
     try {
       transport({ scheme: 'ZA_RTC', timeBudgetMs: 1_000, config: undefined, clock });
       const transfer = outboundTransfer('ZA_RTC');
-      assert.deepEqual(await rtc.submit(transfer), { kind: 'delivered' });
+      assert.deepEqual(transportOutcome(await rtc.submit(transfer)), { kind: 'delivered' });
       assert.equal((await inbound.waitForTransfer(transfer))[0]?.status, 'ACCEPTED');
     } finally {
       await rtc.stop();
@@ -110,7 +111,7 @@ void describe('scheme simulator in its own thread (the service’s `simulator` t
       await dying;
 
       const transfer = outboundTransfer('ZA_RTC');
-      assert.deepEqual(await rtc.submit(transfer), { kind: 'delivered' });
+      assert.deepEqual(transportOutcome(await rtc.submit(transfer)), { kind: 'delivered' });
       assert.notEqual(simulatorWorker(), dead, 'a new thread');
       assert.equal((await inbound.waitForTransfer(transfer))[0]?.status, 'ACCEPTED', 'the new thread knows the scheme was started');
     } finally {
