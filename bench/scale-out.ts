@@ -9,9 +9,8 @@
  * (E2E_WARM_UP_S).
  */
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { OperatorProcess, operatorLinkSchemes } from '../test/support/operator.js';
-import { dropTestDatabase, freshPostgresUrl, withPostgres } from '../test/support/postgres.js';
+import { deadlockCount, dropTestDatabase, freshPostgresUrl, withPostgres } from '../test/support/postgres.js';
 import { freePort } from '../test/support/server.js';
 import { runE2e, type E2eFigures } from './e2e.js';
 
@@ -36,16 +35,6 @@ export interface ScaleOutFigures {
   readonly many: ScaleOutRun;
 }
 
-async function deadlocks(databaseUrl: string): Promise<number> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const result = await client.query<{ deadlocks: string }>('SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()');
-    return Number(result.rows[0]?.deadlocks ?? Number.NaN);
-  } finally {
-    await client.end();
-  }
-}
 
 /** `instances` service instances on a fresh database, linked to a fresh standalone operator, at `ratePerS`. */
 async function runWith(instances: number, ratePerS: number, durationS: number): Promise<ScaleOutRun> {
@@ -56,7 +45,7 @@ async function runWith(instances: number, ratePerS: number, durationS: number): 
     schemes: { ZA_RPP: { latencyMs: OPERATOR_LATENCY_MS } },
   });
   try {
-    const before = await deadlocks(database);
+    const before = await deadlockCount(database);
     const figures = await runE2e({
       ratePerS,
       durationS,
@@ -66,7 +55,7 @@ async function runWith(instances: number, ratePerS: number, durationS: number): 
     });
     // Statistics reach pg_stat_database when backends flush them, within a second.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    return { instances, figures, deadlocks: (await deadlocks(database)) - before };
+    return { instances, figures, deadlocks: (await deadlockCount(database)) - before };
   } finally {
     await operator.stop();
     await dropTestDatabase(database);

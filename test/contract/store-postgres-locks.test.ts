@@ -5,22 +5,12 @@ import { openStore } from '../../src/adapters/store.js';
 import type { BatchRetryReason } from '../../src/adapters/store-postgres/pg-batch.js';
 import type { Store } from '../../src/ports/store.js';
 import { integratorConfig, message, seedTransaction } from '../support/delivery.js';
-import { dropTestDatabase, freshPostgresUrl } from '../support/postgres.js';
+import { deadlockCount, dropTestDatabase, freshPostgresUrl } from '../support/postgres.js';
 
 const STORES = 3;
 const TRANSACTIONS = 40;
 const ROUNDS = 30;
 
-async function deadlocks(databaseUrl: string): Promise<number> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const result = await client.query<{ deadlocks: string }>('SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()');
-    return Number(result.rows[0]?.deadlocks ?? Number.NaN);
-  } finally {
-    await client.end();
-  }
-}
 
 function shuffled<T>(items: readonly T[]): T[] {
   const copy = [...items];
@@ -50,7 +40,7 @@ void describe('PostgreSQL store: row locks across instances', () => {
       const ids: string[] = [];
       for (let i = 0; i < TRANSACTIONS; i += 1) ids.push(await seedTransaction(first, integrator, [message(integrator, 'event'), message(integrator, 'event')]));
       const outboxIds = (await Promise.all(ids.map((id) => first.outbox(id)))).flat().map((row) => row.id);
-      const before = await deadlocks(database);
+      const before = await deadlockCount(database);
 
       let failures = 0;
       const attempt = (work: Promise<unknown>): Promise<unknown> =>
@@ -86,7 +76,7 @@ void describe('PostgreSQL store: row locks across instances', () => {
       }
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       assert.equal(failures, 0, 'no write failed');
-      assert.equal((await deadlocks(database)) - before, 0, 'PostgreSQL detected no deadlock');
+      assert.equal((await deadlockCount(database)) - before, 0, 'PostgreSQL detected no deadlock');
     } finally {
       for (const store of stores) await store.close();
       await dropTestDatabase(database);

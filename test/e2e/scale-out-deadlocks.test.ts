@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import pg from 'pg';
 import { creditTransfer } from '../fixtures/credit-transfer.js';
 import { CALLBACK_PATH, EVENTS_PATH, TestReceiver, eventually } from '../support/delivery.js';
-import { dropTestDatabase, freshPostgresUrl } from '../support/postgres.js';
+import { deadlockCount, dropTestDatabase, freshPostgresUrl } from '../support/postgres.js';
 import { basicAuth, startServer, writeTestConfig, type RunningServer } from '../support/server.js';
 
 const INSTANCES = 3;
@@ -11,17 +10,6 @@ const TRANSFERS = 600;
 const CONCURRENCY = 24;
 const HIGH_LIMITS = { limits: { requestsPerSecond: 1_000_000, burst: 1_000_000 } };
 
-/** Deadlocks PostgreSQL has counted in this database since its statistics began. */
-async function deadlocks(databaseUrl: string): Promise<number> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const result = await client.query<{ deadlocks: string }>('SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()');
-    return Number(result.rows[0]?.deadlocks ?? Number.NaN);
-  } finally {
-    await client.end();
-  }
-}
 
 /**
  * Several instances on one PostgreSQL, each taking intakes, running its engine and delivering
@@ -40,7 +28,7 @@ void describe('three instances on one PostgreSQL under load', () => {
         integratorExtra: { ...HIGH_LIMITS, partnerApiUrl: `${bank.url}/partner-api/v1`, eventsApiUrl: `${bank.url}/events-api/v1` },
       });
       for (let i = 0; i < INSTANCES; i += 1) servers.push(await startServer({ configPath }));
-      const before = await deadlocks(database);
+      const before = await deadlockCount(database);
 
       let next = 0;
       const worker = async (): Promise<void> => {
@@ -60,7 +48,7 @@ void describe('three instances on one PostgreSQL under load', () => {
       assert.ok(bank.to(EVENTS_PATH).length >= TRANSFERS * 4, 'the events were delivered alongside');
       // Statistics reach pg_stat_database when the backends flush them (at most a second later).
       await new Promise((resolve) => setTimeout(resolve, 1_500));
-      assert.equal((await deadlocks(database)) - before, 0, 'PostgreSQL detected no deadlock');
+      assert.equal((await deadlockCount(database)) - before, 0, 'PostgreSQL detected no deadlock');
       for (const server of servers) assert.doesNotMatch(server.output(), /deadlock/i);
     } finally {
       for (const server of servers) await server.stop();

@@ -204,3 +204,15 @@ export async function freePort(): Promise<number> {
     });
   });
 }
+
+/** Deadlocks PostgreSQL has counted in the database `databaseUrl` names since its statistics began (flushed by backends within a second). */
+export async function deadlockCount(databaseUrl: string): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const result = await client.query<{ deadlocks: string }>('SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()');
+    return Number(result.rows[0]?.deadlocks ?? Number.NaN);
+  } finally {
+    await client.end();
+  }
+}

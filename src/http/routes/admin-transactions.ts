@@ -9,7 +9,7 @@ import { domainValidator, type Validated } from '../validation.js';
 import { Type } from '@sinclair/typebox';
 import { StringEnum } from '../../domain/messages/common.js';
 import { errorResponse } from '../schemas.js';
-import { ADMIN_PREFIX, adminErrors, adminSchema, attemptView, deliverySummary, iso, isRecord, parseRfc3339 } from './admin.js';
+import { ADMIN_PREFIX, adminErrors, adminSchema, attemptView, decodeCursor, deliverySummary, encodeCursor, iso, isRecord, parseRfc3339 } from './admin.js';
 
 /**
  * The operator API for transactions (docs/operations.md, "Finding a transaction"), registered in
@@ -185,21 +185,6 @@ function json(text: string): unknown {
   }
 }
 
-/** An opaque page token: the (createdAt, id) of the last row of the page. */
-function encodeCursor(row: TransactionSummary): string {
-  return Buffer.from(JSON.stringify([row.createdAt, row.id]), 'utf8').toString('base64url');
-}
-
-function decodeCursor(cursor: string): { createdAt: number; id: string } | undefined {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (!Array.isArray(value) || value.length !== 2) return undefined;
-    const [createdAt, id] = value as unknown[];
-    return Number.isSafeInteger(createdAt) && typeof id === 'string' ? { createdAt: createdAt as number, id } : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 function validateListQuery(query: unknown): Validated<ListQuery> {
   const input = isRecord(query) ? query : {};

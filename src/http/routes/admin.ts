@@ -182,12 +182,12 @@ export function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-/** An opaque page token: the (createdAt, id) of the last row of the page. */
-function encodeCursor(record: OutboxRecord): string {
-  return Buffer.from(JSON.stringify([record.createdAt, record.id]), 'utf8').toString('base64url');
+/** An opaque page token: the (createdAt, id) of the last row of the page (deliveries and transactions alike). */
+export function encodeCursor(row: { readonly createdAt: number; readonly id: string }): string {
+  return Buffer.from(JSON.stringify([row.createdAt, row.id]), 'utf8').toString('base64url');
 }
 
-function decodeCursor(cursor: string): { createdAt: number; id: string } | undefined {
+export function decodeCursor(cursor: string): { createdAt: number; id: string } | undefined {
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (!Array.isArray(value) || value.length !== 2) return undefined;
