@@ -140,7 +140,8 @@ function json<T>(value: DbJson<T>): T {
   return typeof value === 'string' ? (JSON.parse(value) as T) : value;
 }
 
-export function transactionFromRow(row: TransactionRow): TransactionRecord {
+/** The columns a transaction record and an operator's summary share, read the same way. */
+function identityFromRow(row: TransactionRow | SummaryRow) {
   return {
     id: row.id,
     integratorId: row.integrator_id,
@@ -149,11 +150,17 @@ export function transactionFromRow(row: TransactionRow): TransactionRecord {
     scheme: row.scheme as SchemeName,
     messageId: row.message_id,
     state: row.state,
-    version: Number(row.version),
     amountMinor: row.amount_minor === null ? null : BigInt(row.amount_minor),
     currency: row.currency,
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
+  };
+}
+
+export function transactionFromRow(row: TransactionRow): TransactionRecord {
+  return {
+    ...identityFromRow(row),
+    version: Number(row.version),
     dueAt: nullableNumber(row.due_at),
     traceparent: row.traceparent,
     tracestate: row.tracestate,
@@ -162,22 +169,7 @@ export function transactionFromRow(row: TransactionRow): TransactionRecord {
 }
 
 export function summaryFromRow(row: SummaryRow): TransactionSummary {
-  return {
-    id: row.id,
-    integratorId: row.integrator_id,
-    kind: row.kind as TransactionKind,
-    uetr: row.uetr,
-    scheme: row.scheme as SchemeName,
-    messageId: row.message_id,
-    endToEndId: row.end_to_end_id,
-    state: row.state,
-    amountMinor: row.amount_minor === null ? null : BigInt(row.amount_minor),
-    currency: row.currency,
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
-    outcome: row.outcome,
-    reasonCode: row.reason_code,
-  };
+  return { ...identityFromRow(row), endToEndId: row.end_to_end_id, outcome: row.outcome, reasonCode: row.reason_code };
 }
 
 export function schemeMessageFromRow(row: SchemeMessageRow): SchemeMessageRecord {
