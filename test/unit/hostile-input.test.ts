@@ -1,15 +1,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
-import { openStore } from '../../src/adapters/store.js';
-import { systemIds, systemClock } from '../../src/adapters/system/system.js';
-import { configFromObject } from '../../src/config/load.js';
-import { buildApp } from '../../src/http/app.js';
-import type { Store } from '../../src/ports/store.js';
 import { creditTransfer } from '../fixtures/credit-transfer.js';
 import { identifierDetermination } from '../fixtures/identifier-determination.js';
 import { requestToPay, requestToPayCancellation, requestToPayStatusRequest } from '../fixtures/request-to-pay.js';
-import { basicAuth, testConfigObject } from '../support/server.js';
+import { intakeApp } from '../support/intake-app.js';
+import { basicAuth } from '../support/server.js';
 import { edit } from '../support/validation.js';
 
 /** What any refusal of a hostile body may cost the service and the client, at most. */
@@ -30,17 +26,12 @@ interface ErrorDetail {
 
 void describe('intake under hostile and careless bodies', () => {
   let app: FastifyInstance;
-  let store: Store;
+  let close: () => Promise<void>;
 
   before(async () => {
-    store = await openStore('sqlite::memory:');
-    const config = await configFromObject(testConfigObject({ database: 'sqlite::memory:', integratorExtra: { limits: { requestsPerSecond: 1_000_000, burst: 1_000_000 } } }));
-    app = await buildApp({ config, store, clock: systemClock, ids: systemIds, readiness: { accepting: () => true } });
+    ({ app, close } = await intakeApp());
   });
-  after(async () => {
-    await app.close();
-    await store.close();
-  });
+  after(() => close());
 
   const post = async (path: string, body: unknown) => {
     const started = performance.now();

@@ -2,14 +2,11 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
-import { openStore } from '../../src/adapters/store.js';
-import { systemIds, systemClock } from '../../src/adapters/system/system.js';
-import { configFromObject } from '../../src/config/load.js';
-import { buildApp } from '../../src/http/app.js';
-import type { Store } from '../../src/ports/store.js';
 import { CREDIT_TRANSFER_FIXTURES, creditTransfer } from '../fixtures/credit-transfer.js';
 import { anyList, anyText, place, textPointers } from '../support/fuzz.js';
-import { basicAuth, testConfigObject } from '../support/server.js';
+import type { Store } from '../../src/ports/store.js';
+import { intakeApp } from '../support/intake-app.js';
+import { basicAuth } from '../support/server.js';
 
 /** What an integrator may legitimately get back for a body it made up; 500 is never among them. */
 const EXPECTED = new Set([202, 400, 403, 409, 413, 415, 422]);
@@ -17,16 +14,12 @@ const EXPECTED = new Set([202, 400, 403, 409, 413, 415, 422]);
 describe('credit-transfer endpoint under arbitrary input', () => {
   let app: FastifyInstance;
   let store: Store;
+  let close: () => Promise<void>;
 
   before(async () => {
-    store = await openStore('sqlite::memory:');
-    const config = await configFromObject(testConfigObject({ database: 'sqlite::memory:', integratorExtra: { limits: { requestsPerSecond: 1_000_000, burst: 1_000_000 } } }));
-    app = await buildApp({ config, store, clock: systemClock, ids: systemIds, readiness: { accepting: () => true } });
+    ({ app, store, close } = await intakeApp());
   });
-  after(async () => {
-    await app.close();
-    await store.close();
-  });
+  after(() => close());
 
   const send = async (payload: string, contentType = 'application/json') => {
     const response = await app.inject({
