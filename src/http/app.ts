@@ -108,15 +108,14 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
   await app.register(revokedSessionsPlugin, { auth: config.auth, store: deps.store, clock: deps.clock });
   operationsRoutes(app, deps);
   await app.register(async (scope) => oauthRoutes(scope, deps));
-  await app.register((scope, _options, done) => {
-    adminRoutes(scope, {
+  await app.register(async (scope) => {
+    await adminRoutes(scope, {
       config,
       store: deps.store,
       clock: deps.clock,
       ...(deps.delivery === undefined ? {} : { delivery: deps.delivery }),
       ...(deps.demoInbox === undefined ? {} : { demoInbox: deps.demoInbox }),
     });
-    done();
   });
   const { demoInbox } = deps;
   if (demoInbox !== undefined) demoInboxRoutes(app, demoInbox);

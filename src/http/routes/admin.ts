@@ -69,11 +69,11 @@ export const adminErrors = {
 };
 const ID_PARAMS = Type.Object({ id: Type.String({ minLength: 1, maxLength: ID_CHARS_MAX, description: 'The delivery id (webhook-id)' }) });
 
-export function adminRoutes(scope: FastifyInstance, deps: AdminDeps): void {
+export async function adminRoutes(scope: FastifyInstance, deps: AdminDeps): Promise<void> {
   const { admin } = deps.config;
   if (admin === undefined) return;
   const integratorIds = new Set(deps.config.integrators.map((integrator) => integrator.id));
-  scope.addHook('onRequest', adminGuard(admin, scope.failedAuthentications));
+  scope.addHook('onRequest', await adminGuard(admin, deps.clock, scope.failedAuthentications));
   adminTransactionRoutes(scope, { store: deps.store, integratorIds: [...integratorIds], ...(deps.demoInbox === undefined ? {} : { demoInbox: deps.demoInbox }) });
 
   scope.get<{ Querystring: ListQuery }>(
