@@ -180,7 +180,7 @@ function sampleMessage(input: SampleInput, scheme: SchemeName, integrator: Integ
       body['paymentScheme'] = { ...(body['paymentScheme'] as object), schema: scheme };
       body['creditorAccount'] = { identification: { schema: 'GENERIC', value: input.creditorAccount } };
       body['debtorAgent'] = agent;
-      if (scheme === 'ZA_RPP') body['paymentTypeInformation'] = { localInstrument: { schema: 'PROPRIETARY', value: 'PBAC' } };
+      if (scheme === 'ZA_RPP') body['paymentTypeInformation'] = { localInstrument: { schema: 'PROPRIETARY', value: 'PBA' } };
       return { kind: input.kind, uetr: ids.uetr, body };
     }
     case 'IDENTIFIER_DETERMINATION': {
