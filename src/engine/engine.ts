@@ -170,10 +170,13 @@ export class Engine implements SchemeInbound, Processing {
    * idempotency key it was sent with; an answer whose transaction is unknown, or that its kind's
    * driver says is not about it (a transfer's report with another UETR), is ignored (checked on
    * the row the decision is made on, so an answer following another of the same transaction reads
-   * nothing).
+   * nothing). Rejects with AnswerNotRecordedError when the decision stayed stale through its
+   * retries: nothing of the answer is kept, so its sender must deliver it again.
    */
   async receive(report: InboundReport): Promise<void> {
-    await this.#track(this.#handle(report.idempotencyKey, { type: 'scheme', report }));
+    if (!(await this.#track(this.#handle(report.idempotencyKey, { type: 'scheme', report })))) {
+      throw new AnswerNotRecordedError(report.idempotencyKey);
+    }
   }
 
   /** From the dispatcher: an attempt to deliver a callback was recorded. */
@@ -310,7 +313,8 @@ export class Engine implements SchemeInbound, Processing {
       return true;
     }
     this.#deps.log.warn({ transactionId }, 'engine: decision stayed stale; the timer retries it');
-    await store.recordSchemeMessages(recorded);
+    // A scheme answer is refused as a whole (receive rejects) and comes again: it is kept when it is recorded.
+    if (input.type !== 'scheme') await store.recordSchemeMessages(recorded);
     return false;
   }
 
@@ -430,6 +434,15 @@ export class Engine implements SchemeInbound, Processing {
         this.#deps.log.error({ err: error, transactionId: transaction.id }, 'engine: recording a scheme call failed; the timer retries it'),
       );
     }
+  }
+}
+
+/** A scheme answer the engine could not record (its decision stayed stale): the sender delivers it again. */
+export class AnswerNotRecordedError extends Error {
+  override readonly name = 'AnswerNotRecordedError';
+
+  constructor(idempotencyKey: string) {
+    super(`scheme answer about ${idempotencyKey} not recorded: the transaction kept moving under its decision; send it again`);
   }
 }
 
