@@ -12,14 +12,19 @@ import { NO_TRACING, type Milestones, type Tracing } from '../ports/observabilit
 import type { AcceptedWork, Processing, RequestOutcome, TransactionRequest } from '../ports/processing.js';
 import type { InboundReport, SchemeConnector, SchemeInbound } from '../ports/scheme.js';
 import type { Lease, NewOutboxMessage, NewSchemeMessage, OutboxRecord, StateChange, Store, TransactionRecord } from '../ports/store.js';
+import { jittered } from './jitter.js';
 import { KeyedSerialQueue } from './keyed-queue.js';
 import { traceHeaders, type DriverEnv, type EngineInput, type KindContext, type KindDecision, type KindDriver } from './kinds/kind.js';
 import { DRIVERS } from './kinds/registry.js';
 
 export interface EngineOptions {
-  /** Transactions claimed per poll. */
+  /** Most transactions claimed per poll; a claim never asks for more than inFlightMax leaves room for. */
   readonly claimBatchMax: number;
-  /** How often the engine looks for due timers when nobody wakes it. */
+  /**
+   * How often, on average, the engine looks for due timers when nobody wakes it: each pause is
+   * drawn between half and one and a half of it, so instances that happened to poll together
+   * (after a shared stall of the database) drift apart instead of claiming in step.
+   */
   readonly pollIntervalMs: number;
   /** A claim lapses after this long, so a crashed instance's work is taken over. */
   readonly leaseMs: number;
@@ -75,6 +80,8 @@ export interface EngineDeps {
    * process send what it did not.
    */
   readonly sendsToSchemes?: boolean;
+  /** Randomness for the poll jitter (tests pass a fixed one). */
+  readonly random?: () => number;
   readonly options?: Partial<EngineOptions>;
 }
 
@@ -194,16 +201,19 @@ export class Engine implements SchemeInbound, Processing {
       }
       if (!this.#running) break;
       this.#woken = false;
+      // Only what this engine can run now: a lease it holds without running it would keep the
+      // transaction from every other instance until the lease lapsed.
+      const room = Math.min(this.#options.claimBatchMax, this.#options.inFlightMax - this.#inFlight.size);
       let claimed: TransactionRecord[] = [];
       try {
-        claimed = await store.claimDue({ now: clock.now(), limit: this.#options.claimBatchMax, owner: instanceId, leaseMs: this.#options.leaseMs });
+        claimed = await store.claimDue({ now: clock.now(), limit: room, owner: instanceId, leaseMs: this.#options.leaseMs });
       } catch (error) {
         log.error({ err: error }, 'engine: claiming due work failed; retrying');
       }
       for (const transaction of claimed) this.#takeUp(transaction);
-      if (claimed.length < this.#options.claimBatchMax && !this.#woken && this.#running) {
+      if (claimed.length < room && !this.#woken && this.#running) {
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, this.#options.pollIntervalMs);
+          const timer = setTimeout(resolve, jittered(this.#options.pollIntervalMs, this.#deps.random ?? Math.random));
           this.#wakeUp = () => {
             clearTimeout(timer);
             resolve();
