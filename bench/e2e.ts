@@ -4,7 +4,7 @@
  * simulator at zero latency and every event delivered. Reports whether the backlog (accepted but
  * not yet called back) grows. Measured after a warm-up (E2E_WARM_UP_S, default 15 s, at the offered
  * rate up to 300/s, drained before measuring). Knobs: E2E_RATE (default 1000/s), E2E_DURATION_S
- * (60), DATABASE (default a fresh SQLite file), E2E_SERVICE=hollow (measure bench/hollow-service.ts, the
+ * (60), DATABASE (default a fresh SQLite file), E2E_STORE (the configuration's `store` section, JSON), E2E_SERVICE=hollow (measure bench/hollow-service.ts, the
  * same HTTP exchanges with nothing else, instead of regpay: the floor of what the HTTP costs).
  */
 import { join } from 'node:path';
@@ -23,6 +23,8 @@ export interface E2eFigures {
   readonly startedAt: number;
   readonly durationS: number;
   readonly accepted: number;
+  /** Transfers accepted in the warm-up (before `accepted`). */
+  readonly warmUpAccepted: number;
   readonly completed: number;
   /** Every transfer completed, divided by the time from the first request to the last final callback. */
   readonly completedPerS: number;
@@ -50,6 +52,72 @@ export interface E2eFigures {
    * comes from a few slow stretches or from the whole run, and when.
    */
   readonly latencyBySecond: readonly string[];
+  /**
+   * Time from the receiver's 2xx to the commit recording the message DELIVERED (the service's
+   * `regpay_delivery_ack_record_seconds`, every instance, callbacks and events, measured load
+   * only), p50 and p99 in ms interpolated within the histogram's buckets; NaN without metrics.
+   */
+  readonly ackRecordP50Ms: number;
+  readonly ackRecordP99Ms: number;
+  /** A group commit's duration (`regpay_store_commit_duration_seconds`, the same way). */
+  readonly commitP50Ms: number;
+  readonly commitP99Ms: number;
+}
+
+/** Histograms of the service read from its /metrics for the figures. */
+const HISTOGRAMS = ['regpay_delivery_ack_record_seconds', 'regpay_store_commit_duration_seconds'] as const;
+type HistogramName = (typeof HISTOGRAMS)[number];
+const BUCKET_LINE = /^(regpay_[a-z_]+)_bucket\{(?:[^}]*,)?le="([^"]+)"[^}]*\} (\d+)/;
+
+/** Each histogram of one instance: cumulative counts by upper bound (s), labels summed. */
+async function histogramBuckets(serviceUrl: string): Promise<Map<HistogramName, Map<number, number>>> {
+  const histograms = new Map<HistogramName, Map<number, number>>(HISTOGRAMS.map((name) => [name, new Map()]));
+  const response = await fetch(`${serviceUrl}/metrics`);
+  if (!response.ok) return histograms;
+  for (const line of (await response.text()).split('\n')) {
+    const match = BUCKET_LINE.exec(line);
+    const buckets = match === null ? undefined : histograms.get(match[1] as HistogramName);
+    if (match === null || buckets === undefined) continue;
+    const bound = match[2] === '+Inf' ? Infinity : Number(match[2]);
+    buckets.set(bound, (buckets.get(bound) ?? 0) + Number(match[3]));
+  }
+  return histograms;
+}
+
+/** The p-th percentile (ms) of the observations between two scrapes of cumulative buckets, linear within its bucket (as histogram_quantile). */
+function bucketPercentileMs(before: ReadonlyMap<number, number>, after: ReadonlyMap<number, number>, p: number): number {
+  const bounds = [...after.keys()].sort((a, b) => a - b);
+  const counts = bounds.map((bound) => (after.get(bound) ?? 0) - (before.get(bound) ?? 0));
+  const total = counts.at(-1) ?? 0;
+  if (total === 0) return Number.NaN;
+  const rank = (p / 100) * total;
+  for (let index = 0; index < bounds.length; index += 1) {
+    if ((counts[index] ?? 0) < rank) continue;
+    const upper = bounds[index] ?? Infinity;
+    const lower = index === 0 ? 0 : (bounds[index - 1] ?? 0);
+    if (upper === Infinity) return lower * 1000;
+    const below = index === 0 ? 0 : (counts[index - 1] ?? 0);
+    const inBucket = (counts[index] ?? 0) - below;
+    return Math.round((lower + (upper - lower) * (inBucket === 0 ? 1 : (rank - below) / inBucket)) * 1000 * 10) / 10;
+  }
+  return Number.NaN;
+}
+
+/** Every instance's buckets added up, by histogram. */
+async function histogramsOfAll(urls: readonly string[]): Promise<Map<HistogramName, Map<number, number>>> {
+  const sums = new Map<HistogramName, Map<number, number>>(HISTOGRAMS.map((name) => [name, new Map()]));
+  for (const histograms of await Promise.all(urls.map(histogramBuckets))) {
+    for (const [name, buckets] of histograms) {
+      const sum = sums.get(name) ?? new Map<number, number>();
+      for (const [bound, count] of buckets) sum.set(bound, (sum.get(bound) ?? 0) + count);
+      sums.set(name, sum);
+    }
+  }
+  return sums;
+}
+
+function histogramPercentileMs(before: ReadonlyMap<HistogramName, Map<number, number>>, after: ReadonlyMap<HistogramName, Map<number, number>>, name: HistogramName, p: number): number {
+  return bucketPercentileMs(before.get(name) ?? new Map(), after.get(name) ?? new Map(), p);
 }
 
 /**
@@ -120,6 +188,7 @@ export async function runE2e(options: {
         // The issue's measure: the simulated scheme answers at once, so the figures are the service's own.
         schemes: options.schemes?.(instance) ?? { ZA_RPP: { connector: 'simulator', timeBudgetMs: 10_000, simulatorLatencyMs: 0 } },
         ...(options.delivery === undefined ? {} : { delivery: options.delivery }),
+        ...(process.env.E2E_STORE === undefined ? {} : { store: JSON.parse(process.env.E2E_STORE) as Record<string, unknown> }),
         ...(options.metrics === undefined ? {} : { metrics: { enabled: options.metrics } }),
       },
     });
@@ -200,6 +269,7 @@ export async function runE2e(options: {
     const baseline = { callbacks: Object.keys(warmedUp.callbacks).length, events: warmedUp.eventCount };
     if (baseline.callbacks < warmUp.size) throw new Error(`warm-up not drained: ${baseline.callbacks} of ${warmUp.size} called back`);
 
+    const histogramsBefore = await histogramsOfAll(servers.map((server) => server.url));
     const cpuBefore = serviceCpuUs();
     const started = Date.now();
     const sampler = setInterval(() => {
@@ -213,6 +283,7 @@ export async function runE2e(options: {
     const last = await drained(warmUp.size + sentAt.size, 120_000);
     const drainMs = Date.now() - offeredEnd;
     const cpu = cpuPerUnit(cpuBefore, serviceCpuUs(), Math.max(1, sentAt.size));
+    const histogramsAfter = await histogramsOfAll(servers.map((server) => server.url));
     const databaseCpuAfter = postgresCpuUs();
     const latencies = [...sentAt].flatMap(([uetr, t0]) => (last.callbacks[uetr] === undefined ? [] : [last.callbacks[uetr] - t0])).sort((a, b) => a - b);
     intake.sort((a, b) => a - b);
@@ -223,6 +294,7 @@ export async function runE2e(options: {
       startedAt: started,
       durationS: options.durationS,
       accepted: sentAt.size,
+      warmUpAccepted: warmUp.size,
       completed: latencies.length,
       completedPerS: latencies.length / ((lastCallbackAt - started) / 1000),
       completedDuringLoadPerS: [...sentAt.keys()].filter((uetr) => (last.callbacks[uetr] ?? Infinity) <= offeredEnd).length / ((offeredEnd - started) / 1000),
@@ -240,6 +312,10 @@ export async function runE2e(options: {
       databaseCpuUsPerTransfer: Math.round((databaseCpuAfter - databaseCpuBefore) / Math.max(1, sentAt.size)),
       cpuUsPerTransferByThread: cpu.byThread.map(([thread, us]) => `${thread}: ${Math.round(us)}`),
       latencyBySecond: bySecond(sentAt, last.callbacks, started).map((second) => `${percentile(second, 50)}/${percentile(second, 99)}`),
+      ackRecordP50Ms: histogramPercentileMs(histogramsBefore, histogramsAfter, 'regpay_delivery_ack_record_seconds', 50),
+      ackRecordP99Ms: histogramPercentileMs(histogramsBefore, histogramsAfter, 'regpay_delivery_ack_record_seconds', 99),
+      commitP50Ms: histogramPercentileMs(histogramsBefore, histogramsAfter, 'regpay_store_commit_duration_seconds', 50),
+      commitP99Ms: histogramPercentileMs(histogramsBefore, histogramsAfter, 'regpay_store_commit_duration_seconds', 99),
     };
   } finally {
     for (const pool of pools) await pool.close();

@@ -10,7 +10,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { OperatorProcess, operatorLinkSchemes } from '../test/support/operator.js';
-import { deadlockCount, dropTestDatabase, freshPostgresUrl, withPostgres } from '../test/support/postgres.js';
+import { databaseCounters, dropTestDatabase, freshPostgresUrl, withPostgres } from '../test/support/postgres.js';
 import { freePort } from '../test/support/server.js';
 import { runE2e, type E2eFigures } from './e2e.js';
 
@@ -27,6 +27,9 @@ export interface ScaleOutRun {
   readonly instances: number;
   readonly figures: E2eFigures;
   readonly deadlocks: number;
+  /** PostgreSQL transactions committed (every instance's batches, reads and claims) per transfer, warm-up included. */
+  readonly commitsPerTransfer: number;
+  readonly rollbacks: number;
 }
 
 export interface ScaleOutFigures {
@@ -45,7 +48,7 @@ async function runWith(instances: number, ratePerS: number, durationS: number): 
     schemes: { ZA_RPP: { latencyMs: OPERATOR_LATENCY_MS } },
   });
   try {
-    const before = await deadlockCount(database);
+    const before = await databaseCounters(database);
     const figures = await runE2e({
       ratePerS,
       durationS,
@@ -55,7 +58,15 @@ async function runWith(instances: number, ratePerS: number, durationS: number): 
     });
     // Statistics reach pg_stat_database when backends flush them, within a second.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    return { instances, figures, deadlocks: (await deadlockCount(database)) - before };
+    const after = await databaseCounters(database);
+    const transfers = figures.accepted + figures.warmUpAccepted;
+    return {
+      instances,
+      figures,
+      deadlocks: after.deadlocks - before.deadlocks,
+      commitsPerTransfer: Math.round(((after.commits - before.commits) / Math.max(1, transfers)) * 10) / 10,
+      rollbacks: after.rollbacks - before.rollbacks,
+    };
   } finally {
     await operator.stop();
     await dropTestDatabase(database);
@@ -77,6 +88,7 @@ export function scaleOutRows(figures: ScaleOutFigures): string[] {
     return (
       `${run.instances} instance${run.instances === 1 ? '' : 's'} at ${figures.offeredPerS}/s: ${f.completedDuringLoadPerS.toFixed(1)}/s completed while offered ` +
       `(${f.completed}/${f.accepted}), p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms, CPU/transfer service ${f.serviceCpuUsPerTransfer} µs + PostgreSQL ${f.databaseCpuUsPerTransfer} µs, ` +
+      `ack to DELIVERED recorded p50 ${f.ackRecordP50Ms} ms p99 ${f.ackRecordP99Ms} ms, group commit p50 ${f.commitP50Ms} ms p99 ${f.commitP99Ms} ms, PostgreSQL commits/transfer ${run.commitsPerTransfer} (rollbacks ${run.rollbacks}), ` +
       `duplicate callbacks ${f.duplicateCallbacks}, deadlocks ${run.deadlocks}`
     );
   };

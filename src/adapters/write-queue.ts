@@ -41,7 +41,7 @@ export interface Settleable {
   reject(error: unknown): void;
 }
 
-export interface WriteQueueOptions {
+export interface WriteQueueOptions<Item = unknown> {
   /** Most items in one database transaction. */
   readonly batchMax: number;
   /** Most items waiting; beyond it a write is refused with StoreOverloadedError. */
@@ -56,20 +56,29 @@ export interface WriteQueueOptions {
   readonly overlapMin?: number;
   /** Told of every batch once flushed (committed or failed as a whole): its size and how long the flush took. */
   readonly onBatch?: (writes: number, seconds: number) => void;
+  /**
+   * The rows an item locks (keys of the adapter's choosing), for a store whose concurrent batches
+   * take row locks: an item whose rows a batch in flight holds waits for a later batch instead
+   * of joining a concurrent one, where it would wait on that batch's lock while holding the
+   * locks of its whole batch (every write of it waiting too). Items sharing a row keep their order.
+   */
+  readonly keysOf?: (item: Item) => readonly string[];
 }
 
 export class WriteQueue<Item extends Settleable> {
   readonly #flush: (batch: Item[]) => Promise<void> | void;
-  readonly #options: WriteQueueOptions;
+  readonly #options: WriteQueueOptions<Item>;
   #pending: Item[] = [];
   /** Urgent items waiting (counted with #pending against queueMax); batches take them first. */
   #urgent: Item[] = [];
   #scheduled = false;
   #inFlight = 0;
+  /** Rows locked by the batches in flight, with how many of them hold each (keysOf). */
+  readonly #held = new Map<string, number>();
   #closed = false;
   #idleWaiters: (() => void)[] = [];
 
-  constructor(flush: (batch: Item[]) => Promise<void> | void, options: WriteQueueOptions) {
+  constructor(flush: (batch: Item[]) => Promise<void> | void, options: WriteQueueOptions<Item>) {
     this.#flush = flush;
     this.#options = options;
   }
@@ -130,14 +139,32 @@ export class WriteQueue<Item extends Settleable> {
     if (!this.#ready()) return;
     // Urgent items first, but at most half a batch of them while others wait, so a flood of
     // urgent writes (intakes beyond capacity) cannot starve the processing of what was accepted.
-    const { batchMax } = this.#options;
-    const batch = this.#urgent.splice(0, this.#pending.length > 0 ? Math.ceil(batchMax / 2) : batchMax);
-    batch.push(...this.#pending.splice(0, batchMax - batch.length));
-    batch.push(...this.#urgent.splice(0, batchMax - batch.length));
+    const { batchMax, keysOf } = this.#options;
+    let batch: Item[];
+    let keys: string[] = [];
+    if (keysOf === undefined) {
+      batch = this.#urgent.splice(0, this.#pending.length > 0 ? Math.ceil(batchMax / 2) : batchMax);
+      batch.push(...this.#pending.splice(0, batchMax - batch.length));
+      batch.push(...this.#urgent.splice(0, batchMax - batch.length));
+    } else {
+      const taking = new Taking(this.#held, keysOf);
+      batch = taking.from(this.#urgent, this.#pending.length > 0 ? Math.ceil(batchMax / 2) : batchMax);
+      batch.push(...taking.from(this.#pending, batchMax - batch.length));
+      batch.push(...taking.from(this.#urgent, batchMax - batch.length));
+      // Everything waiting touches rows a batch in flight holds: the end of that batch schedules again.
+      if (batch.length === 0) return;
+      keys = taking.keys;
+      for (const key of keys) this.#held.set(key, (this.#held.get(key) ?? 0) + 1);
+    }
     this.#inFlight += 1;
     const started = performance.now();
     const done = (): void => {
       this.#options.onBatch?.(batch.length, (performance.now() - started) / 1000);
+      for (const key of keys) {
+        const holders = (this.#held.get(key) ?? 1) - 1;
+        if (holders > 0) this.#held.set(key, holders);
+        else this.#held.delete(key);
+      }
       this.#inFlight -= 1;
       this.#schedule();
       if (this.#waiting() === 0 && this.#inFlight === 0) {
@@ -163,5 +190,51 @@ export class WriteQueue<Item extends Settleable> {
     } else {
       done();
     }
+  }
+}
+
+/**
+ * Fills one batch with items whose rows no batch in flight holds (WriteQueueOptions.keysOf). An
+ * item passed over makes its rows pass over the items behind it too, so writes on one row keep
+ * their order; the items taken are removed from their queue, the others stay in order.
+ */
+class Taking<Item> {
+  readonly #held: ReadonlyMap<string, number>;
+  readonly #keysOf: (item: Item) => readonly string[];
+  /** Rows of items passed over in this batch. */
+  readonly #passed = new Set<string>();
+  /** Rows of the items taken. */
+  readonly #taken = new Set<string>();
+
+  constructor(held: ReadonlyMap<string, number>, keysOf: (item: Item) => readonly string[]) {
+    this.#held = held;
+    this.#keysOf = keysOf;
+  }
+
+  get keys(): string[] {
+    return [...this.#taken];
+  }
+
+  /** Up to `max` items of `queue` that may run now, removed from it. */
+  from(queue: Item[], max: number): Item[] {
+    const taken: Item[] = [];
+    if (max <= 0 || queue.length === 0) return taken;
+    const kept: Item[] = [];
+    for (const item of queue) {
+      if (taken.length >= max) {
+        kept.push(item);
+        continue;
+      }
+      const keys = this.#keysOf(item);
+      if (keys.some((key) => this.#held.has(key) || this.#passed.has(key))) {
+        for (const key of keys) this.#passed.add(key);
+        kept.push(item);
+        continue;
+      }
+      for (const key of keys) this.#taken.add(key);
+      taken.push(item);
+    }
+    queue.splice(0, queue.length, ...kept);
+    return taken;
   }
 }

@@ -5,6 +5,7 @@ import type { Clock } from '../ports/clock.js';
 import { SEND_ABORTED, type PartnerSender, type SendResult } from '../ports/partner.js';
 import type { OutboxDelivery } from '../ports/delivery.js';
 import type { Lease, OutboxChannel, OutboxEndpoint, OutboxRecord, Store } from '../ports/store.js';
+import { jittered } from './jitter.js';
 
 /**
  * Delivers the outbox to integrators (CONTRACT §3–4): claims due messages, sends them with
@@ -56,11 +57,13 @@ export interface DispatcherOptions {
   readonly retryJitterRatio?: number;
   /** Randomness for the jitter (tests pass a fixed one). */
   readonly random?: () => number;
+  /** Most messages claimed per poll; a claim never asks for more than inFlightMax leaves room for (running and waiting). */
   readonly claimBatchMax?: number;
   readonly inFlightMax?: number;
   readonly endpointInFlightMax?: number;
   /** Must outlast the longest attempt (the sender's timeout, times four for a token refetch on 401). */
   readonly leaseMs?: number;
+  /** Mean pause between polls when nothing wakes it, each drawn between half and one and a half of it (as the engine's). */
   readonly pollIntervalMs?: number;
   /** stop() waits this long for in-flight deliveries, then aborts them (they are not recorded; their leases lapse). */
   readonly stopTimeoutMs?: number;
@@ -71,6 +74,8 @@ export interface DispatcherOptions {
    * call, so the engine must not depend on it alone (the outbox row holds the truth).
    */
   readonly onCallbackOutcome?: (record: OutboxRecord, outcome: CallbackOutcome) => void | Promise<void>;
+  /** Told, for every acknowledged message, how long its DELIVERED record took to commit after the answer came (metrics). */
+  readonly onAckRecorded?: (channel: OutboxChannel, seconds: number) => void;
 }
 
 /** Delay before each attempt, per channel (config/schema.ts has the same defaults). */
@@ -137,6 +142,7 @@ export class Dispatcher implements OutboxDelivery {
   readonly #pollIntervalMs: number;
   readonly #stopTimeoutMs: number;
   readonly #onCallbackOutcome: DispatcherOptions['onCallbackOutcome'];
+  readonly #onAckRecorded: DispatcherOptions['onAckRecorded'];
 
   /** Deliveries running, by outbox id. */
   readonly #inFlight = new Map<string, Promise<void>>();
@@ -172,6 +178,7 @@ export class Dispatcher implements OutboxDelivery {
     this.#pollIntervalMs = positive(options.pollIntervalMs ?? DEFAULT_DISPATCHER_OPTIONS.pollIntervalMs, 'pollIntervalMs');
     this.#stopTimeoutMs = options.stopTimeoutMs ?? DEFAULT_DISPATCHER_OPTIONS.stopTimeoutMs;
     this.#onCallbackOutcome = options.onCallbackOutcome;
+    this.#onAckRecorded = options.onAckRecorded;
   }
 
   start(): void {
@@ -266,7 +273,7 @@ export class Dispatcher implements OutboxDelivery {
       const timer = setTimeout(() => {
         this.#wakeUp = undefined;
         resolve();
-      }, this.#pollIntervalMs);
+      }, jittered(this.#pollIntervalMs, this.#jitter.random));
       this.#wakeUp = () => {
         clearTimeout(timer);
         this.#wakeUp = undefined;
@@ -356,6 +363,7 @@ export class Dispatcher implements OutboxDelivery {
 
   async #deliver(record: OutboxRecord, releaseSlot: () => void): Promise<void> {
     const result = await this.#send(record);
+    const answeredAt = performance.now();
     releaseSlot();
     if (result.error === SEND_ABORTED) return;
     const at = this.#clock.now();
@@ -372,6 +380,7 @@ export class Dispatcher implements OutboxDelivery {
       // cycle per message would space a transaction's eight events a claim round trip apart.
       ...(this.#running ? { leaseNext: { owner: this.#instanceId, leaseMs: this.#leaseMs } } : {}),
     });
+    if (result.delivered) this.#onAckRecorded?.(record.channel, (performance.now() - answeredAt) / 1000);
     if (next !== undefined && this.#running) this.#admit(next, this.#clock.now());
     if (!result.delivered) {
       const level = nextAttemptAt === null ? 'warn' : 'info';

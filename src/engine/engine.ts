@@ -12,14 +12,19 @@ import { NO_TRACING, type Milestones, type Tracing } from '../ports/observabilit
 import type { AcceptedWork, Processing, RequestOutcome, TransactionRequest } from '../ports/processing.js';
 import type { InboundReport, SchemeConnector, SchemeInbound } from '../ports/scheme.js';
 import type { Lease, NewOutboxMessage, NewSchemeMessage, OutboxRecord, StateChange, Store, TransactionRecord } from '../ports/store.js';
+import { jittered } from './jitter.js';
 import { KeyedSerialQueue } from './keyed-queue.js';
 import { traceHeaders, type DriverEnv, type EngineInput, type KindContext, type KindDecision, type KindDriver } from './kinds/kind.js';
 import { DRIVERS } from './kinds/registry.js';
 
 export interface EngineOptions {
-  /** Transactions claimed per poll. */
+  /** Most transactions claimed per poll; a claim never asks for more than inFlightMax leaves room for. */
   readonly claimBatchMax: number;
-  /** How often the engine looks for due timers when nobody wakes it. */
+  /**
+   * How often, on average, the engine looks for due timers when nobody wakes it: each pause is
+   * drawn between half and one and a half of it, so instances that happened to poll together
+   * (after a shared stall of the database) drift apart instead of claiming in step.
+   */
   readonly pollIntervalMs: number;
   /** A claim lapses after this long, so a crashed instance's work is taken over. */
   readonly leaseMs: number;
@@ -75,6 +80,8 @@ export interface EngineDeps {
    * process send what it did not.
    */
   readonly sendsToSchemes?: boolean;
+  /** Randomness for the poll jitter (tests pass a fixed one). */
+  readonly random?: () => number;
   readonly options?: Partial<EngineOptions>;
 }
 
@@ -170,10 +177,13 @@ export class Engine implements SchemeInbound, Processing {
    * idempotency key it was sent with; an answer whose transaction is unknown, or that its kind's
    * driver says is not about it (a transfer's report with another UETR), is ignored (checked on
    * the row the decision is made on, so an answer following another of the same transaction reads
-   * nothing).
+   * nothing). Rejects with AnswerNotRecordedError when the decision stayed stale through its
+   * retries: nothing of the answer is kept, so its sender must deliver it again.
    */
   async receive(report: InboundReport): Promise<void> {
-    await this.#track(this.#handle(report.idempotencyKey, { type: 'scheme', report }));
+    if (!(await this.#track(this.#handle(report.idempotencyKey, { type: 'scheme', report })))) {
+      throw new AnswerNotRecordedError(report.idempotencyKey);
+    }
   }
 
   /** From the dispatcher: an attempt to deliver a callback was recorded. */
@@ -191,16 +201,19 @@ export class Engine implements SchemeInbound, Processing {
       }
       if (!this.#running) break;
       this.#woken = false;
+      // Only what this engine can run now: a lease it holds without running it would keep the
+      // transaction from every other instance until the lease lapsed.
+      const room = Math.min(this.#options.claimBatchMax, this.#options.inFlightMax - this.#inFlight.size);
       let claimed: TransactionRecord[] = [];
       try {
-        claimed = await store.claimDue({ now: clock.now(), limit: this.#options.claimBatchMax, owner: instanceId, leaseMs: this.#options.leaseMs });
+        claimed = await store.claimDue({ now: clock.now(), limit: room, owner: instanceId, leaseMs: this.#options.leaseMs });
       } catch (error) {
         log.error({ err: error }, 'engine: claiming due work failed; retrying');
       }
       for (const transaction of claimed) this.#takeUp(transaction);
-      if (claimed.length < this.#options.claimBatchMax && !this.#woken && this.#running) {
+      if (claimed.length < room && !this.#woken && this.#running) {
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, this.#options.pollIntervalMs);
+          const timer = setTimeout(resolve, jittered(this.#options.pollIntervalMs, this.#deps.random ?? Math.random));
           this.#wakeUp = () => {
             clearTimeout(timer);
             resolve();
@@ -310,7 +323,8 @@ export class Engine implements SchemeInbound, Processing {
       return true;
     }
     this.#deps.log.warn({ transactionId }, 'engine: decision stayed stale; the timer retries it');
-    await store.recordSchemeMessages(recorded);
+    // A scheme answer is refused as a whole (receive rejects) and comes again: it is kept when it is recorded.
+    if (input.type !== 'scheme') await store.recordSchemeMessages(recorded);
     return false;
   }
 
@@ -430,6 +444,15 @@ export class Engine implements SchemeInbound, Processing {
         this.#deps.log.error({ err: error, transactionId: transaction.id }, 'engine: recording a scheme call failed; the timer retries it'),
       );
     }
+  }
+}
+
+/** A scheme answer the engine could not record (its decision stayed stale): the sender delivers it again. */
+export class AnswerNotRecordedError extends Error {
+  override readonly name = 'AnswerNotRecordedError';
+
+  constructor(idempotencyKey: string) {
+    super(`scheme answer about ${idempotencyKey} not recorded: the transaction kept moving under its decision; send it again`);
   }
 }
 

@@ -173,7 +173,11 @@ export type SubmitOutcome = (
   | { readonly kind: 'failed'; readonly retryable: boolean; readonly error: string; readonly reasonCode?: string }
 ) & { readonly sent?: WireMessage };
 
-/** Implemented by the engine: connectors hand every scheme answer to it, whatever kind of transaction it answers. Resolves once durably recorded. */
+/**
+ * Implemented by the engine: connectors hand every scheme answer to it, whatever kind of
+ * transaction it answers. Resolves once durably recorded; rejects when it was not (the transport
+ * then refuses the message, 503 on the operator link, so the operator delivers it again).
+ */
 export interface SchemeInbound {
   receive(report: InboundReport): Promise<void>;
 }

@@ -207,11 +207,19 @@ export async function freePort(): Promise<number> {
 
 /** Deadlocks PostgreSQL has counted in the database `databaseUrl` names since its statistics began (flushed by backends within a second). */
 export async function deadlockCount(databaseUrl: string): Promise<number> {
+  return (await databaseCounters(databaseUrl)).deadlocks;
+}
+
+/** Deadlocks, committed and rolled-back transactions PostgreSQL has counted in the database `databaseUrl` names (flushed by backends within a second). */
+export async function databaseCounters(databaseUrl: string): Promise<{ deadlocks: number; commits: number; rollbacks: number }> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const result = await client.query<{ deadlocks: string }>('SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()');
-    return Number(result.rows[0]?.deadlocks ?? Number.NaN);
+    const result = await client.query<{ deadlocks: string; xact_commit: string; xact_rollback: string }>(
+      'SELECT deadlocks, xact_commit, xact_rollback FROM pg_stat_database WHERE datname = current_database()',
+    );
+    const row = result.rows[0];
+    return { deadlocks: Number(row?.deadlocks ?? Number.NaN), commits: Number(row?.xact_commit ?? Number.NaN), rollbacks: Number(row?.xact_rollback ?? Number.NaN) };
   } finally {
     await client.end();
   }

@@ -31,6 +31,36 @@ function recordingQueue(batchMax: number, queueMax = 1_000, overlap: { concurren
 }
 
 void describe('group-commit write queue', () => {
+  void it('keeps a write on a row a batch in flight holds out of the concurrent batches, and runs it, in order, once that batch is done', async () => {
+    const batches: string[][] = [];
+    const finish: (() => void)[] = [];
+    /** Items named `<row>:<n>` lock row `<row>`. */
+    const queue = new WriteQueue<Item>(
+      (batch) =>
+        new Promise<void>((resolve) => {
+          batches.push(batch.map((entry) => entry.name));
+          finish.push(resolve);
+        }),
+      { batchMax: 8, queueMax: 100, concurrency: 4, keysOf: (entry) => [entry.name.split(':')[0] ?? ''] },
+    );
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    queue.push(item('t1:1'));
+    queue.push(item('t2:1'));
+    await turn();
+    assert.deepEqual(batches, [['t1:1', 't2:1']]);
+    // t1 is held by the batch in flight: its writes wait, those of other rows go at once.
+    for (const name of ['t1:2', 't3:1', 't1:3', 't4:1']) queue.push(item(name));
+    await turn();
+    await turn();
+    assert.deepEqual(batches, [['t1:1', 't2:1'], ['t3:1', 't4:1']]);
+    finish.shift()!();
+    await turn();
+    await turn();
+    assert.deepEqual(batches[2], ['t1:2', 't1:3'], 'once t1 is free, its writes in the order they came');
+    for (const done of finish.splice(0)) done();
+  });
+
+
   void it('puts urgent writes (an API caller waiting) ahead of background ones in the next batch', async () => {
     const { queue, batches, finish, turn } = recordingQueue(8);
     queue.push(item('blocker'));

@@ -19,6 +19,7 @@ export interface Metrics {
   readonly timeBudgetsSpent: Counter<'kind' | 'scheme'>;
   readonly schemeSends: Counter<'scheme' | 'command' | 'result'>;
   readonly deliveries: Counter<'channel' | 'result'>;
+  readonly deliveryAckRecordSeconds: Histogram<'channel'>;
   readonly storeBatchWrites: Histogram;
   readonly storeCommitSeconds: Histogram;
   readonly storeBatchRetries: Counter<'reason'>;
@@ -109,6 +110,13 @@ export function createMetrics(options: MetricsOptions): Metrics {
       name: 'regpay_delivery_attempts_total',
       help: 'Attempts to deliver callbacks and events to integrators, by outcome',
       labelNames: ['channel', 'result'],
+      registers: [registry],
+    }),
+    deliveryAckRecordSeconds: new Histogram({
+      name: 'regpay_delivery_ack_record_seconds',
+      help: "Time from an integrator's acknowledgement (its 2xx) to the commit that records the message DELIVERED, by channel",
+      labelNames: ['channel'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [registry],
     }),
     storeBatchWrites: new Histogram({

@@ -5,8 +5,11 @@
  * pg-changes, pg-outbox, pg-claims, pg-tokens. Every statement is named in pg-sql.ts.
  */
 import pg from 'pg';
+import { BoundedMap } from '../../lib/bounded-map.js';
 import type {
+  ChangeOutcome,
   DeliveryAttemptRecord,
+  IntakeOutcome,
   HistoryRecord,
   OutboxBacklog,
   OutboxQuery,
@@ -75,6 +78,9 @@ export interface PostgresStoreOptions {
   readonly onBatchCommitted?: (writes: number, seconds: number) => void;
 }
 
+/** Outbox messages whose transaction is remembered for keying their delivery record: more than are ever in flight at once. */
+const OUTBOX_TRANSACTIONS_MAX = 100_000;
+
 /** Serializes schema migrations of every instance sharing the database. */
 const MIGRATION_LOCK_KEY = 0x7265_6770; // "regp"
 
@@ -133,6 +139,12 @@ class PostgresStore extends QueuedWrites implements Store {
   readonly #queue: WriteQueue<PendingWrite>;
   readonly #connectionString: string;
   readonly #onBackgroundError: (error: Error) => void;
+  /**
+   * The transaction of each outbox message this process was handed (claimed, leased as written or
+   * handed on by an acknowledgement), so the record of its delivery is known to lock that
+   * transaction's row (#lockedRows) before it runs; a message not in it is recorded unkeyed.
+   */
+  readonly #outboxTransactions = new BoundedMap<string, string>(OUTBOX_TRANSACTIONS_MAX);
   /** LISTENs for other instances' notices, from the first onChange on. */
   #listener: ChangeListener | undefined;
   #closed = false;
@@ -147,6 +159,7 @@ class PostgresStore extends QueuedWrites implements Store {
       batchMax: options.groupCommitBatchMax ?? 256,
       queueMax: options.groupCommitQueueMax ?? 10_000,
       concurrency: Math.max(1, Math.min(options.groupCommitConcurrency ?? 4, (options.poolMax ?? 10) - 1)),
+      keysOf: (item) => this.#lockedRows(item.op),
       ...(options.onBatchCommitted === undefined ? {} : { onBatch: options.onBatchCommitted }),
     });
   }
@@ -265,6 +278,49 @@ class PostgresStore extends QueuedWrites implements Store {
   protected override enqueue<K extends WriteOp['kind']>(op: OpOf<K>): Promise<WriteResults[K]> {
     const { item, promise } = pendingWrite(op);
     this.#queue.push(item);
+    // Registered before the caller's own reaction, so a message is known by the time it is sent.
+    if (op.kind === 'intake' || op.kind === 'applyChange' || op.kind === 'claimOutbox' || op.kind === 'recordDelivery') {
+      void promise.then((result) => this.#rememberOutbox(op, result), () => undefined);
+    }
     return promise;
+  }
+
+  /**
+   * The transaction rows a write locks in its batch (pg-execute.ts, lockInOrder and applyChanges),
+   * as far as known before it runs: the write queue keeps a write out of a batch that runs while
+   * another batch of this process holds one of them, since in it the write would wait for that
+   * batch's COMMIT holding the locks of its own whole batch, and every write there with it.
+   */
+  #lockedRows(op: WriteOp): readonly string[] {
+    switch (op.kind) {
+      case 'applyChange':
+        return [op.change.transactionId];
+      case 'recordRequest':
+        return [op.request.transactionId];
+      case 'releaseTransaction':
+        return [op.id];
+      case 'recordSchemeMessages':
+        return op.messages.map((message) => message.transactionId);
+      case 'recordDelivery': {
+        const transactionId = this.#outboxTransactions.get(op.attempt.outboxId);
+        return transactionId === undefined ? [] : [transactionId];
+      }
+      default:
+        return [];
+    }
+  }
+
+  #rememberOutbox(op: WriteOp, result: WriteResults[WriteOp['kind']]): void {
+    const remember = (records: readonly OutboxRecord[]): void => {
+      for (const record of records) this.#outboxTransactions.set(record.id, record.transactionId);
+    };
+    if (op.kind === 'intake' && (result as IntakeOutcome).kind === 'accepted') remember((result as Extract<IntakeOutcome, { kind: 'accepted' }>).leased);
+    if (op.kind === 'applyChange' && (result as ChangeOutcome).ok) remember((result as Extract<ChangeOutcome, { ok: true }>).leased);
+    if (op.kind === 'claimOutbox') remember(result as OutboxRecord[]);
+    if (op.kind === 'recordDelivery') {
+      this.#outboxTransactions.delete(op.attempt.outboxId);
+      const next = result as OutboxRecord | undefined;
+      if (next !== undefined) remember([next]);
+    }
   }
 }

@@ -283,7 +283,8 @@ class IsoSchemeConnector implements SchemeConnector {
    */
   async #receive(message: InboundSchemeMessage): Promise<void> {
     const inbound = this.#inbound;
-    if (inbound === undefined) return;
+    // Stopped: refused, not dropped, so the operator delivers it again (to another instance, or after the restart).
+    if (inbound === undefined) throw new Error('the connector is stopped; the answer was not recorded');
     const name = documentMessageName(message.document) ?? '';
     // Every report read from the message carries it, for the record of the transaction it is about.
     const received: WireMessage = { messageName: name || 'unknown', messageId: documentMessageId(message.document) ?? contentId(message.document), document: message.document };

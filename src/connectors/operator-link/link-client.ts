@@ -1,4 +1,5 @@
 import type { KeyObject } from 'node:crypto';
+import { createSecureContext } from 'node:tls';
 import { Agent } from 'undici';
 import { describeError, httpCall } from '../../adapters/partner-http/http-call.js';
 import type { Clock } from '../../ports/clock.js';
@@ -47,7 +48,9 @@ export class LinkClient {
   constructor(options: LinkClientOptions) {
     this.#options = options;
     this.#agent = new Agent({
-      connect: { ca: options.tls.ca, cert: options.tls.cert, key: options.tls.key, rejectUnauthorized: true },
+      // One secure context for every connection: given the PEM texts instead, each new connection
+      // parsed the CA, certificate and key again.
+      connect: { secureContext: createSecureContext({ ca: options.tls.ca, cert: options.tls.cert, key: options.tls.key }), rejectUnauthorized: true },
       connections: options.connectionsMax,
     });
   }
