@@ -1,0 +1,53 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import type { AdminConfig } from '../../config/types.js';
+import { AddressSet, holdRequest } from '../plugins/allowlist.js';
+
+/**
+ * The operator's web console (docs/console.md): the single-page application built from
+ * `console/` into `dist/console/`, served at `/console/` (`/console` redirects there) when the
+ * configuration has an `admin` section. Only the addresses of `admin.allowlist` are answered; the
+ * files carry no secret, so they ask for no credentials: the page signs in to the admin API itself.
+ *
+ * Every answer forbids what the page never does (inline scripts and styles, other origins, being
+ * framed, submitting forms), so text that reaches the page from a transaction cannot run as code
+ * even if a rendering bug let it in. The entry page is never cached (it names the current
+ * build's assets); the assets have content hashes in their names, so they may be cached for good.
+ */
+export const CONSOLE_PREFIX = '/console/';
+export const CONSOLE_ROOT = fileURLToPath(new URL('../../../console/', import.meta.url));
+const ASSETS_PREFIX = `${CONSOLE_PREFIX}assets/`;
+
+export const CONSOLE_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+const CACHE_FOREVER = 'public, max-age=31536000, immutable';
+
+export async function consoleRoutes(scope: FastifyInstance, options: { readonly admin: AdminConfig; readonly root?: string }): Promise<void> {
+  const root = options.root ?? CONSOLE_ROOT;
+  if (!existsSync(root)) {
+    scope.log.warn({ root }, 'console: not built (npm run build builds it); /console is not served');
+    return;
+  }
+  const allowed = new AddressSet(options.admin.allowlist);
+  scope.addHook('onRequest', async (request, reply) => {
+    if (!allowed.contains(request.clientAddress)) holdRequest(request, reply);
+  });
+  scope.addHook('onSend', async (request, reply) => {
+    void reply.headers(CONSOLE_HEADERS);
+    void reply.header('cache-control', request.url.startsWith(ASSETS_PREFIX) ? CACHE_FOREVER : 'no-store');
+  });
+  await scope.register(fastifyStatic, {
+    root,
+    prefix: CONSOLE_PREFIX,
+    redirect: true,
+    decorateReply: false,
+    cacheControl: false,
+    schemaHide: true,
+  });
+}
