@@ -1,6 +1,7 @@
-import type { ComponentChildren } from 'preact';
+import { Fragment, type ComponentChildren } from 'preact';
 import { ApiFailure } from './api';
 import { formatJson } from './format';
+import { POLL_INTERVAL_MS } from './hooks';
 
 /** A failed request, said in the API's own words. */
 export function ErrorLine({ error }: { readonly error: Error | undefined }) {
@@ -13,14 +14,34 @@ export function ErrorLine({ error }: { readonly error: Error | undefined }) {
 }
 
 /** The pause switch of a live view, with when it last changed. */
-export function LiveToggle({ live, onChange, updatedAt }: { readonly live: boolean; readonly onChange: (live: boolean) => void; readonly updatedAt: Date | undefined }) {
+export function LiveToggle(props: { readonly live: boolean; readonly onChange: (live: boolean) => void; readonly updatedAt: Date | undefined; readonly intervalMs?: number }) {
+  const seconds = (props.intervalMs ?? POLL_INTERVAL_MS) / 1_000;
   return (
     <p class="live">
       <label>
-        <input type="checkbox" checked={live} onChange={(event) => onChange(event.currentTarget.checked)} /> Live (refreshes every 2 s)
+        <input type="checkbox" checked={props.live} onChange={(event) => props.onChange(event.currentTarget.checked)} /> Live (refreshes every {seconds} s)
       </label>
-      <span class="muted"> {updatedAt === undefined ? 'loading…' : `updated ${updatedAt.toLocaleTimeString()}`}</span>
+      <span class="muted"> {props.updatedAt === undefined ? '' : `updated ${props.updatedAt.toLocaleTimeString()}`}</span>
     </p>
+  );
+}
+
+/** A code such as PAYMENT_AUTH_RESPONSE_DELIVERED, allowed to wrap after its underscores. */
+export function Code({ text }: { readonly text: string }) {
+  const parts = text.split('_');
+  return (
+    <span class="code">
+      {parts.map((part, index) => (
+        <Fragment key={index}>
+          {part}
+          {index < parts.length - 1 ? (
+            <>
+              _<wbr />
+            </>
+          ) : null}
+        </Fragment>
+      ))}
+    </span>
   );
 }
 

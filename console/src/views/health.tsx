@@ -42,7 +42,7 @@ export function HealthView() {
           </label>
         </div>
       </form>
-      <LiveToggle live={live} onChange={setLive} updatedAt={polled.updatedAt} />
+      <LiveToggle live={live} onChange={setLive} updatedAt={polled.updatedAt} intervalMs={HEALTH_POLL_MS} />
       <ErrorLine error={polled.error} />
       {health === undefined ? null : (
         <>

@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
 import { ApiFailure } from '../api';
-import { ErrorLine, Folded, LiveToggle, StatusBadge } from '../components';
+import { Code, ErrorLine, Folded, LiveToggle, StatusBadge } from '../components';
 import { formatAmount, formatTime, prettyXml } from '../format';
 import { useApi, usePoll } from '../hooks';
-import type { SchemeMessage, TransactionDelivery, TransactionDetail } from '../types';
+import type { DeliveryAttempt, SchemeMessage, TransactionDelivery, TransactionDetail } from '../types';
 import { ReplayButton } from './undelivered';
 
 /**
@@ -33,8 +33,8 @@ export function TransactionView({ id }: { readonly id: string }) {
           <LiveToggle live={live} onChange={setLive} updatedAt={polled.updatedAt} />
           <Summary transaction={transaction} />
           <States transaction={transaction} />
-          <Deliveries deliveries={transaction.deliveries} onReplayed={polled.refresh} />
           <SchemeMessages messages={transaction.schemeMessages} />
+          <Deliveries deliveries={transaction.deliveries} onReplayed={polled.refresh} />
           <h2>Original request</h2>
           <Folded summary="The request as the integrator sent it" value={transaction.request} />
         </>
@@ -45,7 +45,7 @@ export function TransactionView({ id }: { readonly id: string }) {
 
 function Summary({ transaction }: { readonly transaction: TransactionDetail }) {
   const rows: [string, preact.ComponentChildren][] = [
-    ['State', transaction.state],
+    ['State', <Code text={transaction.state} />],
     [
       'Outcome',
       <>
@@ -95,10 +95,22 @@ function States({ transaction }: { readonly transaction: TransactionDetail }) {
             <tr key={entry.version}>
               <td class="time">{formatTime(entry.at)}</td>
               <td>
-                {entry.toState}
-                {entry.fromState === null ? null : <div class="muted small">from {entry.fromState}</div>}
+                <Code text={entry.toState} />
+                {entry.fromState === null ? null : (
+                  <div class="muted small">
+                    from <Code text={entry.fromState} />
+                  </div>
+                )}
               </td>
-              <td>{entry.cause === null ? <span class="muted">the request</span> : <Folded summary={causeSummary(entry.cause)} value={entry.cause} />}</td>
+              <td>
+                {entry.cause !== null ? (
+                  <Folded summary={causeSummary(entry.cause)} value={entry.cause} />
+                ) : entry.version === 1 ? (
+                  <span class="muted">the integrator's request</span>
+                ) : (
+                  <span class="muted">follows from the state before</span>
+                )}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -119,49 +131,63 @@ function Deliveries({ deliveries, onReplayed }: { readonly deliveries: readonly 
   return (
     <>
       <h2>Callbacks and events</h2>
-      {deliveries.length === 0 ? <p class="empty">None written yet.</p> : null}
-      {deliveries.map((delivery) => (
-        <article key={delivery.id} class="delivery">
-          <h3>
-            {delivery.channel === 'callback' ? 'Callback' : 'Event'} {eventType(delivery)} <StatusBadge text={delivery.status} />
-          </h3>
-          <p class="small">
-            <span class="mono">{delivery.url}</span> · {delivery.attempts} attempt{delivery.attempts === 1 ? '' : 's'} · written {formatTime(delivery.createdAt)}
-            {delivery.nextAttemptAt === null ? null : <> · next attempt {formatTime(delivery.nextAttemptAt)}</>}
-          </p>
-          {delivery.status === 'UNDELIVERED' ? <ReplayButton outboxId={delivery.id} onReplayed={onReplayed} /> : null}
-          {delivery.attemptHistory.length === 0 ? null : (
-            <table class="attempts">
-              <caption class="visually-hidden">Delivery attempts</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Attempt at (UTC)</th>
-                  <th scope="col">HTTP status</th>
-                  <th scope="col">Error</th>
-                  <th scope="col" class="number">
-                    Took
-                  </th>
-                  <th scope="col">Delivered</th>
+      {deliveries.length === 0 ? (
+        <p class="empty">None written yet.</p>
+      ) : (
+        <div class="table-wrap">
+          <table class="deliveries">
+            <caption class="visually-hidden">Callbacks and events, in the order written, with every delivery attempt</caption>
+            <thead>
+              <tr>
+                <th scope="col">Written (UTC)</th>
+                <th scope="col">Message</th>
+                <th scope="col">Status</th>
+                <th scope="col">Attempts (UTC)</th>
+                <th scope="col">Action</th>
+              </tr>
+            </thead>
+            <tbody>
+              {deliveries.map((delivery) => (
+                <tr key={delivery.id}>
+                  <td class="time">{formatTime(delivery.createdAt)}</td>
+                  <td>
+                    {delivery.channel === 'callback' ? 'Callback' : 'Event'} <Code text={eventType(delivery)} />
+                    <div class="mono small muted">{delivery.url}</div>
+                    <Folded summary="Body sent" value={delivery.body} />
+                  </td>
+                  <td>
+                    <StatusBadge text={delivery.status} />
+                    {delivery.nextAttemptAt === null ? null : <div class="small muted">next attempt {formatTime(delivery.nextAttemptAt)}</div>}
+                  </td>
+                  <td>
+                    {delivery.attemptHistory.length === 0 ? (
+                      <span class="muted">none yet</span>
+                    ) : (
+                      <ol class="attempts">
+                        {delivery.attemptHistory.map((attempt, index) => (
+                          <li key={index}>
+                            <span class="time">{formatTime(attempt.at)}</span> {attemptResult(attempt)} <span class="muted">({attempt.durationMs} ms)</span>
+                          </li>
+                        ))}
+                      </ol>
+                    )}
+                  </td>
+                  <td>{delivery.status === 'UNDELIVERED' ? <ReplayButton outboxId={delivery.id} onReplayed={onReplayed} /> : null}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {delivery.attemptHistory.map((attempt, index) => (
-                  <tr key={index}>
-                    <td class="time">{formatTime(attempt.at)}</td>
-                    <td>{attempt.httpStatus ?? '—'}</td>
-                    <td>{attempt.error ?? '—'}</td>
-                    <td class="number">{attempt.durationMs} ms</td>
-                    <td>{attempt.delivered ? 'yes' : 'no'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-          <Folded summary="Body sent" value={delivery.body} />
-        </article>
-      ))}
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
     </>
   );
+}
+
+/** What one attempt came to: acknowledged, the HTTP status the integrator answered, or the error. */
+function attemptResult(attempt: DeliveryAttempt): string {
+  if (attempt.delivered) return `delivered, HTTP ${attempt.httpStatus ?? '—'}`;
+  const status = attempt.httpStatus === null ? '' : `HTTP ${attempt.httpStatus}`;
+  return [status, attempt.error ?? ''].filter((part) => part !== '').join(': ') || 'failed';
 }
 
 /** The event type or callback name a delivery carries, when its body says. */

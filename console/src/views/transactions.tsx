@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { query } from '../api';
-import { ErrorLine, LiveToggle, StatusBadge } from '../components';
+import { Code, ErrorLine, LiveToggle, StatusBadge } from '../components';
 import { formatAmount, formatTime, inputFromUtc, utcFromInput } from '../format';
 import { useApi, usePoll } from '../hooks';
 import { transactionHref, transactionsHref } from '../route';
@@ -76,44 +76,50 @@ export function TransactionsView({ filters }: { readonly filters: URLSearchParam
 
 function TransactionTable({ rows }: { readonly rows: readonly TransactionSummary[] }) {
   return (
-    <table class="transactions">
-      <caption class="visually-hidden">Transactions, newest first</caption>
-      <thead>
-        <tr>
-          <th scope="col">Created (UTC)</th>
-          <th scope="col">Transaction (UETR)</th>
-          <th scope="col">Kind</th>
-          <th scope="col">Scheme</th>
-          <th scope="col">Integrator</th>
-          <th scope="col" class="number">
-            Amount
-          </th>
-          <th scope="col">State</th>
-          <th scope="col">Outcome</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row) => (
-          <tr key={row.id}>
-            <td class="time">{formatTime(row.createdAt)}</td>
-            <td>
-              <a href={transactionHref(row.id)} class="mono">
-                {row.uetr}
-              </a>
-              <div class="muted small">{row.messageId}</div>
-            </td>
-            <td>{row.kind}</td>
-            <td>{row.scheme}</td>
-            <td>{row.integratorId}</td>
-            <td class="number mono">{formatAmount(row.amount)}</td>
-            <td class="small">{row.state}</td>
-            <td>
-              <StatusBadge text={row.outcome} /> {row.reasonCode === null ? null : <span class="mono">{row.reasonCode}</span>}
-            </td>
+    <div class="table-wrap">
+      <table class="transactions">
+        <caption class="visually-hidden">Transactions, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Created (UTC)</th>
+            <th scope="col">Transaction (UETR)</th>
+            <th scope="col">Kind</th>
+            <th scope="col">Scheme</th>
+            <th scope="col">Integrator</th>
+            <th scope="col" class="number">
+              Amount
+            </th>
+            <th scope="col">State</th>
+            <th scope="col">Outcome</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.id}>
+              <td class="time">{formatTime(row.createdAt)}</td>
+              <td>
+                <a href={transactionHref(row.id)} class="mono nowrap">
+                  {row.uetr}
+                </a>
+                <div class="muted small">{row.messageId}</div>
+              </td>
+              <td class="small">
+                <Code text={row.kind} />
+              </td>
+              <td>{row.scheme}</td>
+              <td>{row.integratorId}</td>
+              <td class="number mono nowrap">{formatAmount(row.amount)}</td>
+              <td class="small">
+                <Code text={row.state} />
+              </td>
+              <td>
+                <StatusBadge text={row.outcome} /> {row.reasonCode === null ? null : <span class="mono">{row.reasonCode}</span>}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 

@@ -27,6 +27,24 @@ export function UndeliveredView() {
   const polled = usePoll(() => api<DeliveryList>(`/admin/v1/deliveries${query({ status, integratorId: integratorId.trim(), limit: PAGE_SIZE })}`), `${status} ${integratorId.trim()}`, { live });
   const deliveries = polled.data?.deliveries ?? [];
 
+  const [since, setSince] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const replayAll = async (event: Event): Promise<void> => {
+    event.preventDefault();
+    setBusy(true);
+    const integrator = integratorId.trim();
+    const from = utcFromInput(since);
+    try {
+      const result = await api<ReplayResult>('/admin/v1/deliveries/replay', { method: 'POST', body: { integratorId: integrator, ...(from === undefined ? {} : { since: from }) } });
+      replayed(result.replayed, `of ${integrator}${from === undefined ? '' : ` written since ${formatTime(from)}`}`);
+    } catch (error) {
+      setActionError(error as Error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
   const replayed = (count: number, what: string): void => {
     setResult(`Replayed ${count} message${count === 1 ? '' : 's'} ${what}: ${count === 0 ? 'nothing was undelivered' : 'they are being delivered again'}.`);
     setActionError(undefined);
@@ -42,7 +60,7 @@ export function UndeliveredView() {
         A message lands here when its integrator did not acknowledge it before its retry schedule ran out. Fix the integrator's endpoint, then replay: a
         replayed message gets a fresh retry schedule.
       </p>
-      <form class="filters" aria-label="Choose deliveries" onSubmit={(event) => event.preventDefault()}>
+      <form class="filters" aria-label="Choose and replay deliveries" onSubmit={(event) => void replayAll(event)}>
         <div class="fields">
           <label>
             Status
@@ -60,14 +78,17 @@ export function UndeliveredView() {
               ))}
             </datalist>
           </label>
+          <label>
+            Replay only those written since (UTC, optional)
+            <input type="datetime-local" step={1} value={since} onInput={(event) => setSince(event.currentTarget.value)} />
+          </label>
+        </div>
+        <div class="actions">
+          <button type="submit" disabled={busy || integratorId.trim() === ''}>
+            Replay all undelivered {integratorId.trim() === '' ? 'for an integrator (choose it above)' : `for ${integratorId.trim()}`}
+          </button>
         </div>
       </form>
-      <ReplayAll
-        integratorId={integratorId.trim()}
-        onDone={(count, what) => replayed(count, what)}
-        onError={setActionError}
-        replay={(body) => api<ReplayResult>('/admin/v1/deliveries/replay', { method: 'POST', body })}
-      />
       {result === undefined ? null : (
         <p class="notice" role="status">
           {result}
@@ -148,43 +169,5 @@ export function ReplayButton({ outboxId, onReplayed }: { readonly outboxId: stri
       </button>
       <ErrorLine error={error} />
     </>
-  );
-}
-
-function ReplayAll(props: {
-  readonly integratorId: string;
-  readonly replay: (body: { integratorId: string; since?: string }) => Promise<ReplayResult>;
-  readonly onDone: (count: number, what: string) => void;
-  readonly onError: (error: Error) => void;
-}) {
-  const [since, setSince] = useState('');
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: Event): Promise<void> => {
-    event.preventDefault();
-    setBusy(true);
-    try {
-      const from = utcFromInput(since);
-      const result = await props.replay({ integratorId: props.integratorId, ...(from === undefined ? {} : { since: from }) });
-      props.onDone(result.replayed, `of ${props.integratorId}${from === undefined ? '' : ` written since ${formatTime(from)}`}`);
-    } catch (error) {
-      props.onError(error as Error);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <form class="filters" aria-label="Replay all for an integrator" onSubmit={(event) => void submit(event)}>
-      <div class="fields">
-        <label>
-          Written since (UTC, optional)
-          <input type="datetime-local" step={1} value={since} onInput={(event) => setSince(event.currentTarget.value)} />
-        </label>
-      </div>
-      <div class="actions">
-        <button type="submit" disabled={busy || props.integratorId === ''}>
-          Replay all undelivered {props.integratorId === '' ? 'for the integrator above' : `for ${props.integratorId}`}
-        </button>
-      </div>
-    </form>
   );
 }

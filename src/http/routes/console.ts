@@ -16,9 +16,9 @@ import { AddressSet, holdRequest } from '../plugins/allowlist.js';
  * even if a rendering bug let it in. The entry page is never cached (it names the current
  * build's assets); the assets have content hashes in their names, so they may be cached for good.
  */
-export const CONSOLE_PREFIX = '/console/';
+export const CONSOLE_PATH = '/console';
 export const CONSOLE_ROOT = fileURLToPath(new URL('../../../console/', import.meta.url));
-const ASSETS_PREFIX = `${CONSOLE_PREFIX}assets/`;
+const ASSETS_PREFIX = `${CONSOLE_PATH}/assets/`;
 
 export const CONSOLE_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy':
@@ -44,7 +44,8 @@ export async function consoleRoutes(scope: FastifyInstance, options: { readonly 
   });
   await scope.register(fastifyStatic, {
     root,
-    prefix: CONSOLE_PREFIX,
+    // Without the trailing slash, so that `/console` is redirected to `/console/`.
+    prefix: CONSOLE_PATH,
     redirect: true,
     decorateReply: false,
     cacheControl: false,
