@@ -21,6 +21,7 @@ interface PageElement {
   querySelector(selector: string): PageElement | null;
 }
 declare const document: { readonly body: PageElement; querySelectorAll(selector: string): Iterable<PageElement> };
+declare const location: { readonly hash: string };
 const VIEWPORT = { width: 1360, height: 900 };
 
 export interface RunningBrowser {
@@ -67,6 +68,18 @@ export async function launchChromium(): Promise<RunningBrowser> {
 /** What a person reads on the page (rendered text, not markup). */
 export async function pageText(page: Page): Promise<string> {
   return page.evaluate(() => document.body.innerText);
+}
+
+/** The page's address after the `#`, where the console keeps its page and filters. */
+export async function pageHash(page: Page): Promise<string> {
+  return page.evaluate(() => location.hash);
+}
+
+/** The rendered text of the first element matching the selector; fails when there is none. */
+export async function textOf(page: Page, selector: string): Promise<string> {
+  const text = await page.evaluate((within: string) => [...document.querySelectorAll(within)][0]?.innerText, selector);
+  if (text === undefined) throw new Error(`nothing on the page matches ${selector}; it shows:\n${await pageText(page)}`);
+  return text;
 }
 
 /** Waits until the page shows this text; fails with what it shows instead. */
