@@ -294,6 +294,14 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX scheme_messages_at ON scheme_messages (at)`,
     ],
   },
+  {
+    version: 8,
+    name: 'when the outcome was decided, for the time from acceptance to outcome per scheme',
+    statements: [
+      // Set with the outcome by the change that decides it; rows decided before this version stay NULL.
+      `ALTER TABLE transactions ADD COLUMN outcome_at {bigint}`,
+    ],
+  },
 ];
 
 /** The statements of one migration in one dialect. */

@@ -168,6 +168,10 @@ function resolveTree(value: unknown, path: PathSegment[], env: NodeJS.ProcessEnv
 }
 
 function applyEnvOverrides(raw: Record<string, unknown>, env: NodeJS.ProcessEnv, problems: string[]): void {
+  // Read only when the file names no endpoint (buildConfig), so only then can it be wrong.
+  const otlp = env['OTEL_EXPORTER_OTLP_ENDPOINT']?.trim();
+  const fileOtlp = isRecord(raw['telemetry']) ? raw['telemetry']['otlpEndpoint'] : undefined;
+  if (fileOtlp === undefined && otlp !== undefined && otlp !== '' && !isHttpUrl(otlp)) problems.push(`OTEL_EXPORTER_OTLP_ENDPOINT: "${otlp}" is not an http(s) URL`);
   const port = env['PORT'];
   const host = env['HOST'];
   if (port === undefined && host === undefined) return;

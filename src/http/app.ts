@@ -1,6 +1,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import pino, { type Logger } from 'pino';
 import type { Config } from '../config/types.js';
+import type { SchemeName } from '../domain/schemes.js';
 import type { Clock, Ids } from '../ports/clock.js';
 import type { OutboxDelivery } from '../ports/delivery.js';
 import type { Processing } from '../ports/processing.js';
@@ -100,7 +101,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
   await app.register(lingeringClosePlugin, { lingering });
   await app.register(errorsPlugin);
   await app.register(jsonBodyPlugin, { bodyBytesMax: config.server.bodyBytesMax });
-  await app.register(openApiPlugin, { config, clock: deps.clock, ids: deps.ids });
+  await app.register(openApiPlugin, { config, clock: deps.clock });
 
   if (deps.metrics !== undefined) await app.register(metricsPlugin, { metrics: deps.metrics });
   await app.register(allowlistPlugin, { config, holder });
@@ -109,15 +110,23 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
   await app.register(revokedSessionsPlugin, { auth: config.auth, store: deps.store, clock: deps.clock });
   operationsRoutes(app, deps);
   await app.register(async (scope) => oauthRoutes(scope, deps));
-  await app.register((scope, _options, done) => {
-    adminRoutes(scope, {
+  // The integrator API's use cases, as its routes and the simulator's samples (admin) run them.
+  const useCases = {
+    ...deps,
+    proxyPayments: config.proxyPayments,
+    timeBudgetMs: (scheme: SchemeName) => config.schemes[scheme]?.timeBudgetMs ?? TIME_BUDGET_MS_DEFAULTS[scheme],
+    pollIntervalMs: config.server.heldRequestPollMs,
+    expiryHorizonMs: config.requestToPay.expiryHorizonMs,
+  };
+  await app.register(async (scope) => {
+    await adminRoutes(scope, {
       config,
       store: deps.store,
       clock: deps.clock,
+      samples: useCases,
       ...(deps.delivery === undefined ? {} : { delivery: deps.delivery }),
       ...(deps.demoInbox === undefined ? {} : { demoInbox: deps.demoInbox }),
     });
-    done();
   });
   const { admin } = config;
   if (admin !== undefined) await app.register(async (scope) => consoleRoutes(scope, { admin }));
@@ -129,13 +138,9 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
       if (deps.tracing !== undefined) intakeSpans(api, deps.tracing);
       await api.register(authPlugin, { config, store: deps.store, clock: deps.clock });
       await api.register(rateLimitPlugin, { config, clock: deps.clock });
-      creditTransferRoutes(api, { ...deps, proxyPayments: config.proxyPayments });
-      identifierDeterminationRoutes(api, {
-        ...deps,
-        timeBudgetMs: (scheme) => config.schemes[scheme]?.timeBudgetMs ?? TIME_BUDGET_MS_DEFAULTS[scheme],
-        pollIntervalMs: config.server.heldRequestPollMs,
-      });
-      requestToPayRoutes(api, { ...deps, expiryHorizonMs: config.requestToPay.expiryHorizonMs });
+      creditTransferRoutes(api, useCases);
+      identifierDeterminationRoutes(api, useCases);
+      requestToPayRoutes(api, useCases);
     },
     { prefix: '/api/v1' },
   );

@@ -221,6 +221,71 @@ export const DemoInboxPageSchema = Type.Object(
   { $id: 'DemoInboxPage', description: 'What the demo integrator was sent' },
 );
 
+const Count = (description: string) => Type.Integer({ minimum: 0, description });
+
+export const SchemeHealthReportSchema = Type.Object(
+  {
+    from: DateTimeText('Start of the window'),
+    to: DateTimeText('End of the window (now)'),
+    schemes: Type.Array(
+      Type.Object({
+        scheme: Type.String({ description: 'The scheme' }),
+        connector: Type.String({ description: 'Its connector (simulator, operator-link...)' }),
+        inFlight: Count('Waiting for the scheme now, whenever accepted: a timer runs and no outcome is decided'),
+        accepted: Count('Accepted in the window'),
+        timeouts: Count("Of those, how many ran past the scheme's time budget: in a timeout state now, or failed by the service with AB06"),
+        outcomes: Type.Array(Type.Object({ outcome: Type.String(), count: Count('How many') }), { description: 'Of those, the decided ones by outcome, most first' }),
+        rejections: Type.Array(Type.Object({ reasonCode: Type.String(), count: Count('How many') }), { description: 'Of those, the outcomes with a reason code, by code, most first' }),
+        latencyMs: Nullable(
+          Type.Object(
+            { count: Count('Decided'), p50: Count('Median (nearest rank)'), p95: Count('95th percentile (nearest rank)'), max: Count('Slowest') },
+            { description: 'Time from acceptance to outcome of the decided ones, in ms; null when none is decided' },
+          ),
+        ),
+      }),
+      { description: 'One per configured scheme' },
+    ),
+  },
+  { $id: 'SchemeHealthReport', description: 'How each scheme is doing' },
+);
+
+export const SimulatorTestValuesSchema = Type.Object(
+  {
+    testValues: Type.Array(
+      Type.Object({
+        id: Type.String({ description: 'Pass as testValueId to send a sample' }),
+        scheme: Type.String(),
+        kind: Type.String({ description: 'CREDIT_TRANSFER, IDENTIFIER_DETERMINATION or REQUEST_TO_PAY' }),
+        label: Type.String({ description: "The value's name" }),
+        value: Type.String({ description: 'The value, as it goes into the request' }),
+        description: Type.String({ description: 'What the simulated scheme does' }),
+        expected: Type.String({ description: 'What the integrator sees' }),
+      }),
+    ),
+  },
+  { $id: 'SimulatorTestValues', description: "The built-in simulator's test values" },
+);
+
+export const SimulatorSampleRequestSchema = Type.Object(
+  {
+    testValueId: Type.String({ minLength: 1, maxLength: 200, description: 'An id from GET /admin/v1/simulator/test-values' }),
+    integratorId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Send as this integrator (default: the first that has the scheme)' })),
+  },
+  { $id: 'SimulatorSampleRequest', additionalProperties: false, description: 'Which test value to send a sample of, and as whom' },
+);
+
+export const SimulatorSampleResultSchema = Type.Object(
+  {
+    testValueId: Type.String(),
+    integratorId: Type.String({ description: 'Sent as this integrator' }),
+    status: Type.Integer({ description: 'The status the integrator API answered' }),
+    transactionId: Nullable(Type.String({ description: 'The transaction it made; null when it made none' })),
+    uetr: Nullable(Type.String({ description: 'The uetr of the sample' })),
+    body: Type.Unknown({ description: 'The body the integrator API answered (null for a 202)' }),
+  },
+  { $id: 'SimulatorSampleResult', description: 'What a sample request was answered' },
+);
+
 /**
  * The schemas routes reference by `$ref`, registered with addSchema by the OpenAPI plugin. Keep it
  * to those: Fastify compiles every registered schema into each route's answer serializers.
@@ -238,5 +303,9 @@ export const REFERENCED_SCHEMAS: readonly TSchema[] = [
   TransactionListSchema,
   TransactionDetailSchema,
   DemoInboxPageSchema,
+  SchemeHealthReportSchema,
+  SimulatorTestValuesSchema,
+  SimulatorSampleRequestSchema,
+  SimulatorSampleResultSchema,
   IdentifierDeterminationResponseSchema,
 ];

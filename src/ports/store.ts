@@ -266,6 +266,21 @@ export interface TransactionQuery {
   readonly limit: number;
 }
 
+/** How one scheme is doing (Store.schemeHealth). */
+export interface SchemeHealth {
+  readonly scheme: SchemeName;
+  /** Waiting for the scheme now, whenever created: a timer runs and no outcome is decided. */
+  readonly inFlight: number;
+  /** Created in the window. */
+  readonly created: number;
+  /** Of those, how many ran past the scheme's time budget: in a timeout state now, or failed by the service with AB06. */
+  readonly timedOut: number;
+  /** Of those, the decided ones by outcome and reason code, most frequent first. */
+  readonly outcomes: readonly { readonly outcome: string; readonly reasonCode: string | null; readonly count: number }[];
+  /** Of those, the time from acceptance to outcome (ms): nearest-rank p50 and p95, and the slowest; null when none is decided. */
+  readonly latencyMs: { readonly count: number; readonly p50: number; readonly p95: number; readonly max: number } | null;
+}
+
 /** The outbox messages still PENDING of one endpoint, for the backlog gauges. */
 export interface OutboxBacklog {
   readonly integratorId: string;
@@ -447,6 +462,8 @@ export interface Store {
 
   /** Operators' search (TransactionQuery). */
   searchTransactions(query: TransactionQuery): Promise<TransactionSummary[]>;
+  /** Each scheme with a transaction in flight or created in [from, to), in scheme order (SchemeHealth). */
+  schemeHealth(from: number, to: number): Promise<SchemeHealth[]>;
   /** Record scheme messages of existing transactions (those no state change recorded); a message already kept is skipped. */
   recordSchemeMessages(messages: readonly NewSchemeMessage[]): Promise<void>;
   /** A transaction's scheme messages, in the order they were kept. */

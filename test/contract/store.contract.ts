@@ -1564,6 +1564,32 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
           const [row] = await store.searchTransactions({ integratorIds: ['bank-a'], id: tx.id, limit: 1 });
           assert.deepEqual([row?.state, row?.outcome, row?.reasonCode], ['PAYMENT_AUTH_REQUEST_PENDING', 'APPROVED', null]);
         }));
+
+      void it("reports each scheme's health: in flight now, and of the window's transactions the timeouts, outcomes by reason code and the time to outcome", () =>
+        withStore(async (store) => {
+          const decide = (tx: NewTransaction, after: number, toState: string, outcome: { outcome: string; reasonCode: string | null } | undefined, dueAt: number | null = null) =>
+            store.applyChange({ transactionId: tx.id, expectedVersion: 1, toState, at: tx.receivedAt + after, cause: null, dueAt, outbox: [], ...(outcome === undefined ? {} : { outcome }) });
+          const rpp: NewTransaction[] = [];
+          for (let i = 0; i < 6; i += 1) rpp.push(await accept(store, transfer({ receivedAt: T0 + i })));
+          // Approved after 100..400 ms; one rejected AC01 after 1,000 ms; one left waiting (in flight).
+          for (const [index, after] of [100, 200, 300, 400].entries()) await decide(rpp[index]!, after, 'PAYMENT_AUTH_REQUEST_ACCEPTED', { outcome: 'APPROVED', reasonCode: null });
+          await decide(rpp[4]!, 1_000, 'PAYMENT_AUTH_REQUEST_REJECTED', { outcome: 'REJECTED', reasonCode: 'AC01' });
+          const rtc = await accept(store, transfer({ scheme: 'ZA_RTC', receivedAt: T0 + 10 }));
+          // Past its time budget, still waiting (enquiries due): timed out and in flight.
+          await decide(rtc, 5_000, 'PAYMENT_AUTH_TIMEOUT', undefined, T0 + 60_000);
+          // Before the window: counts in flight only.
+          await accept(store, transfer({ scheme: 'ZA_RTC', receivedAt: T0 - 10_000 }));
+
+          const health = await store.schemeHealth(T0, T0 + 60_000);
+          assert.deepEqual(health, [
+            { scheme: 'ZA_RPP', inFlight: 1, created: 6, timedOut: 0, outcomes: [{ outcome: 'APPROVED', reasonCode: null, count: 4 }, { outcome: 'REJECTED', reasonCode: 'AC01', count: 1 }], latencyMs: { count: 5, p50: 300, p95: 1_000, max: 1_000 } },
+            { scheme: 'ZA_RTC', inFlight: 2, created: 1, timedOut: 1, outcomes: [], latencyMs: null },
+          ]);
+          assert.deepEqual(await store.schemeHealth(T0 + 100_000, T0 + 200_000), [
+            { scheme: 'ZA_RPP', inFlight: 1, created: 0, timedOut: 0, outcomes: [], latencyMs: null },
+            { scheme: 'ZA_RTC', inFlight: 2, created: 0, timedOut: 0, outcomes: [], latencyMs: null },
+          ], 'a window without transactions still shows what is in flight');
+        }));
     });
 
     void describe('scheme messages', () => {

@@ -358,6 +358,14 @@ void describe('environment variables in the configuration', () => {
     assert.equal(config.server.host, '0.0.0.0');
     await assert.rejects(loadConfig({ argv: ['--config', EXAMPLE], env: { ...EXAMPLE_ENV, PORT: '80a' } }), /PORT: "80a" is not a port number/);
   });
+
+  void it('takes OTEL_EXPORTER_OTLP_ENDPOINT when the file names no endpoint, and refuses one that is no http(s) URL', async () => {
+    const taken = await configFromObject(minimal(), { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' });
+    assert.equal(taken.telemetry.otlpEndpoint, 'http://collector:4318');
+    assert.deepEqual(await problemsOf(minimal(), { OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }), ['OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" is not an http(s) URL']);
+    const fromFile = await configFromObject(minimal({ telemetry: { otlpEndpoint: 'https://otel.bank.example' } }), { OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' });
+    assert.equal(fromFile.telemetry.otlpEndpoint, 'https://otel.bank.example', 'the file wins, and the variable is not read');
+  });
 });
 
 void describe('the demo configuration', () => {

@@ -3,7 +3,8 @@
  * time (newest first, keyset paging), a transaction's scheme messages, and the outbox backlog.
  */
 import type pg from 'pg';
-import type { OutboxBacklog, SchemeMessageRecord, TransactionQuery, TransactionSummary } from '../../ports/store.js';
+import type { OutboxBacklog, SchemeHealth, SchemeMessageRecord, TransactionQuery, TransactionSummary } from '../../ports/store.js';
+import { IN_FLIGHT_SQL, LATENCY_SQL, schemeHealthFromRows, WINDOW_COUNTS_SQL, type InFlightRow, type LatencyRow, type WindowCountRow } from '../scheme-health.js';
 import { schemeMessageFromRow, summaryFromRow, type BacklogRow, type SchemeMessageRow, type SummaryRow } from '../store-rows.js';
 import { named } from './pg-sql.js';
 
@@ -78,6 +79,21 @@ export async function searchTransactions(pool: pg.Pool, query: TransactionQuery)
     query.limit,
   ]);
   return result.rows.map(summaryFromRow);
+}
+
+const HEALTH = {
+  inFlight: named('scheme_health_in_flight', IN_FLIGHT_SQL),
+  counts: named('scheme_health_counts', WINDOW_COUNTS_SQL.replaceAll('{from}', '$1').replaceAll('{to}', '$2')),
+  latency: named('scheme_health_latency', LATENCY_SQL.replaceAll('{from}', '$1').replaceAll('{to}', '$2')),
+};
+
+export async function schemeHealth(pool: pg.Pool, from: number, to: number): Promise<SchemeHealth[]> {
+  const [inFlight, counts, latency] = await Promise.all([
+    pool.query<InFlightRow>(HEALTH.inFlight),
+    pool.query<WindowCountRow>(HEALTH.counts, [from, to]),
+    pool.query<LatencyRow>(HEALTH.latency, [from, to]),
+  ]);
+  return schemeHealthFromRows(inFlight.rows, counts.rows, latency.rows);
 }
 
 export async function schemeMessages(pool: pg.Pool, transactionId: string): Promise<SchemeMessageRecord[]> {

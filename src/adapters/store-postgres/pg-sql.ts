@@ -128,7 +128,8 @@ export const SQL = {
     'update_states',
     `UPDATE transactions t
      SET state = c.to_state, version = c.version, updated_at = c.at, due_at = c.due_at, data = COALESCE(c.data, t.data),
-       outcome = COALESCE(c.outcome, t.outcome), reason_code = CASE WHEN c.outcome IS NULL THEN t.reason_code ELSE c.reason_code END
+       outcome = COALESCE(c.outcome, t.outcome), reason_code = CASE WHEN c.outcome IS NULL THEN t.reason_code ELSE c.reason_code END,
+       outcome_at = CASE WHEN c.outcome IS NULL THEN t.outcome_at ELSE COALESCE(t.outcome_at, c.at) END
      FROM unnest($1::text[], $2::int[], $3::text[], $4::bigint[], $5::bigint[], $6::jsonb[], $7::int[], $8::text[], $9::text[])
        AS c(id, expected, to_state, at, due_at, data, version, outcome, reason_code)
      WHERE t.id = c.id AND t.version = c.expected`,

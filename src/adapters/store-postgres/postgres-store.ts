@@ -16,6 +16,7 @@ import type {
   SchemeMessageRecord,
   StoredMessage,
   TransactionKind,
+  SchemeHealth,
   TransactionQuery,
   TransactionRecord,
   TransactionSummary,
@@ -39,7 +40,7 @@ import { flush, type BatchRetryReason, type BatchRunner } from './pg-batch.js';
 import { recentDeterminations } from './pg-determinations.js';
 import { execute } from './pg-execute.js';
 import { ChangeListener } from './pg-notices.js';
-import { outboxBacklog, schemeMessages, searchTransactions } from './pg-search.js';
+import { outboxBacklog, schemeHealth, schemeMessages, searchTransactions } from './pg-search.js';
 import { SQL } from './pg-sql.js';
 
 export interface PostgresStoreOptions {
@@ -218,6 +219,10 @@ class PostgresStore extends QueuedWrites implements Store {
 
   searchTransactions(query: TransactionQuery): Promise<TransactionSummary[]> {
     return searchTransactions(this.#pool, query);
+  }
+
+  schemeHealth(from: number, to: number): Promise<SchemeHealth[]> {
+    return schemeHealth(this.#pool, from, to);
   }
 
   schemeMessages(transactionId: string): Promise<SchemeMessageRecord[]> {

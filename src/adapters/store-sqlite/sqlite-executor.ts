@@ -497,7 +497,8 @@ function prepareWriteStatements(db: Db) {
     updateState: db.prepare(
       `UPDATE transactions SET state = @state, version = @version, updated_at = @at, due_at = @dueAt,
          data = COALESCE(@data, data),
-         outcome = COALESCE(@outcome, outcome), reason_code = CASE WHEN @outcome IS NULL THEN reason_code ELSE @reasonCode END
+         outcome = COALESCE(@outcome, outcome), reason_code = CASE WHEN @outcome IS NULL THEN reason_code ELSE @reasonCode END,
+         outcome_at = CASE WHEN @outcome IS NULL THEN outcome_at ELSE COALESCE(outcome_at, @at) END
        WHERE id = @id AND version = @expected`,
     ),
     // Rows carrying amount_minor are read with safeIntegers so money never passes through a double.

@@ -2,7 +2,8 @@
  * The operators' reads of the SQLite store: transactions found by a key or listed by creation
  * time (newest first, keyset paging), a transaction's scheme messages, and the outbox backlog.
  */
-import type { OutboxBacklog, SchemeMessageRecord, TransactionQuery, TransactionSummary } from '../../ports/store.js';
+import type { OutboxBacklog, SchemeHealth, SchemeMessageRecord, TransactionQuery, TransactionSummary } from '../../ports/store.js';
+import { IN_FLIGHT_SQL, LATENCY_SQL, schemeHealthFromRows, WINDOW_COUNTS_SQL, type InFlightRow, type LatencyRow, type WindowCountRow } from '../scheme-health.js';
 import { schemeMessageFromRow, summaryFromRow, type BacklogRow, type SchemeMessageRow, type SummaryRow } from '../store-rows.js';
 import type { Db } from './sqlite-connection.js';
 import { LIMIT_PARAM } from './sqlite-rows.js';
@@ -48,7 +49,12 @@ export function prepareSearchReads(db: Db) {
     `SELECT integrator_id, channel, COUNT(*) AS pending, MIN(created_at) AS oldest_created_at
      FROM outbox WHERE status = 'PENDING' GROUP BY integrator_id, channel ORDER BY integrator_id, channel`,
   );
+  const window = (sql: string) => statement(sql.replaceAll('{from}', '@from').replaceAll('{to}', '@to'));
+  const health = { inFlight: statement(IN_FLIGHT_SQL), counts: window(WINDOW_COUNTS_SQL), latency: window(LATENCY_SQL) };
   return {
+    schemeHealth(from: number, to: number): SchemeHealth[] {
+      return schemeHealthFromRows(health.inFlight.all() as InFlightRow[], health.counts.all({ from, to }) as WindowCountRow[], health.latency.all({ from, to }) as LatencyRow[]);
+    },
     searchTransactions(query: TransactionQuery): TransactionSummary[] {
       const params = {
         integrators: JSON.stringify(query.integratorIds),

@@ -10,6 +10,7 @@ import type {
   SchemeMessageRecord,
   StoredMessage,
   TransactionKind,
+  SchemeHealth,
   TransactionQuery,
   TransactionRecord,
   TransactionSummary,
@@ -187,6 +188,10 @@ class SqliteStore extends QueuedWrites implements Store {
 
   searchTransactions(query: TransactionQuery): Promise<TransactionSummary[]> {
     return read(() => this.#search.searchTransactions(query));
+  }
+
+  schemeHealth(from: number, to: number): Promise<SchemeHealth[]> {
+    return read(() => this.#search.schemeHealth(from, to));
   }
 
   schemeMessages(transactionId: string): Promise<SchemeMessageRecord[]> {

@@ -38,7 +38,7 @@ export interface Example {
 export interface ExampleContext {
   /** The serving time (ms since epoch). */
   readonly now: number;
-  /** A fresh UUID. */
+  /** A fresh version-4 UUID: a UETR must be one (ISO 20022 scheme messages refuse others). */
   readonly uuid: () => string;
 }
 
@@ -55,6 +55,7 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   outboundRequestToPayCancellation: ['RequestToPayCancellation'],
   token: ['TokenClientCredentialsGrant', 'TokenPasswordGrant', 'TokenRefreshGrant'],
   adminReplayDeliveries: ['ReplayIntegratorSince', 'ReplaySince'],
+  adminSendSimulatorSample: ['SimulatorSampleRejectAc01'],
 };
 
 /** Example names of response bodies, by operationId and status code. */
@@ -123,6 +124,7 @@ export function buildExamples(context: ExampleContext): Record<string, Example> 
       value: { integratorId: 'demo-bank', since: new Date(context.now - 24 * 60 * MINUTE_MS).toISOString() },
     },
     ReplaySince: { summary: 'Replay every undelivered message of the last hour', value: { since: new Date(context.now - 60 * MINUTE_MS).toISOString() } },
+    SimulatorSampleRejectAc01: { summary: 'Send a ZA_RTC transfer the simulator rejects with AC01', value: { testValueId: 'ct-za-rtc-reject-ac01' } },
   };
   const answers = answerExamples(made, transfers.CreditTransferZaRppProxy.value, transfers.CreditTransferZaRtc.value, determinations.IdentifierDeterminationMobile.value, rtp, cancellation);
   const events = eventExamples(made, {

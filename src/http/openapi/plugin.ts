@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -5,7 +6,7 @@ import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config/types.js';
 import { assert } from '../../lib/assert.js';
-import type { Clock, Ids } from '../../ports/clock.js';
+import type { Clock } from '../../ports/clock.js';
 import { REFERENCED_SCHEMAS } from '../schemas.js';
 import { componentSchemas } from './components.js';
 import { completeDocument, documentSkeleton, publish, schemaRef, type Document } from './document.js';
@@ -24,7 +25,6 @@ import { webhooks } from './webhooks.js';
 export interface OpenApiOptions {
   readonly config: Config;
   readonly clock: Clock;
-  readonly ids: Ids;
 }
 
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '']);
@@ -50,7 +50,7 @@ function bodyByReference(schema: FastifySchema): FastifySchema {
 
 export const openApiPlugin = fp(
   async (app: FastifyInstance, options: OpenApiOptions) => {
-    const { config, clock, ids } = options;
+    const { config, clock } = options;
     for (const schema of REFERENCED_SCHEMAS) app.addSchema(schema);
     const components = componentSchemas();
     await app.register(swagger, {
@@ -70,7 +70,7 @@ export const openApiPlugin = fp(
     const served = (request: FastifyRequest) =>
       publish(config, app.swagger() as Document, {
         serviceUrl: serviceUrl(config, app, request),
-        examples: buildExamples({ now: clock.now(), uuid: () => ids.uuid() }),
+        examples: buildExamples({ now: clock.now(), uuid: randomUUID }),
       });
     await app.register(swaggerUi, { routePrefix: '/docs', transformSpecification: (_document, request) => served(request), transformSpecificationClone: false });
     app.get('/openapi.json', { schema: { hide: true } }, (request) => served(request));

@@ -1,16 +1,15 @@
-import { createHmac, randomBytes } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { accessTokenVerifier } from '../../adapters/tokens/jose-tokens.js';
 import type { Config, IntegratorConfig } from '../../config/types.js';
-import { ApiError } from '../../domain/errors.js';
-import { hashSecretAsync, verifySecretAsync } from '../../lib/password-hash.js';
+import type { ApiError } from '../../domain/errors.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Store } from '../../ports/store.js';
 import type { AccessTokenVerifier } from '../../ports/tokens.js';
 import { requestOrigin } from '../request-origin.js';
 import { holdRequest, integratorAllows } from './allowlist.js';
-import { tooManyFailures, type FailedAuthentications } from './failed-auth.js';
+import { basicAuthenticator, parseAuthorization, unauthenticated, type BasicSuccess } from './basic-credentials.js';
+import type { FailedAuthentications } from './failed-auth.js';
 import type { RevokedSessions } from './revoked-sessions.js';
 
 /**
@@ -46,139 +45,30 @@ export interface AuthPluginOptions {
 }
 
 export const REALM = 'regpay';
-/** Successful Basic checks are remembered this long, so a busy integrator does not pay scrypt per request. */
-const BASIC_CACHE_TTL_MS = 300_000;
-const BASIC_CACHE_ENTRIES_MAX = 10_000;
-
-function unauthenticated(detail: string, challenge: string): ApiError {
-  return new ApiError('UNAUTHENTICATED', detail, [], { 'WWW-Authenticate': challenge });
-}
 
 /** Quote a value for an auth-param (RFC 9110 quoted-string). */
 function quoted(value: string): string {
   return `"${value.replace(/[\\"]/g, '\\$&')}"`;
 }
 
-function parseAuthorization(header: string | undefined): { scheme: string; value: string } | undefined {
-  if (header === undefined) return undefined;
-  const match = /^([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*) +(\S+) *$/.exec(header);
-  if (match === null) return undefined;
-  return { scheme: (match[1] ?? '').toLowerCase(), value: match[2] ?? '' };
-}
-
-/** RFC 7617 credentials; undefined when the value is not base64 of `user:password`. */
-export function decodeBasic(value: string): { username: string; password: string } | undefined {
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value)) return undefined;
-  const decoded = Buffer.from(value, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon < 0) return undefined;
-  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
-}
-
-/** A Basic check that succeeded, and until when it is trusted without checking again. */
-interface BasicSuccess {
-  readonly integrator: IntegratorConfig;
-  readonly expiresAt: number;
-}
-
 /**
- * Basic verification with a bounded cache of recent successes. The cache key is an HMAC of the
- * whole header under a key that lives only in this process, so the cache holds nothing an
- * attacker reading memory dumps or timing map lookups could turn back into a password.
+ * Basic for integrators (basic-credentials.ts). The header a connection was last admitted with is
+ * remembered too: a keep-alive client sends the same one on every request, which is then admitted
+ * without decoding or hashing it again. It is compared only with what later arrives on that same
+ * connection, from the same peer.
  */
-class BasicVerifier {
-  readonly #byUsername: ReadonlyMap<string, IntegratorConfig>;
-  readonly #cacheKey = randomBytes(32);
-  readonly #cache = new Map<string, BasicSuccess>();
-  readonly #inFlight = new Map<string, Promise<BasicSuccess | undefined>>();
-
-  constructor(
-    integrators: readonly IntegratorConfig[],
-    readonly dummyHash: string,
-    readonly clock: Clock,
-  ) {
-    this.#byUsername = new Map(integrators.map((integrator) => [integrator.credentials.username, integrator]));
-  }
-
-  /** The key a header is remembered by. */
-  keyOf(headerValue: string): string {
-    return createHmac('sha256', this.#cacheKey).update(headerValue).digest('base64url');
-  }
-
-  /** The success remembered for this header, if it has not expired. */
-  remembered(key: string): BasicSuccess | undefined {
-    const cached = this.#cache.get(key);
-    if (cached !== undefined && cached.expiresAt > this.clock.now()) return cached;
-    if (cached !== undefined) this.#cache.delete(key);
-    return undefined;
-  }
-
-  /**
-   * The check of this header already running, if any: requests arriving together with the same
-   * header (a client opening many connections at once) share one scrypt check instead of
-   * queueing one each on the thread pool.
-   */
-  running(key: string): Promise<BasicSuccess | undefined> | undefined {
-    return this.#inFlight.get(key);
-  }
-
-  /** Checks the credentials against the stored hash (scrypt); a success is remembered. */
-  check(key: string, credentials: { username: string; password: string }): Promise<BasicSuccess | undefined> {
-    const pending = this.#check(key, credentials).finally(() => this.#inFlight.delete(key));
-    this.#inFlight.set(key, pending);
-    return pending;
-  }
-
-  async #check(key: string, credentials: { username: string; password: string }): Promise<BasicSuccess | undefined> {
-    const integrator = this.#byUsername.get(credentials.username);
-    const hash = integrator?.credentials.passwordHash?.reveal();
-    const ok = await verifySecretAsync(credentials.password, hash ?? this.dummyHash);
-    if (!ok || integrator === undefined || hash === undefined) return undefined;
-    if (this.#cache.size >= BASIC_CACHE_ENTRIES_MAX) {
-      const oldest = this.#cache.keys().next();
-      if (oldest.done !== true) this.#cache.delete(oldest.value);
-    }
-    const success = { integrator, expiresAt: this.clock.now() + BASIC_CACHE_TTL_MS };
-    this.#cache.set(key, success);
-    return success;
-  }
-}
-
-async function basicAuthenticator(config: Config, clock: Clock, failures: FailedAuthentications): Promise<(request: FastifyRequest) => Promise<IntegratorConfig>> {
+async function integratorBasicAuthenticator(config: Config, clock: Clock, failures: FailedAuthentications): Promise<(request: FastifyRequest) => Promise<IntegratorConfig>> {
   const challenge = `Basic realm=${quoted(REALM)}, charset="UTF-8"`;
-  // A hash of a random secret nobody knows: checking an unknown username against it costs the
-  // same scrypt work as a real check and can never succeed.
-  const verifier = new BasicVerifier(config.integrators, await hashSecretAsync(randomBytes(32).toString('base64url')), clock);
-  // The header a connection was last admitted with: a keep-alive client sends the same one on
-  // every request, which is then admitted without decoding or hashing it again. It is compared
-  // only with what later arrives on that same connection, from the same peer.
-  const admittedBySocket = new WeakMap<object, { readonly header: string; readonly success: BasicSuccess }>();
+  const accounts = config.integrators.map((integrator) => ({ username: integrator.credentials.username, passwordHash: integrator.credentials.passwordHash?.reveal(), value: integrator }));
+  const authenticate = await basicAuthenticator(accounts, challenge, clock, failures);
+  const admittedBySocket = new WeakMap<object, { readonly header: string; readonly success: BasicSuccess<IntegratorConfig> }>();
   return async (request) => {
     const header = request.headers.authorization;
     const admitted = admittedBySocket.get(request.raw.socket);
-    if (admitted !== undefined && admitted.header === header && admitted.success.expiresAt > clock.now()) return admitted.success.integrator;
-    const authorization = parseAuthorization(header);
-    if (authorization === undefined || authorization.scheme !== 'basic') {
-      throw unauthenticated('Send Authorization: Basic with the issued username and password', challenge);
-    }
-    const credentials = decodeBasic(authorization.value);
-    if (credentials === undefined) throw unauthenticated('The Basic credentials are not base64 of username:password', challenge);
-    const key = verifier.keyOf(authorization.value);
-    let success = verifier.remembered(key);
-    const running = success === undefined ? verifier.running(key) : undefined;
-    if (running !== undefined) {
-      // Joining a check already counted: the same guess costs neither a check nor a failure.
-      success = await running;
-      if (success === undefined) throw unauthenticated('Unknown username or wrong password', challenge);
-    } else if (success === undefined) {
-      const admitted = failures.attempt(request.clientAddress);
-      if (!admitted.ok) throw tooManyFailures(admitted.retryAfterS);
-      success = await verifier.check(key, credentials);
-      if (success === undefined) throw unauthenticated('Unknown username or wrong password', challenge);
-      failures.succeeded(request.clientAddress);
-    }
+    if (admitted !== undefined && admitted.header === header && admitted.success.expiresAt > clock.now()) return admitted.success.value;
+    const success = await authenticate(request);
     if (header !== undefined) admittedBySocket.set(request.raw.socket, { header, success });
-    return success.integrator;
+    return success.value;
   };
 }
 
@@ -216,7 +106,7 @@ export const authPlugin = fp(
     const { config, clock } = options;
     const authenticate =
       config.auth.mode === 'basic'
-        ? await basicAuthenticator(config, clock, app.failedAuthentications)
+        ? await integratorBasicAuthenticator(config, clock, app.failedAuthentications)
         : bearerAuthenticator(config, options.verifier ?? (await accessTokenVerifier(config.auth, options.store)), app.revokedSessions, clock);
 
     if (!app.hasRequestDecorator('integrator')) app.decorateRequest('integrator', null as unknown as IntegratorConfig);

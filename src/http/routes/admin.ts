@@ -11,6 +11,8 @@ import { SCHEME_NAMES } from '../openapi/document.js';
 import { errorResponse } from '../schemas.js';
 import { domainValidator, type Validated } from '../validation.js';
 import type { DemoInbox } from '../../app/demo-inbox.js';
+import { adminSchemeRoutes } from './admin-schemes.js';
+import { adminSimulatorRoutes, type SampleDeps } from './admin-simulator.js';
 import { adminTransactionRoutes } from './admin-transactions.js';
 
 /**
@@ -28,8 +30,10 @@ import { adminTransactionRoutes } from './admin-transactions.js';
  * Register it in its own encapsulated scope: `app.register(async (scope) => adminRoutes(scope, deps))`.
  */
 export interface AdminDeps {
-  readonly config: Pick<Config, 'admin' | 'integrators'>;
+  readonly config: Pick<Config, 'admin' | 'integrators' | 'schemes'>;
   readonly store: Store;
+  /** What the simulator's samples are sent through: the integrator API's use cases. */
+  readonly samples: SampleDeps;
   readonly clock: Clock;
   /** Woken after a replay, so replayed messages go out at once rather than at the next poll. */
   readonly delivery?: Pick<OutboxDelivery, 'wake'>;
@@ -69,12 +73,14 @@ export const adminErrors = {
 };
 const ID_PARAMS = Type.Object({ id: Type.String({ minLength: 1, maxLength: ID_CHARS_MAX, description: 'The delivery id (webhook-id)' }) });
 
-export function adminRoutes(scope: FastifyInstance, deps: AdminDeps): void {
+export async function adminRoutes(scope: FastifyInstance, deps: AdminDeps): Promise<void> {
   const { admin } = deps.config;
   if (admin === undefined) return;
   const integratorIds = new Set(deps.config.integrators.map((integrator) => integrator.id));
-  scope.addHook('onRequest', adminGuard(admin, scope.failedAuthentications));
+  scope.addHook('onRequest', await adminGuard(admin, deps.clock, scope.failedAuthentications));
   adminTransactionRoutes(scope, { store: deps.store, integratorIds: [...integratorIds], ...(deps.demoInbox === undefined ? {} : { demoInbox: deps.demoInbox }) });
+  adminSchemeRoutes(scope, deps);
+  adminSimulatorRoutes(scope, deps);
 
   scope.get<{ Querystring: ListQuery }>(
     `${ADMIN_PREFIX}/deliveries`,
