@@ -91,7 +91,12 @@ export interface TransactionDetail extends TransactionSummary {
 
 export interface SchemeHealth {
   readonly scheme: string;
+  /** simulator, operator-link, … */
+  readonly connector: string;
+  /** Waiting for the scheme now, whenever accepted. */
   readonly inFlight: number;
+  /** The rest counts these: the transactions accepted in the window. */
+  readonly accepted: number;
   readonly outcomes: readonly { readonly outcome: string; readonly count: number }[];
   readonly rejections: readonly { readonly reasonCode: string; readonly count: number }[];
   readonly timeouts: number;
@@ -109,6 +114,8 @@ export interface TestValue {
   readonly scheme: string;
   readonly kind: string;
   readonly label: string;
+  /** The value itself, as it goes into the request (an account number, a proxy…). */
+  readonly value: string;
   readonly description: string;
   readonly expected: string;
 }

@@ -179,13 +179,13 @@ void describe('the operator console in a real browser', () => {
     await clickText(page, 'Simulator');
     await waitForText(page, 'Send sample');
     const table = await textOf(page, 'table.test-values');
-    assert.match(table, /ZA_RTC/);
-    assert.match(table, /AC01/, 'the rejection test values are listed');
-    await clickText(page, 'Send sample');
-    await waitForText(page, 'the integrator API answered HTTP');
+    assert.match(table, /ZA_RTC\s+CREDIT_TRANSFER\s+REJECT-AC01\s+9990000101/, 'each test value with the value that goes into the request');
+    await page.click('button[aria-label="Send sample: ZA_RTC CREDIT_TRANSFER REJECT-AC01"]');
+    await waitForText(page, 'Sample REJECT-AC01 (ZA_RTC, CREDIT_TRANSFER) sent as demo-bank: the integrator API answered HTTP 202.');
     await clickText(page, 'Open the transaction');
     await waitForText(page, 'Scheme messages');
     assert.match(await pageHash(page), /^#\/transactions\/[^/]+$/);
+    await waitForText(page, 'reason AC01');
   });
 
   void it('signs out, forgets the credentials, and asks for them again after a reload', { timeout: STEP_TIMEOUT_MS }, async () => {

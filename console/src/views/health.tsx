@@ -5,9 +5,9 @@ import { useApi, usePoll } from '../hooks';
 import type { SchemeHealth, SchemesHealth } from '../types';
 
 /**
- * How each configured scheme is doing over a chosen window (GET /admin/v1/schemes/health): what
- * is in flight now, the outcomes and rejections by reason code, scheme time budgets that ran out,
- * and how long transactions took from their 202 to their outcome.
+ * How each configured scheme is doing (GET /admin/v1/schemes/health): what is in flight now and,
+ * of the transactions accepted in a chosen window, the outcomes, rejections by reason code, scheme
+ * time budgets that ran out, and how long they took from their 202 to their outcome.
  */
 const WINDOWS = [
   { minutes: 15, label: 'last 15 minutes' },
@@ -47,8 +47,7 @@ export function HealthView() {
       {health === undefined ? null : (
         <>
           <p class="muted">
-            From {formatTime(health.from)} to {formatTime(health.to)} UTC. In flight is now; the rest counts transactions that reached an outcome or ran out of
-            time in the window.
+            In flight is now, whenever accepted; the rest counts the transactions accepted from {formatTime(health.from)} to {formatTime(health.to)} UTC.
           </p>
           {health.schemes.length === 0 ? <p class="empty">No scheme is configured.</p> : null}
           <div class="cards">
@@ -66,11 +65,17 @@ function SchemeCard({ health }: { readonly health: SchemeHealth }) {
   const latency = health.latencyMs;
   return (
     <article class="card" aria-labelledby={`scheme-${health.scheme}`}>
-      <h2 id={`scheme-${health.scheme}`}>{health.scheme}</h2>
+      <h2 id={`scheme-${health.scheme}`}>
+        {health.scheme} <span class="muted small">{health.connector}</span>
+      </h2>
       <dl class="figures">
         <div>
           <dt>In flight</dt>
           <dd>{health.inFlight}</dd>
+        </div>
+        <div>
+          <dt>Accepted</dt>
+          <dd>{health.accepted}</dd>
         </div>
         <div>
           <dt>Timeouts</dt>
@@ -89,7 +94,7 @@ function SchemeCard({ health }: { readonly health: SchemeHealth }) {
           <dd>{latency === null ? '—' : `${latency.max} ms`}</dd>
         </div>
       </dl>
-      <p class="muted small">{latency === null ? 'No outcome in the window.' : `Latency from the 202 to the outcome, over ${latency.count} transactions.`}</p>
+      <p class="muted small">{latency === null ? 'None decided in the window.' : `Latency: from the 202 to the outcome, over the ${latency.count} decided.`}</p>
       <h3>Outcomes</h3>
       <Counts rows={health.outcomes.map((row) => [row.outcome, row.count])} empty="None in the window." label={`Outcomes of ${health.scheme}`} />
       <h3>Rejections by reason code</h3>

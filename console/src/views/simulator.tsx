@@ -46,7 +46,7 @@ export function SimulatorView() {
         <div class="fields">
           <label>
             Integrator (optional)
-            <input value={integratorId} onInput={(event) => setIntegratorId(event.currentTarget.value)} placeholder="the first that uses the scheme" />
+            <input value={integratorId} onInput={(event) => setIntegratorId(event.currentTarget.value)} placeholder="the first that has the scheme" />
           </label>
         </div>
       </form>
@@ -61,6 +61,7 @@ export function SimulatorView() {
               <th scope="col">Scheme</th>
               <th scope="col">Kind</th>
               <th scope="col">Test value</th>
+              <th scope="col">Value in the request</th>
               <th scope="col">What the simulator does</th>
               <th scope="col">Expected</th>
               <th scope="col">Action</th>
@@ -72,6 +73,7 @@ export function SimulatorView() {
                 <td>{value.scheme}</td>
                 <td class="small">{value.kind}</td>
                 <td>{value.label}</td>
+                <td class="mono small">{value.value}</td>
                 <td class="small">{value.description}</td>
                 <td>{value.expected}</td>
                 <td>
