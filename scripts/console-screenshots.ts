@@ -44,13 +44,13 @@ async function main(): Promise<void> {
     await shoot(page, 'undelivered');
 
     await page.goto(`${server.url}/console/#/health`);
-    await waitForText(page, 'Scheme health');
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await waitForText(page, 'Latency p50');
     await shoot(page, 'health');
 
     await page.goto(`${server.url}/console/#/simulator`);
-    await waitForText(page, 'Simulator test values');
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await waitForText(page, 'Send sample');
+    await page.click('button[aria-label="Send sample: ZA_RTC CREDIT_TRANSFER REJECT-AC01"]');
+    await waitForText(page, 'Open the transaction');
     await shoot(page, 'simulator');
   } finally {
     await browser.close();

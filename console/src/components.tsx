@@ -59,3 +59,26 @@ export function StatusBadge({ text }: { readonly text: string | null }) {
   if (text === null) return <span class="muted">—</span>;
   return <span class={`badge badge-${text.toLowerCase()}`}>{text}</span>;
 }
+
+/** A list to pick one of `options` from, or none (`anyLabel`). */
+export function Choice(props: {
+  readonly label: string;
+  readonly value: string;
+  readonly options: readonly string[];
+  readonly onChange: (value: string) => void;
+  readonly anyLabel?: string;
+}) {
+  return (
+    <label>
+      {props.label}
+      <select value={props.value} onChange={(event) => props.onChange(event.currentTarget.value)}>
+        <option value="">{props.anyLabel ?? 'any'}</option>
+        {props.options.map((option) => (
+          <option key={option} value={option}>
+            {option}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

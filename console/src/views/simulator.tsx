@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { ErrorLine, Folded } from '../components';
+import { Choice, ErrorLine, Folded } from '../components';
 import { useApi, usePoll } from '../hooks';
 import { transactionHref } from '../route';
 import type { SampleSent, TestValue } from '../types';
@@ -13,6 +13,10 @@ export function SimulatorView() {
   const api = useApi();
   const values = usePoll(() => api<{ testValues: readonly TestValue[] }>('/admin/v1/simulator/test-values'), 'test-values', { live: false });
   const [integratorId, setIntegratorId] = useState('');
+  const [scheme, setScheme] = useState('');
+  const [kind, setKind] = useState('');
+  const all = values.data?.testValues ?? [];
+  const shown = all.filter((value) => (scheme === '' || value.scheme === scheme) && (kind === '' || value.kind === kind));
   const [sent, setSent] = useState<{ value: TestValue; answer: SampleSent } | undefined>();
   const [busy, setBusy] = useState<string | undefined>();
   const [error, setError] = useState<Error | undefined>();
@@ -44,9 +48,11 @@ export function SimulatorView() {
       </p>
       <form class="filters" aria-label="Sample options" onSubmit={(event) => event.preventDefault()}>
         <div class="fields">
+          <Choice label="Scheme" anyLabel="all" value={scheme} options={[...new Set(all.map((value) => value.scheme))]} onChange={setScheme} />
+          <Choice label="Kind" anyLabel="all" value={kind} options={[...new Set(all.map((value) => value.kind))]} onChange={setKind} />
           <label>
-            Integrator (optional)
-            <input value={integratorId} onInput={(event) => setIntegratorId(event.currentTarget.value)} placeholder="the first that has the scheme" />
+            Send as integrator (optional)
+            <input value={integratorId} onInput={(event) => setIntegratorId(event.currentTarget.value)} placeholder="first with the scheme" />
           </label>
         </div>
       </form>
@@ -68,7 +74,7 @@ export function SimulatorView() {
             </tr>
           </thead>
           <tbody>
-            {values.data.testValues.map((value) => (
+            {shown.map((value) => (
               <tr key={value.id}>
                 <td>{value.scheme}</td>
                 <td class="small">{value.kind}</td>
@@ -77,7 +83,7 @@ export function SimulatorView() {
                 <td class="small">{value.description}</td>
                 <td>{value.expected}</td>
                 <td>
-                  <button type="button" disabled={busy !== undefined} aria-label={`Send sample: ${value.scheme} ${value.kind} ${value.label}`} onClick={() => void send(value)}>
+                  <button type="button" class="nowrap" disabled={busy !== undefined} aria-label={`Send sample: ${value.scheme} ${value.kind} ${value.label}`} onClick={() => void send(value)}>
                     {busy === value.id ? 'Sending…' : 'Send sample'}
                   </button>
                 </td>

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { query } from '../api';
-import { Code, ErrorLine, LiveToggle, StatusBadge } from '../components';
+import { Choice, Code, ErrorLine, LiveToggle, StatusBadge } from '../components';
 import { formatAmount, formatTime, inputFromUtc, utcFromInput } from '../format';
 import { useApi, usePoll } from '../hooks';
 import { transactionHref, transactionsHref } from '../route';
@@ -183,9 +183,9 @@ function Filters({ filters, states }: { readonly filters: URLSearchParams; reado
             ))}
           </datalist>
         </label>
-        <Choice label="Scheme" value={values.scheme} options={SCHEMES} onChange={set('scheme')} />
-        <Choice label="Outcome" value={values.outcome} options={OUTCOMES} onChange={set('outcome')} />
-        <Choice label="Kind" value={values.kind} options={KINDS} onChange={set('kind')} />
+        <Choice label="Scheme" value={values.scheme} options={SCHEMES} onChange={(scheme) => setValues({ ...values, scheme })} />
+        <Choice label="Outcome" value={values.outcome} options={OUTCOMES} onChange={(outcome) => setValues({ ...values, outcome })} />
+        <Choice label="Kind" value={values.kind} options={KINDS} onChange={(kind) => setValues({ ...values, kind })} />
         <label>
           Integrator
           <input value={values.integratorId} onInput={set('integratorId')} placeholder="any" />
@@ -213,21 +213,5 @@ function Filters({ filters, states }: { readonly filters: URLSearchParams; reado
         </button>
       </div>
     </form>
-  );
-}
-
-function Choice({ label, value, options, onChange }: { readonly label: string; readonly value: string; readonly options: readonly string[]; readonly onChange: (event: Event) => void }) {
-  return (
-    <label>
-      {label}
-      <select value={value} onChange={onChange}>
-        <option value="">any</option>
-        {options.map((option) => (
-          <option key={option} value={option}>
-            {option}
-          </option>
-        ))}
-      </select>
-    </label>
   );
 }
