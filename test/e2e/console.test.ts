@@ -255,7 +255,7 @@ void describe('the operator console of the zero-config demo', () => {
     });
     assert.equal(accepted.status, 202, await accepted.text());
 
-    await waitForText(page, 'credit-transfer-response');
+    await waitForText(page, 'PAYMENT_AUTH_RESPONSE_DELIVERED');
     const inbox = await textOf(page, 'table.inbox tbody');
     assert.match(inbox, /callback\s+\/transactions\/outbound\/credit-transfer-response\s+valid/);
     assert.match(inbox, /event\s+\/events\s+valid\s+PAYMENT_AUTH_RESPONSE_DELIVERED/);
