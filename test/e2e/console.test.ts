@@ -188,6 +188,17 @@ void describe('the operator console in a real browser', () => {
     await waitForText(page, 'reason AC01');
   });
 
+  void it('returns to the sign-in form with the reason when the credentials stop working', { timeout: STEP_TIMEOUT_MS }, async () => {
+    await page.goto(`${server.url}/console/#/transactions`);
+    await waitForText(page, 'Sign out');
+    await page.evaluate(`sessionStorage.setItem('regpay-console-credentials', JSON.stringify({ username: '${OPERATOR.username}', password: 'changed-since' }))`);
+    await page.reload();
+    await waitForText(page, 'Signed out: Unknown username or wrong password');
+    await waitForText(page, 'Sign in with the operator credentials');
+    await signIn(page, server);
+    await waitForText(page, 'Sign out');
+  });
+
   void it('signs out, forgets the credentials, and asks for them again after a reload', { timeout: STEP_TIMEOUT_MS }, async () => {
     await page.goto(`${server.url}/console/#/transactions`);
     await waitForText(page, 'Sign out');
@@ -259,6 +270,23 @@ void describe('the operator console of the zero-config demo', () => {
     const inbox = await textOf(page, 'table.inbox tbody');
     assert.match(inbox, /callback\s+\/transactions\/outbound\/credit-transfer-response\s+valid/);
     assert.match(inbox, /event\s+\/events\s+valid\s+PAYMENT_AUTH_RESPONSE_DELIVERED/);
+  });
+
+  void it('says how long to wait once the address has spent its failed sign-ins', { timeout: STEP_TIMEOUT_MS }, async () => {
+    const wrong = `Basic ${Buffer.from(`${variables['REGPAY_ADMIN_USERNAME']}:wrong`).toString('base64')}`;
+    let status = 0;
+    for (let attempt = 0; attempt < 100 && status !== 429; attempt++) {
+      status = (await fetch(`${server.url}/admin/v1/transactions?limit=1`, { headers: { authorization: wrong } })).status;
+    }
+    assert.equal(status, 429, 'the failed-authentication limit is reached');
+    const page = await chromium.newPage();
+    await page.goto(`${server.url}/console/`);
+    await waitForText(page, 'Sign in with the operator credentials');
+    await fillLabelled(page, 'Username', variables['REGPAY_ADMIN_USERNAME'] ?? '');
+    // A password not checked before: a success already remembered would still be let in.
+    await fillLabelled(page, 'Password', 'guessing-again');
+    await clickText(page, 'Sign in');
+    await page.waitForFunction('/Too many failed sign-ins from this address. Try again in [0-9]+ s./.test(document.body.innerText)');
   });
 });
 
