@@ -129,7 +129,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
     });
   });
   const { admin } = config;
-  if (admin !== undefined) await app.register(async (scope) => consoleRoutes(scope, { admin }));
+  if (admin !== undefined) await app.register(async (scope) => consoleRoutes(scope, admin));
   const { demoInbox } = deps;
   if (demoInbox !== undefined) demoInboxRoutes(app, demoInbox);
 

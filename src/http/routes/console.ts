@@ -16,11 +16,12 @@ import { AddressSet, holdRequest } from '../plugins/allowlist.js';
  * even if a rendering bug let it in. The entry page is never cached (it names the current
  * build's assets); the assets have content hashes in their names, so they may be cached for good.
  */
-export const CONSOLE_PATH = '/console';
-export const CONSOLE_ROOT = fileURLToPath(new URL('../../../console/', import.meta.url));
+const CONSOLE_PATH = '/console';
+/** Where `npm run build` puts the console (vite.config.js), beside the compiled service. */
+const CONSOLE_ROOT = fileURLToPath(new URL('../../../console/', import.meta.url));
 const ASSETS_PREFIX = `${CONSOLE_PATH}/assets/`;
 
-export const CONSOLE_HEADERS: Readonly<Record<string, string>> = {
+const CONSOLE_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy':
     "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
   'x-content-type-options': 'nosniff',
@@ -28,13 +29,12 @@ export const CONSOLE_HEADERS: Readonly<Record<string, string>> = {
 };
 const CACHE_FOREVER = 'public, max-age=31536000, immutable';
 
-export async function consoleRoutes(scope: FastifyInstance, options: { readonly admin: AdminConfig; readonly root?: string }): Promise<void> {
-  const root = options.root ?? CONSOLE_ROOT;
-  if (!existsSync(root)) {
-    scope.log.warn({ root }, 'console: not built (npm run build builds it); /console is not served');
+export async function consoleRoutes(scope: FastifyInstance, admin: AdminConfig): Promise<void> {
+  if (!existsSync(CONSOLE_ROOT)) {
+    scope.log.warn({ root: CONSOLE_ROOT }, 'console: not built (npm run build builds it); /console is not served');
     return;
   }
-  const allowed = new AddressSet(options.admin.allowlist);
+  const allowed = new AddressSet(admin.allowlist);
   scope.addHook('onRequest', async (request, reply) => {
     if (!allowed.contains(request.clientAddress)) holdRequest(request, reply);
   });
@@ -43,7 +43,7 @@ export async function consoleRoutes(scope: FastifyInstance, options: { readonly 
     void reply.header('cache-control', request.url.startsWith(ASSETS_PREFIX) ? CACHE_FOREVER : 'no-store');
   });
   await scope.register(fastifyStatic, {
-    root,
+    root: CONSOLE_ROOT,
     // Without the trailing slash, so that `/console` is redirected to `/console/`.
     prefix: CONSOLE_PATH,
     redirect: true,
