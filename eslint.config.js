@@ -3,6 +3,19 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** One config block per folder, refusing imports of the named sibling folders of src/. */
+function boundaries(refused) {
+  return Object.entries(refused).map(([files, folders]) => ({
+    files: [`${files}/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: folders.map((folder) => `**/${folder}/**`), message: 'STYLE.md: imports point inward (http -> app -> domain); this folder must not know that one.' }] },
+      ],
+    },
+  }));
+}
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**'] },
   js.configs.recommended,
@@ -20,6 +33,16 @@ export default tseslint.config(
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
     },
   },
+  // STYLE.md rule 13: imports point inward. Each folder is refused the folders it must not know.
+  ...boundaries({
+    'src/lib/**': ['domain', 'ports', 'app', 'engine', 'adapters', 'connectors', 'http', 'config'],
+    'src/domain/**': ['ports', 'app', 'engine', 'adapters', 'connectors', 'http', 'config'],
+    'src/ports/**': ['app', 'engine', 'adapters', 'connectors', 'http'],
+    'src/app/**': ['engine', 'adapters', 'connectors', 'http'],
+    'src/engine/**': ['app', 'adapters', 'connectors', 'http'],
+    'src/adapters/**': ['app', 'engine', 'connectors', 'http'],
+    'src/connectors/**': ['app', 'engine', 'http'],
+  }),
   {
     // Tests read JSON answers field by field; typing every body would only restate the assertions.
     files: ['test/**/*.ts'],

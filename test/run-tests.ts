@@ -54,7 +54,9 @@ async function main(): Promise<number> {
       process.stderr.write(`embedded PostgreSQL started on ${new URL(databaseUrl).host} in ${postgres.startMs.toFixed(0)} ms\n`);
     }
     if (interrupted) return signalExitCode(interrupted);
-    const running = spawn(process.execPath, ['--enable-source-maps', '--test', `--test-concurrency=${TEST_CONCURRENCY}`, ...files], {
+    // --test-force-exit: a file's process ends once its tests are done, even if a failed test left
+    // a handle open; its child processes die with it (support/children.ts).
+    const running = spawn(process.execPath, ['--enable-source-maps', '--test', '--test-force-exit', `--test-concurrency=${TEST_CONCURRENCY}`, ...files], {
       stdio: 'inherit',
       env: { ...process.env, DATABASE_URL: databaseUrl },
     });

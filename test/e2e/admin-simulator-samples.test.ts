@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, testConfigObject, type RunningServer } from '../support/server.js';
+import { probeUntil } from '../support/probe.js';
 
 /**
  * The operator's rehearsal tools on the real service (a separate process, SQLite file, the
@@ -13,16 +14,6 @@ import { startServer, testConfigObject, type RunningServer } from '../support/se
  */
 const OPERATOR = { username: 'ops', password: 'operator-password-for-tests' };
 const admin = `Basic ${Buffer.from(`${OPERATOR.username}:${OPERATOR.password}`).toString('base64')}`;
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) assert.fail(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('simulator samples and scheme health (admin API)', () => {
   let server: RunningServer;
@@ -92,7 +83,7 @@ describe('simulator samples and scheme health (admin API)', () => {
   it('sends as another integrator when asked, from that integrator’s institution, and the scheme takes the sample as any transfer', async () => {
     const { body } = await send('ct-za-rtc-approve', 'other-bank');
     assert.deepEqual([body.status, body.integratorId], [202, 'other-bank']);
-    const made = await eventually('the sample is approved', async () => {
+    const made = await probeUntil('the sample is approved', async () => {
       const { body: detail } = await call('GET', `/admin/v1/transactions/${body.transactionId}`);
       return detail.outcome === null ? undefined : detail;
     });
@@ -114,7 +105,7 @@ describe('simulator samples and scheme health (admin API)', () => {
   it("reports each scheme's health: in flight, timeouts, rejections by reason code and the time to outcome", async () => {
     await send('ct-za-rtc-reject-ac01');
     await send('ct-za-rtc-never-answer');
-    const health = await eventually('the rejection and the timeout are reported', async () => {
+    const health = await probeUntil('the rejection and the timeout are reported', async () => {
       const { status, body } = await call('GET', '/admin/v1/schemes/health?windowMinutes=30');
       assert.equal(status, 200);
       const rtc = (body.schemes as any[]).find((scheme) => scheme.scheme === 'ZA_RTC');

@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { tracked } from '../support/children.js';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,7 +50,7 @@ async function runBash(script: string, cwd: string): Promise<string> {
   writeFileSync(path, script);
   // The reader's shell: nothing of this process's REGPAY_* settings leaks in; the pasted line sets them.
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('REGPAY_')));
-  const child = spawn('bash', [path], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = tracked(spawn('bash', [path], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] }));
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

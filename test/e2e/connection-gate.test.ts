@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { tracked } from '../support/children.js';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { creditTransfer } from '../fixtures/credit-transfer.js';
@@ -124,7 +125,7 @@ void describe('allowlist on the connection', () => {
   void it('refuses to start when connections could exhaust the open-file limit (ulimit -n), naming the keys', async () => {
     const main = fileURLToPath(new URL('../../src/main.js', import.meta.url));
     const configPath = writeTestConfig({ database: 'sqlite::memory:' });
-    const child = spawn('/bin/sh', ['-c', `ulimit -n 2000 && exec "${process.execPath}" "${main}" --config "${configPath}"`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = tracked(spawn('/bin/sh', ['-c', `ulimit -n 2000 && exec "${process.execPath}" "${main}" --config "${configPath}"`], { stdio: ['ignore', 'pipe', 'pipe'] }));
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

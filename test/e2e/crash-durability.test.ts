@@ -8,6 +8,7 @@ import type { Store } from '../../src/ports/store.js';
 import { creditTransfer } from '../fixtures/credit-transfer.js';
 import { dropTestDatabase, freshPostgresUrl } from '../support/postgres.js';
 import { basicAuth, startServer, writeTestConfig } from '../support/server.js';
+import { untilLoaded } from '../support/transfers-seen.js';
 
 const WORKERS = 16;
 const KILL_AFTER_MS = 3_000;
@@ -59,7 +60,7 @@ for (const [storeName, makeDatabase] of databases) {
         }
       };
       const workers = Array.from({ length: WORKERS }, () => worker());
-      await new Promise((resolve) => setTimeout(resolve, KILL_AFTER_MS));
+      await untilLoaded(() => acknowledged.size, 20, KILL_AFTER_MS);
       killed = true;
       await server.kill9();
       await Promise.all(workers);

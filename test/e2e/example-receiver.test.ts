@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { tracked } from '../support/children.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,10 +38,10 @@ interface Receiver {
 }
 
 async function startReceiver(secret: string): Promise<Receiver> {
-  const child = spawn(process.execPath, [RECEIVER], {
+  const child = tracked(spawn(process.execPath, [RECEIVER], {
     env: { PATH: process.env.PATH ?? '', REGPAY_WEBHOOK_SECRET: secret, RECEIVER_PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  }));
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -1,6 +1,7 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { tracked } from '../support/children.js';
 import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -69,12 +70,12 @@ void describe('npm start', () => {
     const configPath = writeTestConfig({ database: `sqlite:${join(dir, 'regpay.db')}` });
     const port = await freePort();
 
-    npm = spawn('npm', ['start', '--', '--config', configPath], {
+    npm = tracked(spawn('npm', ['start', '--', '--config', configPath], {
       cwd: dir,
       env: { ...process.env, PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
-    });
+    }));
     let output = '';
     npm.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     npm.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

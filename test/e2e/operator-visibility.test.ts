@@ -9,6 +9,7 @@ import { testValue } from '../../src/connectors/simulator/test-values.js';
 import { creditTransfer } from '../fixtures/credit-transfer.js';
 import { Receiver } from '../support/receiver.js';
 import { basicAuth, OTHER_USER, startServer, testConfigObject, type RunningServer } from '../support/server.js';
+import { probeUntil } from '../support/probe.js';
 
 /**
  * What operators see of transfers run through the real service (a separate process, SQLite file,
@@ -50,16 +51,6 @@ async function otlpReceiver(): Promise<{ server: Server; url: string; spans: Otl
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;
   return { server, url: `http://127.0.0.1:${port}`, spans };
-}
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) assert.fail(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 describe('operator visibility of transfers (admin API, metrics, logs, traces)', () => {
@@ -213,7 +204,7 @@ describe('operator visibility of transfers (admin API, metrics, logs, traces)', 
 
   it("logs each transfer's milestones at info with uetr, integrator, scheme and trace id, and no account number or secret", async () => {
     const uetr = approved.transactionIdentifiers.uetr;
-    const lines = await eventually('the callback milestone logged', () => {
+    const lines = await probeUntil('the callback milestone logged', () => {
       const logged = server
         .output()
         .split('\n')
@@ -240,7 +231,7 @@ describe('operator visibility of transfers (admin API, metrics, logs, traces)', 
   });
 
   it("exports spans of the intake, the scheme exchange and the delivery under the integrator's trace over OTLP", async () => {
-    const spans = await eventually('the delivery span exported', () => {
+    const spans = await probeUntil('the delivery span exported', () => {
       const ours = otlp.spans.filter((span) => span.traceId === TRACE_ID);
       return Promise.resolve(ours.some((span) => span.name === 'deliver callback') ? ours : undefined);
     });

@@ -8,7 +8,7 @@ import { creditTransfer } from '../fixtures/credit-transfer.js';
 import { dropPostgresDatabase, freshPostgresUrl } from '../support/postgres.js';
 import { Receiver } from '../support/receiver.js';
 import { startServer, writeTestConfig, type RunningServer } from '../support/server.js';
-import { assertLegalWalk, FAST_RETRIES, HAPPY, HIGH_LIMITS, load, post, seen, seenByTransfer, waitComplete } from '../support/transfers-seen.js';
+import { assertLegalWalk, FAST_RETRIES, HAPPY, HIGH_LIMITS, load, post, seen, seenByTransfer, untilLoaded, waitComplete } from '../support/transfers-seen.js';
 
 const sqliteUrl = () => `sqlite:${join(mkdtempSync(join(tmpdir(), 'regpay-resilience-')), 'regpay.db')}`;
 
@@ -31,16 +31,19 @@ describe('credit-transfer processing under failure', () => {
       integratorExtra: { partnerApiUrl: receiver.partnerApiUrl, eventsApiUrl: receiver.eventsApiUrl, ...HIGH_LIMITS },
       extra: FAST_RETRIES,
     });
-    let server = await startServer({ configPath });
-    let killed = false;
-    const loading = load(() => server, 8, () => killed);
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
-    killed = true;
-    await server.kill9();
-    const accepted = await loading;
-    assert.ok(accepted.size >= 20, `load before the kill (${accepted.size} accepted)`);
-    server = await startServer({ configPath });
+    let restarted: RunningServer | undefined;
     try {
+      const first = await startServer({ configPath });
+      let killed = false;
+      const accepting = new Set<string>();
+      const loading = load(() => first, 8, () => killed, accepting);
+      await untilLoaded(() => accepting.size, 20, 3_000);
+      killed = true;
+      await first.kill9();
+      const accepted = await loading;
+      assert.ok(accepted.size >= 20, `load before the kill (${accepted.size} accepted)`);
+      const server = await startServer({ configPath });
+      restarted = server;
       // The restarted instance ends the leases of the killed one (same host, its pid gone) and
       // resumes its work at once, and looks at once at transfers whose callback the killed one
       // delivered but never told its engine of: everything arrives long before those leases
@@ -56,7 +59,7 @@ describe('credit-transfer processing under failure', () => {
         assertLegalWalk(uetr, view);
       }
     } finally {
-      await server.stop();
+      await restarted?.stop();
       await receiver.down();
     }
   });
@@ -134,10 +137,11 @@ describe('credit-transfer processing under failure', () => {
     const second = await startServer({ configPath });
     try {
       let stop = false;
-      const loads = [load(() => first, 4, () => stop), load(() => second, 4, () => stop)];
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      const accepted = new Set<string>();
+      const loads = [load(() => first, 4, () => stop, accepted), load(() => second, 4, () => stop, accepted)];
+      await untilLoaded(() => accepted.size, 20, 2_000);
       stop = true;
-      const accepted = new Set([...(await loads[0]!), ...(await loads[1]!)]);
+      await Promise.all(loads);
       assert.ok(accepted.size >= 20, `load on both instances (${accepted.size} accepted)`);
       const received = await waitComplete(receiver, accepted, 60_000);
       const byTransfer = seenByTransfer(received);

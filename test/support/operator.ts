@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { tracked } from './children.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -71,7 +72,7 @@ export class OperatorProcess {
 
   /** (Re)start on the same port, configuration and store; resolves once it listens. */
   async up(): Promise<void> {
-    const child = spawn(process.execPath, ['--enable-source-maps', MAIN, '--config', this.configPath], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = tracked(spawn(process.execPath, ['--enable-source-maps', MAIN, '--config', this.configPath], { stdio: ['ignore', 'pipe', 'pipe'] }));
     this.#child = child;
     this.#exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
     await new Promise<void>((resolve, reject) => {

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { tracked } from './children.js';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,10 +42,10 @@ export class Receiver {
 
   /** (Re)start listening on the same port. */
   async up(options: { failFirst?: number } = {}): Promise<void> {
-    const child = spawn(process.execPath, [MAIN], {
+    const child = tracked(spawn(process.execPath, [MAIN], {
       env: { ...process.env, PORT: String(this.port), RECEIVER_FILE: this.file, RECEIVER_FAIL_FIRST: String(options.failFirst ?? 0) },
       stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    }));
     this.#child = child;
     await new Promise<void>((resolve, reject) => {
       child.once('exit', (code) => reject(new Error(`receiver exited with ${code}`)));

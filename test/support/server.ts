@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { tracked } from './children.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -94,11 +95,11 @@ export async function startServer(options: {
   const port = options.port ?? (await freePort());
   // As the README runs the service (its young-generation size).
   const args = ['--enable-source-maps', '--max-semi-space-size=64', ...(options.nodeArgs ?? []), options.main ?? MAIN, ...(options.configPath === undefined ? [] : ['--config', options.configPath])];
-  const child = spawn(process.execPath, args, {
+  const child = tracked(spawn(process.execPath, args, {
     cwd: options.cwd ?? process.cwd(),
     env: { ...process.env, PORT: String(port), ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  }));
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -102,6 +102,17 @@ export async function post(server: RunningServer, transfer: unknown): Promise<nu
 }
 
 /**
+ * Waits at least `minMs`, and then until `count()` reaches `atLeast` (at most `maxMs` in all): load
+ * tests kill or stop after enough work was accepted, however slow a loaded machine makes it.
+ */
+export async function untilLoaded(count: () => number, atLeast: number, minMs: number, maxMs = 60_000): Promise<void> {
+  const start = Date.now();
+  while (Date.now() - start < minMs || (count() < atLeast && Date.now() - start < maxMs)) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
  * Sends ZA_RPP transfers from `workers` parallel loops, each to the server `server(i)` names, until
  * `stop()` says so; returns the uetrs answered 202, gathered in `accepted` as they come.
  */
