@@ -44,6 +44,13 @@ export default tseslint.config(
     'src/connectors/**': ['app', 'engine', 'http'],
   }),
   {
+    // STYLE.md: the console talks to the service over HTTP only; it imports none of the service's code.
+    files: ['console/**/*.ts', 'console/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/src/**'], message: 'STYLE.md: the console talks to the service over HTTP only (the admin API).' }] }],
+    },
+  },
+  {
     // Tests read JSON answers field by field; typing every body would only restate the assertions.
     files: ['test/**/*.ts'],
     rules: {

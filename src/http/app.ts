@@ -23,6 +23,7 @@ import { failedAuthPlugin } from './plugins/failed-auth.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { revokedSessionsPlugin } from './plugins/revoked-sessions.js';
 import { adminRoutes } from './routes/admin.js';
+import { consoleRoutes } from './routes/console.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { operationsRoutes, type Readiness } from './routes/operations.js';
 import { creditTransferRoutes } from './routes/v1/credit-transfer.js';
@@ -127,6 +128,8 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
       ...(deps.demoInbox === undefined ? {} : { demoInbox: deps.demoInbox }),
     });
   });
+  const { admin } = config;
+  if (admin !== undefined) await app.register(async (scope) => consoleRoutes(scope, admin));
   const { demoInbox } = deps;
   if (demoInbox !== undefined) demoInboxRoutes(app, demoInbox);
 

@@ -18,8 +18,8 @@ import { BoundedMap } from '../../lib/bounded-map.js';
  *
  * The operations paths (`/health/*`, `/metrics`, `/openapi.json`, `/docs`) are exempt: they are
  * for the platform, not for integrators (the gate admits the platform's addresses,
- * `server.operationsAllowlist`). So are the admin routes (`/admin/v1/…`, when configured): they
- * apply the operator's own `admin.allowlist` instead.
+ * `server.operationsAllowlist`). So are the admin routes (`/admin/v1/…`) and the operator's console
+ * (`/console/…`), when configured: they apply the operator's own `admin.allowlist` instead.
  */
 declare module 'fastify' {
   interface FastifyRequest {
@@ -138,9 +138,9 @@ export function isOperationsRoute(routeUrl: string | undefined): boolean {
   );
 }
 
-/** Route patterns of the admin API, which answers the addresses of `admin.allowlist` instead. */
+/** Route patterns of the admin API and the console, which answer the addresses of `admin.allowlist` instead. */
 export function isAdminRoute(routeUrl: string | undefined): boolean {
-  return routeUrl !== undefined && routeUrl.startsWith('/admin/');
+  return routeUrl !== undefined && (routeUrl.startsWith('/admin/') || routeUrl === '/console' || routeUrl.startsWith('/console/'));
 }
 
 /** Sockets held without an answer, each destroyed after the hold time; bounded in number. */

@@ -1,0 +1,62 @@
+import type { Amount } from './types';
+
+/** Times as the API gives them (RFC 3339, UTC), shown as `2025-01-15 12:00:00.123`: every time in the console is UTC. */
+export function formatTime(iso: string | null): string {
+  if (iso === null) return '—';
+  return iso.replace('T', ' ').replace(/Z$/, '');
+}
+
+/** The decimal text of the API with its currency; never parsed into a number. */
+export function formatAmount(amount: Amount | null): string {
+  return amount === null ? '—' : `${amount.value} ${amount.currency}`;
+}
+
+export function formatJson(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+}
+
+/** An RFC 3339 time of a `datetime-local` field's value, read as UTC; undefined when empty. */
+export function utcFromInput(value: string): string | undefined {
+  if (value === '') return undefined;
+  return `${value.length === 16 ? `${value}:00` : value}Z`;
+}
+
+/** The `datetime-local` value of an RFC 3339 UTC time (the inverse of utcFromInput). */
+export function inputFromUtc(value: string | null): string {
+  return value === null ? '' : value.replace(/(\.\d+)?Z$/, '');
+}
+
+/**
+ * An XML document indented one element per line, for reading. It only re-spaces the text between
+ * tags; the result is shown as text, so whatever the document holds is never markup in the page.
+ * A document it cannot follow (unbalanced tags) is returned as it came.
+ */
+export function prettyXml(xml: string): string {
+  const tokens = xml
+    .replace(/>\s+</g, '><')
+    .split(/(<[^>]+>)/)
+    .filter((token) => token.trim() !== '');
+  const lines: string[] = [];
+  let depth = 0;
+  const pad = (): string => '  '.repeat(depth);
+  for (let index = 0; index < tokens.length; index++) {
+    const token = tokens[index] ?? '';
+    const isTag = token.startsWith('<');
+    const opens = isTag && !token.startsWith('</') && !token.startsWith('<?') && !token.startsWith('<!') && !token.endsWith('/>');
+    const [text, close] = [tokens[index + 1], tokens[index + 2]];
+    if (opens && text !== undefined && !text.startsWith('<') && close?.startsWith('</') === true) {
+      lines.push(`${pad()}${token}${text}${close}`);
+      index += 2;
+    } else if (opens) {
+      lines.push(`${pad()}${token}`);
+      depth++;
+    } else if (isTag && token.startsWith('</')) {
+      depth--;
+      if (depth < 0) return xml;
+      lines.push(`${pad()}${token}`);
+    } else {
+      lines.push(`${pad()}${isTag ? token : token.trim()}`);
+    }
+  }
+  return depth === 0 ? lines.join('\n') : xml;
+}

@@ -1,0 +1,146 @@
+/**
+ * The admin API's answers as the console reads them (docs/operations.md, docs/delivery.md,
+ * docs/simulator.md; GET /openapi.json has them all). Amounts stay the decimal text the API
+ * gives: the console never turns money into a number.
+ */
+
+export interface Amount {
+  readonly value: string;
+  readonly currency: string;
+}
+
+export interface TransactionSummary {
+  readonly id: string;
+  readonly integratorId: string;
+  readonly kind: string;
+  readonly scheme: string;
+  readonly uetr: string;
+  readonly messageId: string;
+  readonly endToEndId: string | null;
+  readonly state: string;
+  readonly outcome: string | null;
+  readonly reasonCode: string | null;
+  readonly amount: Amount | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export interface TransactionList {
+  readonly transactions: readonly TransactionSummary[];
+  readonly nextCursor: string | null;
+}
+
+export interface DeliveryAttempt {
+  readonly at: string;
+  readonly durationMs: number;
+  readonly httpStatus: number | null;
+  readonly error: string | null;
+  readonly delivered: boolean;
+}
+
+export interface DeliverySummary {
+  readonly id: string;
+  readonly transactionId: string;
+  readonly integratorId: string;
+  readonly channel: 'callback' | 'event';
+  readonly url: string;
+  readonly seq: number;
+  readonly status: 'PENDING' | 'DELIVERED' | 'UNDELIVERED';
+  readonly attempts: number;
+  readonly createdAt: string;
+  readonly nextAttemptAt: string | null;
+  readonly deliveredAt: string | null;
+  readonly lastError: string | null;
+}
+
+export interface DeliveryList {
+  readonly deliveries: readonly DeliverySummary[];
+  readonly nextCursor: string | null;
+}
+
+export interface TransactionDelivery extends DeliverySummary {
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: unknown;
+  readonly attemptHistory: readonly DeliveryAttempt[];
+}
+
+export interface StateEntered {
+  readonly version: number;
+  readonly fromState: string | null;
+  readonly toState: string;
+  readonly at: string;
+  readonly cause: unknown;
+}
+
+export interface SchemeMessage {
+  readonly direction: 'sent' | 'received';
+  readonly messageName: string;
+  readonly messageId: string;
+  readonly at: string;
+  readonly document: string;
+}
+
+export interface TransactionDetail extends TransactionSummary {
+  readonly traceparent: string | null;
+  readonly dueAt: string | null;
+  readonly request: unknown;
+  readonly history: readonly StateEntered[];
+  readonly deliveries: readonly TransactionDelivery[];
+  readonly schemeMessages: readonly SchemeMessage[];
+}
+
+export interface SchemeHealth {
+  readonly scheme: string;
+  /** simulator, operator-link, … */
+  readonly connector: string;
+  /** Waiting for the scheme now, whenever accepted. */
+  readonly inFlight: number;
+  /** The rest counts these: the transactions accepted in the window. */
+  readonly accepted: number;
+  readonly outcomes: readonly { readonly outcome: string; readonly count: number }[];
+  readonly rejections: readonly { readonly reasonCode: string; readonly count: number }[];
+  readonly timeouts: number;
+  readonly latencyMs: { readonly count: number; readonly p50: number; readonly p95: number; readonly max: number } | null;
+}
+
+export interface SchemesHealth {
+  readonly from: string;
+  readonly to: string;
+  readonly schemes: readonly SchemeHealth[];
+}
+
+export interface TestValue {
+  readonly id: string;
+  readonly scheme: string;
+  readonly kind: string;
+  readonly label: string;
+  /** The value itself, as it goes into the request (an account number, a proxy…). */
+  readonly value: string;
+  readonly description: string;
+  readonly expected: string;
+}
+
+export interface SampleSent {
+  readonly testValueId: string;
+  readonly integratorId: string;
+  readonly status: number;
+  readonly transactionId: string | null;
+  readonly uetr: string | null;
+  readonly body: unknown;
+}
+
+export interface InboxMessage {
+  readonly seq: number;
+  readonly receivedAt: string;
+  readonly channel: 'callback' | 'event';
+  readonly path: string;
+  readonly webhookId: string | null;
+  readonly signatureValid: boolean;
+  readonly traceparent: string | null;
+  readonly body: unknown;
+}
+
+export interface InboxPage {
+  readonly messages: readonly InboxMessage[];
+  readonly next: number;
+}

@@ -1,0 +1,122 @@
+import { useState } from 'preact/hooks';
+import { ErrorLine, LiveToggle } from '../components';
+import { formatTime } from '../format';
+import { useApi, usePoll } from '../hooks';
+import type { SchemeHealth, SchemesHealth } from '../types';
+
+/**
+ * How each configured scheme is doing (GET /admin/v1/schemes/health): what is in flight now and,
+ * of the transactions accepted in a chosen window, the outcomes, rejections by reason code, scheme
+ * time budgets that ran out, and how long they took from their 202 to their outcome.
+ */
+const WINDOWS = [
+  { minutes: 15, label: 'last 15 minutes' },
+  { minutes: 60, label: 'last hour' },
+  { minutes: 360, label: 'last 6 hours' },
+  { minutes: 1_440, label: 'last 24 hours' },
+];
+const HEALTH_POLL_MS = 5_000;
+
+export function HealthView() {
+  const api = useApi();
+  const [windowMinutes, setWindowMinutes] = useState(60);
+  const [live, setLive] = useState(true);
+  const polled = usePoll(() => api<SchemesHealth>(`/admin/v1/schemes/health?windowMinutes=${windowMinutes}`), String(windowMinutes), { live, intervalMs: HEALTH_POLL_MS });
+  const health = polled.data;
+  return (
+    <section aria-labelledby="page-title">
+      <h1 id="page-title" tabIndex={-1}>
+        Scheme health
+      </h1>
+      <form class="filters" aria-label="Choose the window" onSubmit={(event) => event.preventDefault()}>
+        <div class="fields">
+          <label>
+            Window
+            <select value={windowMinutes} onChange={(event) => setWindowMinutes(Number(event.currentTarget.value))}>
+              {WINDOWS.map((each) => (
+                <option key={each.minutes} value={each.minutes}>
+                  {each.label}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+      </form>
+      <LiveToggle live={live} onChange={setLive} updatedAt={polled.updatedAt} intervalMs={HEALTH_POLL_MS} />
+      <ErrorLine error={polled.error} />
+      {health === undefined ? null : (
+        <>
+          <p class="muted">
+            In flight is now, whenever accepted; the rest counts the transactions accepted from {formatTime(health.from)} to {formatTime(health.to)} UTC.
+          </p>
+          {health.schemes.length === 0 ? <p class="empty">No scheme is configured.</p> : null}
+          <div class="cards">
+            {health.schemes.map((scheme) => (
+              <SchemeCard key={scheme.scheme} health={scheme} />
+            ))}
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
+
+function SchemeCard({ health }: { readonly health: SchemeHealth }) {
+  const latency = health.latencyMs;
+  return (
+    <article class="card" aria-labelledby={`scheme-${health.scheme}`}>
+      <h2 id={`scheme-${health.scheme}`}>
+        {health.scheme} <span class="muted small">{health.connector}</span>
+      </h2>
+      <dl class="figures">
+        <div>
+          <dt>In flight</dt>
+          <dd>{health.inFlight}</dd>
+        </div>
+        <div>
+          <dt>Accepted</dt>
+          <dd>{health.accepted}</dd>
+        </div>
+        <div>
+          <dt>Timeouts</dt>
+          <dd>{health.timeouts}</dd>
+        </div>
+        <div>
+          <dt>Latency p50</dt>
+          <dd>{latency === null ? '—' : `${latency.p50} ms`}</dd>
+        </div>
+        <div>
+          <dt>p95</dt>
+          <dd>{latency === null ? '—' : `${latency.p95} ms`}</dd>
+        </div>
+        <div>
+          <dt>max</dt>
+          <dd>{latency === null ? '—' : `${latency.max} ms`}</dd>
+        </div>
+      </dl>
+      <p class="muted small">{latency === null ? 'None decided in the window.' : `Latency: from the 202 to the outcome, over the ${latency.count} decided.`}</p>
+      <h3>Outcomes</h3>
+      <Counts rows={health.outcomes.map((row) => [row.outcome, row.count])} empty="None in the window." label={`Outcomes of ${health.scheme}`} />
+      <h3>Rejections by reason code</h3>
+      <Counts rows={health.rejections.map((row) => [row.reasonCode, row.count])} empty="No rejection in the window." label={`Rejections of ${health.scheme}`} />
+    </article>
+  );
+}
+
+function Counts({ rows, empty, label }: { readonly rows: readonly (readonly [string, number])[]; readonly empty: string; readonly label: string }) {
+  if (rows.length === 0) return <p class="empty small">{empty}</p>;
+  return (
+    <table class="counts" aria-label={label}>
+      <tbody>
+        {rows.map(([name, count]) => (
+          <tr key={name}>
+            <th scope="row" class="mono">
+              {name}
+            </th>
+            <td class="number">{count}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
