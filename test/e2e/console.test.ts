@@ -177,7 +177,8 @@ void describe('the operator console in a real browser', () => {
   void it('sends a sample of a simulator test value and leads to the transaction it created', { timeout: STEP_TIMEOUT_MS }, async () => {
     await page.goto(`${server.url}/console/#/transactions`);
     await clickText(page, 'Simulator');
-    await waitForText(page, 'Send sample');
+    // The table, not the words "Send sample", which the view's introduction has before it loads.
+    await page.waitForSelector('table.test-values', { timeout: 15_000 });
     const table = await textOf(page, 'table.test-values');
     assert.match(table, /ZA_RTC\s+CREDIT_TRANSFER\s+REJECT-AC01\s+9990000101/, 'each test value with the value that goes into the request');
     await page.click('button[aria-label="Send sample: ZA_RTC CREDIT_TRANSFER REJECT-AC01"]');

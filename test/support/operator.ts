@@ -75,11 +75,13 @@ export class OperatorProcess {
     const child = tracked(spawn(process.execPath, ['--enable-source-maps', MAIN, '--config', this.configPath], { stdio: ['ignore', 'pipe', 'pipe'] }));
     this.#child = child;
     this.#exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+    // What this start prints: the output of an earlier start (before a restart) already says it listened.
+    const startedAt = this.#output.length;
     await new Promise<void>((resolve, reject) => {
       const deadline = setTimeout(() => reject(new Error(`operator simulator not listening within 30 s:\n${this.#output}`)), 30_000);
       const onData = (chunk: Buffer): void => {
         this.#output += chunk.toString();
-        if (this.#output.includes('regpay operator simulator listening on')) {
+        if (this.#output.slice(startedAt).includes('regpay operator simulator listening on')) {
           clearTimeout(deadline);
           resolve();
         }
