@@ -10,7 +10,7 @@ import { openStore } from '../../src/adapters/store.js';
 import { newPassword, newWebhookSecret } from '../../src/cli/secret-commands.js';
 import type { Store, TransactionKind } from '../../src/ports/store.js';
 import { docExamples, examplesOutput, examplesScript, finalStatus, requireCurl, type DocCallback, type DocExample } from '../support/doc-examples.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { startDemo, startServer, type RunningServer } from '../support/server.js';
 
 /**
  * docs/api.md's examples, run as a reader runs them: `npm start`'s zero-config demo is started
@@ -62,16 +62,6 @@ async function runBash(script: string, cwd: string): Promise<string> {
   clearTimeout(timer);
   assert.notEqual(code, null, `the examples did not finish within ${SCRIPT_TIMEOUT_MS} ms:\n${output}`);
   return output;
-}
-
-async function waitForExportLine(server: RunningServer): Promise<string> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const line = server.output().split('\n').find((text) => text.trim().startsWith('export REGPAY_URL='));
-    if (line !== undefined) return line.trim();
-    if (Date.now() > deadline) assert.fail(`the demo printed no export line:\n${server.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 void describe('docs/api.md examples', () => {
@@ -169,8 +159,8 @@ function examplesAgainst(title: string, start: (cwd: string) => Promise<Target>)
 
 // No --config and no REGPAY_CONFIG: the demo; the line it prints is what the reader pastes.
 examplesAgainst('the zero-config demo', async (cwd) => {
-  const server = await startServer({ cwd, env: { REGPAY_CONFIG: '' } });
-  return { server, exportLine: await waitForExportLine(server) };
+  const { server, exportLine } = await startDemo(cwd, { REGPAY_CONFIG: '' });
+  return { server, exportLine };
 });
 
 // examples/regpay.yaml is the demo written out: the same examples run against it, given the secrets it reads.

@@ -11,7 +11,7 @@ import { ManualClock, httpGet, rawRequest, sequentialIds } from '../support/auth
 import { clickText, fillLabelled, launchChromium, openDetails, pageHash, pageText, textOf, waitForText, type RunningBrowser } from '../support/browser.js';
 import { OPERATOR, outcomeOf, sendTransfer, signIn, startConsoleService } from '../support/console.js';
 import { memoryStore } from '../support/delivery.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { startDemo, type RunningServer } from '../support/server.js';
 
 /**
  * The operator console (docs/console.md) in Debian's Chromium, against the real service: what an
@@ -219,13 +219,7 @@ void describe('the operator console of the zero-config demo', () => {
   let variables: Record<string, string>;
 
   before(async () => {
-    server = await startServer({ cwd: mkdtempSync(join(tmpdir(), 'regpay-console-demo-')) });
-    const exportLine = server
-      .output()
-      .split('\n')
-      .find((line) => line.trim().startsWith('export REGPAY_URL='));
-    assert.ok(exportLine, server.output());
-    variables = Object.fromEntries([...exportLine.matchAll(/(REGPAY_[A-Z_]+)='?([^' ]+)'?/g)].map((match) => [match[1] ?? '', match[2] ?? '']));
+    ({ server, variables } = await startDemo(mkdtempSync(join(tmpdir(), 'regpay-console-demo-'))));
     chromium = await launchChromium();
   });
   after(async () => {

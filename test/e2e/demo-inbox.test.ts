@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { creditTransfer } from '../fixtures/credit-transfer.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { startDemo, type RunningServer } from '../support/server.js';
 
 /**
  * The zero-config demo shows what happens: started with no configuration (a real process in an
@@ -17,13 +17,7 @@ describe('the demo inbox (service started with no configuration)', () => {
   let variables: Record<string, string>;
 
   before(async () => {
-    server = await startServer({ cwd: mkdtempSync(join(tmpdir(), 'regpay-demo-inbox-')) });
-    const exportLine = server
-      .output()
-      .split('\n')
-      .find((line) => line.trim().startsWith('export REGPAY_URL='));
-    assert.ok(exportLine, server.output());
-    variables = Object.fromEntries([...exportLine.matchAll(/(REGPAY_[A-Z_]+)='?([^' ]+)'?/g)].map((match) => [match[1] ?? '', match[2] ?? '']));
+    ({ server, variables } = await startDemo(mkdtempSync(join(tmpdir(), 'regpay-demo-inbox-'))));
   });
   after(async () => {
     await server?.stop();

@@ -136,3 +136,28 @@ export async function startServer(options: {
     },
   };
 }
+
+/**
+ * The zero-config demo (no configuration, started in `cwd`, best a fresh empty directory), once
+ * its banner printed the `export REGPAY_URL=…` line, with that line and the REGPAY_* variables it sets.
+ */
+export async function startDemo(cwd: string, env: Record<string, string> = {}): Promise<{ server: RunningServer; exportLine: string; variables: Record<string, string> }> {
+  const server = await startServer({ cwd, env });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const exportLine = server
+      .output()
+      .split('\n')
+      .map((line) => line.trim())
+      .find((line) => line.startsWith('export REGPAY_URL='));
+    if (exportLine !== undefined) {
+      const variables = Object.fromEntries([...exportLine.matchAll(/(REGPAY_[A-Z_]+)='?([^' ]+)'?/g)].map((match) => [match[1] ?? '', match[2] ?? '']));
+      return { server, exportLine, variables };
+    }
+    if (Date.now() > deadline) {
+      await server.stop();
+      throw new Error(`the demo printed no export line:\n${server.output()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

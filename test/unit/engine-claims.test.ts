@@ -1,11 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { pino } from 'pino';
 import { systemClock, systemIds } from '../../src/adapters/system/system.js';
 import { acceptCreditTransfer } from '../../src/app/accept-credit-transfer.js';
-import { createIsoConnector } from '../../src/connectors/iso20022/connector.js';
 import type { SchemeTransport } from '../../src/connectors/transport.js';
-import { ZA_RPP } from '../../src/connectors/za-rpp/family.js';
 import { validateCreditTransfer } from '../../src/domain/messages/validate.js';
 import { Engine } from '../../src/engine/engine.js';
 import { jittered } from '../../src/engine/jitter.js';
@@ -13,9 +10,9 @@ import { newTraceparent } from '../../src/lib/trace.js';
 import type { SubmitOutcome } from '../../src/ports/scheme.js';
 import type { Store } from '../../src/ports/store.js';
 import { creditTransfer } from '../fixtures/credit-transfer.js';
+import { DEMO_INSTITUTION, zaRppEngine } from '../support/engine.js';
 import { eventually, integratorConfig, memoryStore, withStoreMethods } from '../support/delivery.js';
 
-const DEMO_INSTITUTION = { institution: { bicfi: 'DEMOZAJJ', memberId: '210001' } };
 const IN_FLIGHT_MAX = 3;
 
 const RELEASED: SubmitOutcome = { kind: 'failed', retryable: true, error: 'test over' };
@@ -50,21 +47,7 @@ class HangingScheme implements SchemeTransport {
 
 /** An engine on `store` that runs at most IN_FLIGHT_MAX transactions at once and may claim 256 per poll. */
 async function engineOn(store: Store, instanceId: string, scheme: HangingScheme): Promise<Engine> {
-  const integrator = await integratorConfig('bank-a', 'http://127.0.0.1:9', DEMO_INSTITUTION);
-  const connector = createIsoConnector(ZA_RPP, { scheme: 'ZA_RPP', transport: scheme, clock: systemClock });
-  const engine = new Engine({
-    store,
-    clock: systemClock,
-    ids: systemIds,
-    connectors: new Map([['ZA_RPP', connector]]),
-    integrators: new Map([[integrator.id, integrator]]),
-    schemes: {},
-    instanceId,
-    log: pino({ level: 'silent' }),
-    options: { pollIntervalMs: 10, inFlightMax: IN_FLIGHT_MAX, claimBatchMax: 256 },
-  });
-  await connector.start(engine);
-  return engine;
+  return (await zaRppEngine(store, scheme, instanceId, { inFlightMax: IN_FLIGHT_MAX, claimBatchMax: 256 })).engine;
 }
 
 /** Transfers accepted as by another instance (not handed over): due at once, left to claims. */

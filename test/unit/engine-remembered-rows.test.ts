@@ -3,9 +3,7 @@ import { describe, it } from 'node:test';
 import { pino } from 'pino';
 import { systemClock, systemIds } from '../../src/adapters/system/system.js';
 import { acceptCreditTransfer } from '../../src/app/accept-credit-transfer.js';
-import { createIsoConnector } from '../../src/connectors/iso20022/connector.js';
 import { SchemeSimulator } from '../../src/connectors/simulator/simulator.js';
-import { ZA_RPP } from '../../src/connectors/za-rpp/family.js';
 import { CT } from '../../src/domain/machines/credit-transfer.js';
 import { validateCreditTransfer } from '../../src/domain/messages/validate.js';
 import { Engine } from '../../src/engine/engine.js';
@@ -13,29 +11,15 @@ import { newTraceparent } from '../../src/lib/trace.js';
 import type { SchemeConnector } from '../../src/ports/scheme.js';
 import type { Store } from '../../src/ports/store.js';
 import { creditTransfer } from '../fixtures/credit-transfer.js';
+import { DEMO_INSTITUTION, zaRppEngine } from '../support/engine.js';
 import { eventually, integratorConfig, memoryStore, withStoreMethods } from '../support/delivery.js';
 
 /** The institution of the fixtures' debtor agent. */
-const DEMO_INSTITUTION = { institution: { bicfi: 'DEMOZAJJ', memberId: '210001' } };
 
 /** An engine on `store` as instance `instanceId`, its ZA_RPP scheme an in-process simulator answering at once. */
-async function engineOn(store: Store, instanceId: string, log = pino({ level: 'silent' })): Promise<{ engine: Engine; connector: SchemeConnector }> {
-  const integrator = await integratorConfig('bank-a', 'http://127.0.0.1:9', DEMO_INSTITUTION);
+function engineOn(store: Store, instanceId: string, log = pino({ level: 'silent' })): Promise<{ engine: Engine; connector: SchemeConnector }> {
   const simulator = new SchemeSimulator({ scheme: 'ZA_RPP', clock: systemClock, latencyMs: 0, lateAnswerMs: 60_000, entriesMax: 100, deliveryAttemptsMax: 3 });
-  const connector = createIsoConnector(ZA_RPP, { scheme: 'ZA_RPP', transport: simulator, clock: systemClock });
-  const engine = new Engine({
-    store,
-    clock: systemClock,
-    ids: systemIds,
-    connectors: new Map([['ZA_RPP', connector]]),
-    integrators: new Map([[integrator.id, integrator]]),
-    schemes: {},
-    instanceId,
-    log,
-    options: { pollIntervalMs: 10 },
-  });
-  await connector.start(engine);
-  return { engine, connector };
+  return zaRppEngine(store, simulator, instanceId, {}, log);
 }
 
 type Instance = Awaited<ReturnType<typeof engineOn>>;

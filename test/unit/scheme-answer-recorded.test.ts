@@ -7,7 +7,6 @@ import { systemClock, systemIds } from '../../src/adapters/system/system.js';
 import { acceptCreditTransfer } from '../../src/app/accept-credit-transfer.js';
 import { configFromObject } from '../../src/config/load.js';
 import type { OperatorLinkConfig } from '../../src/config/types.js';
-import { createIsoConnector } from '../../src/connectors/iso20022/connector.js';
 import { schemeMessageId } from '../../src/connectors/iso20022/ids.js';
 import { pacs002Document } from '../../src/connectors/iso20022/pacs002.js';
 import { isoDateTime } from '../../src/connectors/iso20022/pacs008.js';
@@ -15,7 +14,6 @@ import { CONTENT_TYPE, HEADER, messagesUrl, signMessage } from '../../src/connec
 import { OperatorLinkTransport } from '../../src/connectors/operator-link/transport.js';
 import { SchemeSimulator } from '../../src/connectors/simulator/simulator.js';
 import { testValue } from '../../src/connectors/simulator/test-values.js';
-import { ZA_RPP } from '../../src/connectors/za-rpp/family.js';
 import { CT } from '../../src/domain/machines/credit-transfer.js';
 import { validateCreditTransfer } from '../../src/domain/messages/validate.js';
 import { AnswerNotRecordedError, Engine } from '../../src/engine/engine.js';
@@ -25,31 +23,17 @@ import type { SchemeTransport } from '../../src/connectors/transport.js';
 import type { SchemeConnector } from '../../src/ports/scheme.js';
 import type { Store } from '../../src/ports/store.js';
 import { creditTransfer } from '../fixtures/credit-transfer.js';
+import { DEMO_INSTITUTION, zaRppEngine } from '../support/engine.js';
 import { eventually, integratorConfig, memoryStore, withStoreMethods } from '../support/delivery.js';
 import { operatorLinkSchemes } from '../support/operator.js';
 import { linkPki } from '../support/pki.js';
 import { freePort, testConfigObject } from '../support/server.js';
 
-const DEMO_INSTITUTION = { institution: { bicfi: 'DEMOZAJJ', memberId: '210001' } };
 const silentLog = pino({ level: 'silent' });
 
 /** An engine on `store` whose ZA_RPP connector speaks through `transport`. */
-async function engineOn(store: Store, transport: SchemeTransport, instanceId: string): Promise<{ engine: Engine; connector: SchemeConnector }> {
-  const integrator = await integratorConfig('bank-a', 'http://127.0.0.1:9', DEMO_INSTITUTION);
-  const connector = createIsoConnector(ZA_RPP, { scheme: 'ZA_RPP', transport, clock: systemClock });
-  const engine = new Engine({
-    store,
-    clock: systemClock,
-    ids: systemIds,
-    connectors: new Map([['ZA_RPP', connector]]),
-    integrators: new Map([[integrator.id, integrator]]),
-    schemes: {},
-    instanceId,
-    log: silentLog,
-    options: { pollIntervalMs: 10 },
-  });
-  await connector.start(engine);
-  return { engine, connector };
+function engineOn(store: Store, transport: SchemeTransport, instanceId: string): Promise<{ engine: Engine; connector: SchemeConnector }> {
+  return zaRppEngine(store, transport, instanceId, {}, silentLog);
 }
 
 void describe('a scheme answer the engine could not record', () => {

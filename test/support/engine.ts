@@ -1,0 +1,40 @@
+import { pino, type Logger } from 'pino';
+import { systemClock, systemIds } from '../../src/adapters/system/system.js';
+import { createIsoConnector } from '../../src/connectors/iso20022/connector.js';
+import type { SchemeTransport } from '../../src/connectors/transport.js';
+import { ZA_RPP } from '../../src/connectors/za-rpp/family.js';
+import { Engine, type EngineOptions } from '../../src/engine/engine.js';
+import type { SchemeConnector } from '../../src/ports/scheme.js';
+import type { Store } from '../../src/ports/store.js';
+import { integratorConfig } from './delivery.js';
+
+/** The demo integrator's institution, as the credit-transfer fixtures name it. */
+export const DEMO_INSTITUTION = { institution: { bicfi: 'DEMOZAJJ', memberId: '210001' } };
+
+/**
+ * An engine on `store` as instance `instanceId`, for integrator `bank-a` (the demo institution),
+ * whose one scheme, ZA_RPP, speaks through `transport`; its connector is started, the engine not.
+ */
+export async function zaRppEngine(
+  store: Store,
+  transport: SchemeTransport,
+  instanceId: string,
+  options: Partial<EngineOptions> = {},
+  log: Logger = pino({ level: 'silent' }),
+): Promise<{ engine: Engine; connector: SchemeConnector }> {
+  const integrator = await integratorConfig('bank-a', 'http://127.0.0.1:9', DEMO_INSTITUTION);
+  const connector = createIsoConnector(ZA_RPP, { scheme: 'ZA_RPP', transport, clock: systemClock });
+  const engine = new Engine({
+    store,
+    clock: systemClock,
+    ids: systemIds,
+    connectors: new Map([['ZA_RPP', connector]]),
+    integrators: new Map([[integrator.id, integrator]]),
+    schemes: {},
+    instanceId,
+    log,
+    options: { pollIntervalMs: 10, ...options },
+  });
+  await connector.start(engine);
+  return { engine, connector };
+}
