@@ -11,7 +11,7 @@ import { ManualClock, httpGet, rawRequest, sequentialIds } from '../support/auth
 import { clickText, fillLabelled, launchChromium, openDetails, pageHash, pageText, textOf, waitForText, type RunningBrowser } from '../support/browser.js';
 import { OPERATOR, outcomeOf, sendTransfer, signIn, startConsoleService } from '../support/console.js';
 import { memoryStore } from '../support/delivery.js';
-import { startDemo, type RunningServer } from '../support/server.js';
+import { demoAccessToken, startDemo, type RunningServer } from '../support/server.js';
 
 /**
  * The operator console (docs/console.md) in Debian's Chromium, against the real service: what an
@@ -242,18 +242,7 @@ void describe('the operator console of the zero-config demo', () => {
     await clickText(page, 'Demo inbox');
     await waitForText(page, 'Nothing received yet');
 
-    const token = await fetch(`${server.url}/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'password',
-        username: variables['REGPAY_USERNAME'] ?? '',
-        password: variables['REGPAY_PASSWORD'] ?? '',
-        client_id: variables['REGPAY_CLIENT_ID'] ?? '',
-        client_secret: variables['REGPAY_CLIENT_SECRET'] ?? '',
-      }),
-    });
-    const { access_token: accessToken } = (await token.json()) as { access_token: string };
+    const accessToken = await demoAccessToken(server, variables);
     const accepted = await fetch(`${server.url}/api/v1/transactions/outbound/credit-transfer`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { creditTransfer } from '../fixtures/credit-transfer.js';
-import { startDemo, type RunningServer } from '../support/server.js';
+import { demoAccessToken, startDemo, type RunningServer } from '../support/server.js';
 
 /**
  * The zero-config demo shows what happens: started with no configuration (a real process in an
@@ -34,19 +34,7 @@ describe('the demo inbox (service started with no configuration)', () => {
   });
 
   it("receives the demo integrator's callback and events, signed, and lists them for the operator", async () => {
-    const token = await fetch(`${server.url}/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'password',
-        username: variables['REGPAY_USERNAME'] ?? '',
-        password: variables['REGPAY_PASSWORD'] ?? '',
-        client_id: variables['REGPAY_CLIENT_ID'] ?? '',
-        client_secret: variables['REGPAY_CLIENT_SECRET'] ?? '',
-      }),
-    });
-    assert.equal(token.status, 200);
-    const { access_token: accessToken } = (await token.json()) as { access_token: string };
+    const accessToken = await demoAccessToken(server, variables);
     const transfer = creditTransfer('ZA_RTC');
     const uetr = transfer.transactionIdentifiers.uetr;
     const accepted = await fetch(`${server.url}/api/v1/transactions/outbound/credit-transfer`, {

@@ -161,3 +161,20 @@ export async function startDemo(cwd: string, env: Record<string, string> = {}): 
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/** An access token of the demo integrator, by the password grant with the credentials of the demo's export line. */
+export async function demoAccessToken(server: RunningServer, variables: Record<string, string>): Promise<string> {
+  const response = await fetch(`${server.url}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'password',
+      username: variables['REGPAY_USERNAME'] ?? '',
+      password: variables['REGPAY_PASSWORD'] ?? '',
+      client_id: variables['REGPAY_CLIENT_ID'] ?? '',
+      client_secret: variables['REGPAY_CLIENT_SECRET'] ?? '',
+    }),
+  });
+  if (response.status !== 200) throw new Error(`the demo refused its own credentials: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
