@@ -125,7 +125,7 @@ function histogramPercentileMs(before: ReadonlyMap<HistogramName, Map<number, nu
  * Long enough for the SQLite WAL file to reach its working size (~400 MB, in about 6 s at 300/s):
  * while a new process's WAL still grows, its commits are slower, and with 5 s of warm-up the first
  * 4-5 s of the measurement ran at a p50 of 100-180 ms and made the run's p99 (bench/README.md,
- * session 11). That start-up cost is the process's, once; the measure is the sustained rate.
+ * "End to end"). That start-up cost is the process's, once; the measure is the sustained rate.
  */
 const WARM_UP_S = Number(process.env.E2E_WARM_UP_S ?? 15);
 const WARM_UP_RATE_PER_S = 300;
