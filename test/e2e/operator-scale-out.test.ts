@@ -5,7 +5,7 @@ import { OperatorProcess, operatorLinkSchemes } from '../support/operator.js';
 import { dropTestDatabase, freshPostgresUrl } from '../support/postgres.js';
 import { Receiver } from '../support/receiver.js';
 import { freePort, startServer, writeTestConfig, type RunningServer } from '../support/server.js';
-import { assertLegalWalk, FAST_RETRIES, HIGH_LIMITS, load, seen, seenByTransfer, waitComplete, type Seen } from '../support/transfers-seen.js';
+import { assertLegalWalk, FAST_RETRIES, HIGH_LIMITS, load, seen, seenByTransfer, untilLoaded, waitComplete, type Seen } from '../support/transfers-seen.js';
 
 /**
  * Several service instances on one PostgreSQL, every one of them linked to one standalone operator
@@ -23,10 +23,23 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Until `accepted` holds `count` transfers, or `timeoutMs` passed. */
-async function untilAccepted(accepted: ReadonlySet<string>, count: number, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (accepted.size < count && Date.now() < deadline) await sleep(50);
+/**
+ * One service per inbound port on `database`, each reaching `operator` over the link with this
+ * ZA_RPP time budget and receiving its answers on its port, its integrator's messages going to
+ * `receiver`; started ones are pushed to `servers` (stopped by the caller). Returns their
+ * configuration files, to restart one.
+ */
+async function startLinkedInstances(options: { database: string; receiver: Receiver; operator: OperatorProcess; inboundPorts: readonly number[]; timeBudgetMs: number; servers: RunningServer[] }): Promise<string[]> {
+  const { database, receiver, operator, timeBudgetMs } = options;
+  const configs = options.inboundPorts.map((port) =>
+    writeTestConfig({
+      database,
+      integratorExtra: { partnerApiUrl: receiver.partnerApiUrl, eventsApiUrl: receiver.eventsApiUrl, ...HIGH_LIMITS },
+      extra: { ...FAST_RETRIES, schemes: operatorLinkSchemes(operator.url, port, { ZA_RPP: timeBudgetMs }) },
+    }),
+  );
+  options.servers.push(...(await Promise.all(configs.map((configPath) => startServer({ configPath })))));
+  return configs;
 }
 
 /** How the operator's store holds each transfer (read from its SQLite file): its records and the status it answered. */
@@ -69,19 +82,12 @@ void describe('service instances sharing one standalone operator simulator', () 
     const operator = await OperatorProcess.start({ bankUrls: inboundPorts.map((port) => `https://127.0.0.1:${port}`), schemes: { ZA_RPP: { latencyMs: 50 } } });
     const servers: RunningServer[] = [];
     try {
-      const configs = inboundPorts.map((port) =>
-        writeTestConfig({
-          database,
-          integratorExtra: { partnerApiUrl: receiver.partnerApiUrl, eventsApiUrl: receiver.eventsApiUrl, ...HIGH_LIMITS },
-          extra: { ...FAST_RETRIES, schemes: operatorLinkSchemes(operator.url, port, { ZA_RPP: 10_000 }) },
-        }),
-      );
-      servers.push(...(await Promise.all(configs.map((configPath) => startServer({ configPath })))));
+      const configs = await startLinkedInstances({ database, receiver, operator, inboundPorts, timeBudgetMs: 10_000, servers });
       const live = new Set(servers);
       let stop = false;
       const accepted = new Set<string>();
       const loading = load((request) => [...live][request % live.size]!, WORKERS, () => stop, accepted);
-      await untilAccepted(accepted, ACCEPTED_BEFORE_FAILURE_MIN, 20_000);
+      await untilLoaded(() => accepted.size, ACCEPTED_BEFORE_FAILURE_MIN, 0, 20_000);
       const victim = servers[1]!;
       live.delete(victim);
       await victim.kill9();
@@ -110,19 +116,12 @@ void describe('service instances sharing one standalone operator simulator', () 
     const operator = await OperatorProcess.start({ bankUrls: inboundPorts.map((port) => `https://127.0.0.1:${port}`), schemes: { ZA_RPP: { latencyMs: 50 } } });
     const servers: RunningServer[] = [];
     try {
-      const configs = inboundPorts.map((port) =>
-        writeTestConfig({
-          database,
-          integratorExtra: { partnerApiUrl: receiver.partnerApiUrl, eventsApiUrl: receiver.eventsApiUrl, ...HIGH_LIMITS },
-          // A budget shorter than the operator's outage: transfers sent meanwhile go through TIMEOUT and status enquiries.
-          extra: { ...FAST_RETRIES, schemes: operatorLinkSchemes(operator.url, port, { ZA_RPP: 3_000 }) },
-        }),
-      );
-      servers.push(...(await Promise.all(configs.map((configPath) => startServer({ configPath })))));
+      // A budget shorter than the operator's outage: transfers sent meanwhile go through TIMEOUT and status enquiries.
+      await startLinkedInstances({ database, receiver, operator, inboundPorts, timeBudgetMs: 3_000, servers });
       let stop = false;
       const accepted = new Set<string>();
       const loading = load((request) => servers[request % servers.length]!, WORKERS, () => stop, accepted);
-      await untilAccepted(accepted, ACCEPTED_BEFORE_FAILURE_MIN, 20_000);
+      await untilLoaded(() => accepted.size, ACCEPTED_BEFORE_FAILURE_MIN, 0, 20_000);
       await operator.kill9();
       await sleep(3_500);
       await operator.up();

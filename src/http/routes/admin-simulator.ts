@@ -14,7 +14,6 @@ import { validateRequestToPay } from '../../domain/messages/request-to-pay.js';
 import { validateCreditTransfer } from '../../domain/messages/validate.js';
 import { parseJson } from '../../lib/json.js';
 import { newTraceparent } from '../../lib/trace.js';
-import type { Store } from '../../ports/store.js';
 import { buildExamples } from '../openapi/examples.js';
 import { errorBody } from '../plugins/errors.js';
 import { errorResponse } from '../schemas.js';
@@ -34,7 +33,7 @@ import { ADMIN_PREFIX, adminErrors, adminSchema, isRecord } from './admin.js';
  * A sample is only ever sent to a scheme whose connector is the simulator: a button in the
  * console can never move real money.
  */
-export type SampleDeps = AcceptCreditTransferDeps & DetermineIdentifierDeps & RequestToPayDeps & { readonly store: Store };
+export type SampleDeps = AcceptCreditTransferDeps & DetermineIdentifierDeps & RequestToPayDeps;
 
 export interface AdminSimulatorDeps {
   readonly config: Pick<Config, 'schemes' | 'integrators'>;
