@@ -1,3 +1,4 @@
+import type { SchemeInbound } from './ports/scheme.js';
 /**
  * Composition root: the only file that wires config, store, connectors, engine, delivery and HTTP
  * together, and the only one that decides the order of start and shutdown.
@@ -133,7 +134,11 @@ async function main(): Promise<void> {
     { logger: log },
   );
 
-  for (const connector of new Set(connectors.values())) await connector.start(engine);
+  const inbound: SchemeInbound = {
+    receive: (report) => engine.receive(report),
+    originate: () => Promise.resolve({ kind: 'refused', reasonCode: 'AGNT', reasonText: 'receiving is not built yet' }),
+  };
+  for (const connector of new Set(connectors.values())) await connector.start(inbound);
   if (config.processing.enabled) {
     const recovered = await recoverAtStart(store, instanceId, clock.now());
     if (recovered.leasesReleased > 0) {

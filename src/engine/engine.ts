@@ -10,7 +10,7 @@ import type { Clock, Ids } from '../ports/clock.js';
 import type { OutboxDelivery } from '../ports/delivery.js';
 import { NO_TRACING, type Milestones, type Tracing } from '../ports/observability.js';
 import type { AcceptedWork, Processing, RequestOutcome, TransactionRequest } from '../ports/processing.js';
-import type { InboundReport, SchemeConnector, SchemeInbound } from '../ports/scheme.js';
+import type { InboundReport, SchemeAnswers, SchemeConnector } from '../ports/scheme.js';
 import type { Lease, NewOutboxMessage, NewSchemeMessage, OutboxRecord, StateChange, Store, TransactionRecord } from '../ports/store.js';
 import { jittered } from './jitter.js';
 import { KeyedSerialQueue } from './keyed-queue.js';
@@ -93,7 +93,7 @@ export interface EngineDeps {
  * talks to the scheme. Everything it needs to resume lives in the database: after a crash, due
  * timers and expired leases bring every transaction back.
  */
-export class Engine implements SchemeInbound, Processing {
+export class Engine implements SchemeAnswers, Processing {
   readonly #deps: EngineDeps;
   readonly #options: EngineOptions;
   /** Inputs for one transaction are handled one at a time in this instance (versions guard across instances). */

@@ -123,8 +123,125 @@ export interface WireMessage {
   readonly document: string;
 }
 
+/**
+ * The scheme's withdrawal of a request-to-pay it brought to an integrator's customer (camt.056
+ * about an inbound pain.013): the creditor withdrew it, or it expired. The service answers it itself
+ * (camt.029 through `answerWithdrawal`) and tells the integrator.
+ */
+export interface WithdrawalReport {
+  readonly kind: 'withdrawal';
+  readonly scheme: SchemeName;
+  /** The inbound request-to-pay's transaction id (inboundTransactionId of the pain.013 it names). */
+  readonly idempotencyKey: string;
+  /** The camt.056's Case/Id, which the camt.029 repeats as RslvdCase/Id. */
+  readonly caseId: string;
+  /** The camt.056 itself (its Assgnmt/Id as messageId), which the camt.029 answers. */
+  readonly original: SchemeOriginal;
+  /** CxlRsnInf/Rsn: an ISO 20022 cancellation reason (CUST, DUPL, AM09...) or EXPIRED for an expiry. */
+  readonly reasonCode: string;
+  readonly message: Readonly<Record<string, unknown>>;
+  readonly receivedAt: number;
+}
+
 /** Every answer a scheme sends, whatever kind of transaction it answers, with the message it came in when the connector has it. */
-export type InboundReport = (SchemeReport | IdentificationReport | RequestToPayReport | CancellationReport) & { readonly received?: WireMessage };
+export type InboundReport = (SchemeReport | IdentificationReport | RequestToPayReport | CancellationReport | WithdrawalReport) & { readonly received?: WireMessage };
+
+/**
+ * The identity of a message the scheme originated, as every answer to it repeats it (OrgnlGrpInf,
+ * OrgnlInstrId, OrgnlEndToEndId, OrgnlTxId, OrgnlUETR).
+ */
+export interface SchemeOriginal {
+  /** GrpHdr/MsgId (camt.056: Assgnmt/Id). */
+  readonly messageId: string;
+  /** ISO 20022 message name, e.g. `pacs.008.001.08`. */
+  readonly messageName: string;
+  /** GrpHdr/CreDtTm as sent. */
+  readonly createdAt?: string;
+  readonly instructionId?: string;
+  readonly endToEndId?: string;
+  readonly transactionId?: string;
+  /** Lowercased. */
+  readonly uetr?: string;
+}
+
+/** The institution a scheme message is addressed to (creditor agent, account agent, debtor agent), as the message names it. */
+export interface AddressedInstitution {
+  readonly bicfi?: string;
+  readonly memberId?: string;
+}
+
+/**
+ * A message the scheme originates for an integrator's institution (the receiving direction,
+ * CONTRACT §11): a lookup of its customer (acmt.023), a credit to authorise (pacs.008), a
+ * request-to-pay addressed to its customer (pain.013).
+ */
+export interface SchemeRequest {
+  readonly kind: 'lookup' | 'credit' | 'request_to_pay';
+  readonly scheme: SchemeName;
+  readonly original: SchemeOriginal;
+  readonly institution: AddressedInstitution;
+  /**
+   * The message in the integrator API's shape, as JSON text whose amounts are exact decimal
+   * literals: an IdentifierDeterminationRequest (lookup), a CreditTransfer (credit) or a
+   * RequestToPay (request_to_pay).
+   */
+  readonly bodyJson: string;
+  readonly received: WireMessage;
+  readonly receivedAt: number;
+}
+
+/**
+ * What the service did with a SchemeRequest. `accepted`: durably recorded (or a resend of one
+ * recorded), its answer follows through the connector's answer methods. `refused`: nothing was
+ * recorded; the connector answers the scheme at once with the reason (a FAILED acmt.024, a RJCT
+ * pacs.002 or pain.014).
+ */
+export type OriginateOutcome =
+  | { readonly kind: 'accepted' }
+  | { readonly kind: 'refused'; readonly reasonCode: string; readonly reasonText: string };
+
+/** What every answer to a scheme-originated message carries. */
+export interface SchemeAnswer {
+  /** The service's transaction for the original message. */
+  readonly transactionId: string;
+  /** Identifies this answer: the same on every resend of it (its MsgId derives from it), another for each answer. */
+  readonly answerKey: string;
+  readonly original: SchemeOriginal;
+  readonly traceparent: string | null;
+}
+
+/** The answer to an inbound lookup (acmt.024). */
+export interface LookupAnswer extends SchemeAnswer {
+  readonly outcome: 'SUCCESSFUL' | 'FAILED';
+  /** On success: the account, with both names (PayShap makes both mandatory). */
+  readonly account?: ResolvedAccount;
+  readonly reasonCode?: string;
+  readonly reasonText?: string;
+  /** The lookup as the integrator was asked it (the acmt.023 rendered), for the parts the answer repeats. */
+  readonly request: IdentifierDeterminationRequest;
+}
+
+/** The decision on an inbound credit (pacs.002): ACSP/ACCP approved, RJCT with the reason. */
+export interface CreditAnswer extends SchemeAnswer {
+  readonly status: 'ACSP' | 'ACCP' | 'RJCT';
+  readonly reasonCode?: string;
+  readonly reasonText?: string;
+}
+
+/** The debtor's decision on an inbound request-to-pay, or its payment (pain.014). */
+export interface RequestToPayStatusAnswer extends SchemeAnswer {
+  readonly status: 'PDNG' | 'PRES' | 'ACCP' | 'ACSC' | 'RJCT';
+  readonly reasonCode?: string;
+  readonly reasonText?: string;
+}
+
+/** The answer to a withdrawal (camt.029): CNCL, or RJCR with the reason (ARDT: already paid). */
+export interface WithdrawalAnswer extends SchemeAnswer {
+  /** The camt.056's Case/Id. */
+  readonly caseId: string;
+  readonly accepted: boolean;
+  readonly reasonCode?: string;
+}
 
 /** Limits that vary per integrator (from configuration), applied by the scheme rules. */
 export interface SchemeLimits {
@@ -159,6 +276,13 @@ export interface SchemeReport {
   /** The scheme message as received, in a JSON form (e.g. pacs.002 fields), used as event payload. */
   readonly message: Readonly<Record<string, unknown>>;
   readonly receivedAt: number;
+  /**
+   * The inbound credit this report may be about instead (inboundTransactionId of the pacs.008 it
+   * names), when the MsgId it names is not one this connector remembers writing: the engine takes
+   * `idempotencyKey` when such a transaction exists, else this one. A scheme's final word on a
+   * credit to an integrator's customer comes as a pacs.002 like any other.
+   */
+  readonly inboundKey?: string;
 }
 
 /** What happened to one outbound call at the transport level (not the payment's outcome); `sent`: the message handed to the transport, when one was written. */
@@ -178,8 +302,21 @@ export type SubmitOutcome = (
  * transaction it answers. Resolves once durably recorded; rejects when it was not (the transport
  * then refuses the message, 503 on the operator link, so the operator delivers it again).
  */
-export interface SchemeInbound {
+export interface SchemeAnswers {
   receive(report: InboundReport): Promise<void>;
+}
+
+/**
+ * Everything a connector hands the service: the scheme's answers (to the engine) and the messages
+ * the scheme originates for an integrator's institution (to the receiving use case).
+ */
+export interface SchemeInbound extends SchemeAnswers {
+  /**
+   * A message the scheme originates for an integrator's institution. Resolves once it is durably
+   * recorded (or refused); rejects when it could not be, and the transport then refuses the
+   * message so the operator delivers it again.
+   */
+  originate(request: SchemeRequest): Promise<OriginateOutcome>;
 }
 
 export interface ConnectorCapabilities {
@@ -189,6 +326,12 @@ export interface ConnectorCapabilities {
   readonly identifierDetermination?: boolean;
   /** Request-to-pay and its cancellation (`requestToPay`, `cancelRequestToPay`). */
   readonly requestToPay?: boolean;
+  /**
+   * The receiving direction (CONTRACT §11): the scheme's acmt.023, pacs.008, pain.013 and camt.056
+   * for an integrator's institution reach `SchemeInbound.originate` / `receive`, and the answer
+   * methods write acmt.024, pacs.002, pain.014 and camt.029.
+   */
+  readonly receiving?: boolean;
 }
 
 export interface SchemeConnector {
@@ -212,6 +355,14 @@ export interface SchemeConnector {
   requestToPay(request: OutboundRequestToPay): Promise<SubmitOutcome>;
   /** Ask the scheme to withdraw a request-to-pay (camt.056); idempotent by the cancellation key. The answer comes back as a CancellationReport. */
   cancelRequestToPay(cancellation: OutboundRequestToPayCancellation): Promise<SubmitOutcome>;
+  /** Answer an inbound lookup (acmt.024); idempotent by `answerKey`. Without `receiving`: failed, not retryable. */
+  answerLookup(answer: LookupAnswer): Promise<SubmitOutcome>;
+  /** Answer an inbound credit (pacs.002); idempotent by `answerKey`. */
+  answerCredit(answer: CreditAnswer): Promise<SubmitOutcome>;
+  /** Report on an inbound request-to-pay (pain.014); idempotent by `answerKey`. */
+  reportRequestToPay(answer: RequestToPayStatusAnswer): Promise<SubmitOutcome>;
+  /** Answer the withdrawal of an inbound request-to-pay (camt.029); idempotent by `answerKey`. */
+  answerWithdrawal(answer: WithdrawalAnswer): Promise<SubmitOutcome>;
   /** Begin passing scheme answers to `inbound`. */
   start(inbound: SchemeInbound): Promise<void>;
   /** Stop; answers not yet passed on are dropped (the engine enquires again after restart). */

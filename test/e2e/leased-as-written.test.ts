@@ -1,3 +1,4 @@
+import { answersOnly } from '../support/inbound.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
@@ -56,7 +57,7 @@ void describe('work done at once is written leased and handed over', () => {
       delivery: dispatcher,
       options: { pollIntervalMs: 60_000 },
     });
-    await connector.start(engine);
+    await connector.start(answersOnly(engine));
     engine.start();
     dispatcher.start();
     try {

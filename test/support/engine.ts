@@ -1,3 +1,4 @@
+import { answersOnly } from './inbound.js';
 import { pino, type Logger } from 'pino';
 import { systemClock, systemIds } from '../../src/adapters/system/system.js';
 import { createIsoConnector } from '../../src/connectors/iso20022/connector.js';
@@ -35,6 +36,6 @@ export async function zaRppEngine(
     log,
     options: { pollIntervalMs: 10, ...options },
   });
-  await connector.start(engine);
+  await connector.start(answersOnly(engine));
   return { engine, connector };
 }

@@ -81,6 +81,8 @@ function answerDetails(report: InboundReport): Record<string, unknown> {
       return { answer: report.outcome, ...reason, ...message };
     case 'cancellation':
       return { answer: report.accepted ? 'CANCELLATION_ACCEPTED' : 'CANCELLATION_REFUSED', ...reason, ...message };
+    case 'withdrawal':
+      return { answer: 'WITHDRAWN', reasonCode: report.reasonCode, ...message };
     default:
       return { answer: report.kind === 'not_found' ? 'NOT_FOUND' : report.status, ...reason, ...message };
   }

@@ -240,6 +240,22 @@ class IsoSchemeConnector implements SchemeConnector {
     return this.#send({ idempotencyKey: cancellation.cancellationKey, traceparent: request.traceparent }, messages.cancellation, caseId, written.document);
   }
 
+  answerLookup(): Promise<SubmitOutcome> {
+    return Promise.resolve({ kind: 'failed', retryable: false, error: 'not built yet' });
+  }
+
+  answerCredit(): Promise<SubmitOutcome> {
+    return Promise.resolve({ kind: 'failed', retryable: false, error: 'not built yet' });
+  }
+
+  reportRequestToPay(): Promise<SubmitOutcome> {
+    return Promise.resolve({ kind: 'failed', retryable: false, error: 'not built yet' });
+  }
+
+  answerWithdrawal(): Promise<SubmitOutcome> {
+    return Promise.resolve({ kind: 'failed', retryable: false, error: 'not built yet' });
+  }
+
   async start(inbound: SchemeInbound): Promise<void> {
     this.#inbound = inbound;
     await this.#deps.transport.start((message) => this.#receive(message));
@@ -288,7 +304,7 @@ class IsoSchemeConnector implements SchemeConnector {
     const name = documentMessageName(message.document) ?? '';
     // Every report read from the message carries it, for the record of the transaction it is about.
     const received: WireMessage = { messageName: name || 'unknown', messageId: documentMessageId(message.document) ?? contentId(message.document), document: message.document };
-    const recorded: SchemeInbound = { receive: (report) => inbound.receive({ ...report, received }) };
+    const recorded: SchemeInbound = { receive: (report) => inbound.receive({ ...report, received }), originate: (request) => inbound.originate(request) };
     if (name.startsWith('acmt.024.')) return this.#receiveIdentification(recorded, message.document);
     if (name.startsWith('pain.014.')) return this.#receiveRequestToPayStatus(recorded, message.document);
     if (name.startsWith('camt.029.')) return this.#receiveCancellation(recorded, message.document);
