@@ -9,7 +9,7 @@ import { Secret } from '../lib/secret.js';
 import { parseSigningKey, parseVerificationKey } from '../lib/signing-key.js';
 import { demoSource } from './demo.js';
 import { readLinkFiles } from './link-files.js';
-import { ConfigFileSchema, TIME_BUDGET_MS_DEFAULTS, type CallbackAuthFile, type ConfigFile, type IntegratorFile } from './schema.js';
+import { ConfigFileSchema, INBOUND_ANSWER_TIMEOUT_MS_MAX_DEFAULT, TIME_BUDGET_MS_DEFAULTS, type CallbackAuthFile, type ConfigFile, type IntegratorFile } from './schema.js';
 import type { AdminConfig, CallbackAuth, Config, IntegratorConfig, OperatorLinkConfig, SchemeConfig } from './types.js';
 
 /**
@@ -492,6 +492,12 @@ async function integratorConfig(file: IntegratorFile): Promise<IntegratorConfig>
       burst: file.limits.burst,
       amountMax: { ...file.limits.amountMax },
     },
+    inbound: {
+      authorisation: file.inbound.authorisation,
+      identifierDetermination: file.inbound.identifierDetermination,
+      eventTypeNames: file.inbound.eventTypeNames,
+      ...(file.inbound.answerTimeoutMs === undefined ? {} : { answerTimeoutMs: file.inbound.answerTimeoutMs }),
+    },
   };
 }
 
@@ -507,9 +513,12 @@ function schemeConfigs(file: ConfigFile, links: ReadonlyMap<SchemeName, Operator
     if (!used.has(scheme)) continue;
     const given = file.schemes[scheme];
     const link = links.get(scheme);
+    const timeBudgetMs = given?.timeBudgetMs ?? TIME_BUDGET_MS_DEFAULTS[scheme];
     out[scheme] = {
       connector: given?.connector ?? 'simulator',
-      timeBudgetMs: given?.timeBudgetMs ?? TIME_BUDGET_MS_DEFAULTS[scheme],
+      timeBudgetMs,
+      // Half the scheme's budget, at most 5 s: the rest is the scheme's own way back to the payer's bank.
+      inbound: { answerTimeoutMs: given?.inbound?.answerTimeoutMs ?? Math.min(INBOUND_ANSWER_TIMEOUT_MS_MAX_DEFAULT, Math.floor(timeBudgetMs / 2)) },
       ...(given?.simulatorLatencyMs === undefined ? {} : { simulatorLatencyMs: given.simulatorLatencyMs }),
       ...(given?.simulatorDirectory === undefined ? {} : { simulatorDirectory: given.simulatorDirectory }),
       ...(link === undefined ? {} : { operatorLink: link }),

@@ -98,6 +98,9 @@ export const TIME_BUDGET_MS_DEFAULTS: Readonly<Record<SchemeName, number>> = {
   TCIB: 60_000,
 };
 
+/** The default wait for an integrator's answer to a scheme-originated message: half the scheme's budget, at most this. */
+export const INBOUND_ANSWER_TIMEOUT_MS_MAX_DEFAULT = 5_000;
+
 const SchemeNameSchema = StringEnum(SCHEMES);
 
 const ServerSchema = Type.Object(
@@ -196,6 +199,20 @@ const LimitsSchema = Type.Object(
   { additionalProperties: false, default: {} },
 );
 
+/** How the integrator is asked as the receiving bank (CONTRACT §11; docs/receiving.md). */
+const IntegratorInboundSchema = Type.Object(
+  {
+    /** sync: the call's 200 carries the decision; async: 202, then the integrator's report; auto: approved by the service, by arrangement. */
+    authorisation: StringEnum(['sync', 'async', 'auto'] as const, { default: 'sync' }),
+    identifierDetermination: StringEnum(['sync', 'async'] as const, { default: 'sync' }),
+    /** How long the integrator's answer is awaited; the scheme's `inbound.answerTimeoutMs` when absent. */
+    answerTimeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 600_000 })),
+    /** Event type names: `current`, or `legacy` for the seed system's older credit-transfer names (CREDIT_AUTH_*). */
+    eventTypeNames: StringEnum(['current', 'legacy'] as const, { default: 'current' }),
+  },
+  { additionalProperties: false, default: {} },
+);
+
 const IntegratorSchema = Type.Object(
   {
     id: Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$' }),
@@ -216,6 +233,7 @@ const IntegratorSchema = Type.Object(
     callbackAuth: CallbackAuthSchema,
     webhookSecret: Type.Optional(Type.String({ pattern: '^whsec_[A-Za-z0-9+/]+={0,2}$' })),
     limits: LimitsSchema,
+    inbound: IntegratorInboundSchema,
   },
   { additionalProperties: false },
 );
@@ -294,6 +312,15 @@ const SchemeConfigSchema = Type.Object(
     simulatorLatencyMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 600_000 })),
     simulatorDirectory: Type.Optional(FilePath),
     operatorLink: Type.Optional(OperatorLinkSchema),
+    inbound: Type.Optional(
+      Type.Object(
+        {
+          /** How long an integrator's answer to a scheme-originated message is awaited (inside the scheme's own budget). */
+          answerTimeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 600_000 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -383,7 +410,12 @@ export interface ConfigFile {
   store: Static<typeof StoreSchema>;
   auth: Static<typeof AuthSchema>;
   integrators: IntegratorFile[];
-  schemes: Partial<Record<SchemeName, { connector: string; timeBudgetMs?: number; simulatorLatencyMs?: number; simulatorDirectory?: string; operatorLink?: OperatorLinkFile }>>;
+  schemes: Partial<
+    Record<
+      SchemeName,
+      { connector: string; timeBudgetMs?: number; simulatorLatencyMs?: number; simulatorDirectory?: string; operatorLink?: OperatorLinkFile; inbound?: { answerTimeoutMs?: number } }
+    >
+  >;
   delivery: Static<typeof DeliverySchema>;
   processing: Static<typeof ProcessingSchema>;
   proxyPayments: Static<typeof ProxyPaymentsSchema>;

@@ -55,6 +55,18 @@ export interface IntegratorConfig {
   /** Standard Webhooks signing secret (`whsec_...`); no signature when absent. */
   readonly webhookSecret?: Secret<string>;
   readonly limits: IntegratorLimits;
+  readonly inbound: IntegratorInbound;
+}
+
+/** The integrator as the receiving bank (CONTRACT §11, docs/receiving.md). */
+export interface IntegratorInbound {
+  /** sync: the call's 200 carries the decision; async: 202, then the integrator's report; auto: every credit approved by the service, by arrangement. */
+  readonly authorisation: 'sync' | 'async' | 'auto';
+  readonly identifierDetermination: 'sync' | 'async';
+  /** How long the integrator's answer is awaited; absent: the scheme's. */
+  readonly answerTimeoutMs?: number;
+  /** `legacy`: credit-transfer events carry the seed system's older type names (CREDIT_AUTH_*). */
+  readonly eventTypeNames: 'current' | 'legacy';
 }
 
 export interface SchemeConfig {
@@ -66,6 +78,8 @@ export interface SchemeConfig {
   readonly simulatorDirectory?: string;
   /** Present exactly with `connector: operator-link`. */
   readonly operatorLink?: OperatorLinkConfig;
+  /** The receiving direction: how long an integrator's answer is awaited, inside the scheme's own budget. */
+  readonly inbound: { readonly answerTimeoutMs: number };
 }
 
 /**

@@ -487,7 +487,7 @@ void describe('the simulator directory', () => {
 void describe('the simulator directory setting', () => {
   void it("takes the directory from the scheme's simulatorDirectory, else from the override, else the shipped one", () => {
     const context = { scheme: 'ZA_RPP', timeBudgetMs: 1_000, clock } as const;
-    assert.equal(simulatorSettings({ ...context, config: { connector: 'simulator', timeBudgetMs: 1_000, simulatorDirectory: 'operator.yaml' } }, { directoryPath: 'override.json' }).directoryPath, 'operator.yaml');
+    assert.equal(simulatorSettings({ ...context, config: { connector: 'simulator', timeBudgetMs: 1_000, inbound: { answerTimeoutMs: 5_000 }, simulatorDirectory: 'operator.yaml' } }, { directoryPath: 'override.json' }).directoryPath, 'operator.yaml');
     assert.equal(simulatorSettings({ ...context, config: undefined }, { directoryPath: 'override.json' }).directoryPath, 'override.json');
     assert.equal(simulatorSettings({ ...context, config: undefined }).directoryPath, undefined);
   });

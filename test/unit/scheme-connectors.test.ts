@@ -182,7 +182,7 @@ void describe('connector registry', () => {
 
   void it('uses the transport the configuration names and refuses an unknown one', async () => {
     const transports: ManualTransport[] = [];
-    const connectors = createConnectors({ schemes: { CBPR_PLUS: { connector: 'operator', timeBudgetMs: 1_000 } } }, clock, {
+    const connectors = createConnectors({ schemes: { CBPR_PLUS: { connector: 'operator', timeBudgetMs: 1_000, inbound: { answerTimeoutMs: 5_000 } } } }, clock, {
       transports: {
         operator: () => {
           const transport = new ManualTransport();
@@ -196,7 +196,7 @@ void describe('connector registry', () => {
     await connector.submit(outboundTransfer('CBPR_PLUS'));
     assert.equal(transports.length, 1);
     assert.equal(transports[0]?.sent[0]?.messageName, 'pacs.008.001.08');
-    assert.throws(() => createConnectors({ schemes: { ZA_RTC: { connector: 'nope', timeBudgetMs: 1 } } }), /schemes\.ZA_RTC\.connector: unknown connector "nope"/);
-    assert.throws(() => createConnectors({ schemes: { ZA_RTC: { connector: 'constructor', timeBudgetMs: 1 } } }), /unknown connector/);
+    assert.throws(() => createConnectors({ schemes: { ZA_RTC: { connector: 'nope', timeBudgetMs: 1, inbound: { answerTimeoutMs: 5_000 } } } }), /schemes\.ZA_RTC\.connector: unknown connector "nope"/);
+    assert.throws(() => createConnectors({ schemes: { ZA_RTC: { connector: 'constructor', timeBudgetMs: 1, inbound: { answerTimeoutMs: 5_000 } } } }), /unknown connector/);
   });
 });

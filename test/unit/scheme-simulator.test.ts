@@ -144,7 +144,7 @@ void describe('scheme simulator', () => {
     const plain = fromConfig({ scheme: 'ZA_RPP', timeBudgetMs: 10_000, config: undefined, clock });
     assert.equal(plain.options.latencyMs, 7);
     assert.equal(plain.options.lateAnswerMs, 11_000);
-    const configured = fromConfig({ scheme: 'ZA_RPP', timeBudgetMs: 10_000, config: { connector: 'simulator', timeBudgetMs: 10_000, simulatorLatencyMs: 0 }, clock });
+    const configured = fromConfig({ scheme: 'ZA_RPP', timeBudgetMs: 10_000, config: { connector: 'simulator', timeBudgetMs: 10_000, simulatorLatencyMs: 0, inbound: { answerTimeoutMs: 5_000 } }, clock });
     assert.equal(configured.options.latencyMs, 0);
   });
 
