@@ -53,6 +53,8 @@ export function intakeTransfer(options: { readonly sequentialMessageIds?: boolea
         id: uuid7(),
         eventsApiUrl: 'https://bank.example/events-api/v1',
         type: CREDIT_TRANSFER_INITIAL_STATE,
+        kind: 'CREDIT_TRANSFER',
+        typeNames: 'current',
         uetr,
         scheme: 'ZA_RPP',
         createdAt: now,

@@ -60,6 +60,8 @@ export async function admit(deps: AdmitDeps, work: NewWork): Promise<IntakeOutco
         id: deps.ids.uuid(),
         eventsApiUrl: integrator.eventsApiUrl,
         type: work.state,
+        kind: work.kind,
+        typeNames: integrator.eventTypeNames,
         uetr: work.uetr,
         scheme: work.scheme,
         createdAt: now,

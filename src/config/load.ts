@@ -482,7 +482,8 @@ async function integratorConfig(file: IntegratorFile): Promise<IntegratorConfig>
     },
     partnerApiUrl: withoutTrailingSlash(file.partnerApiUrl),
     eventsApiUrl: withoutTrailingSlash(file.eventsApiUrl),
-    events: file.events,
+    events: file.events !== false,
+    eventTypeNames: typeof file.events === 'object' ? file.events.typeNames : 'current',
     identifierDetermination: file.identifierDetermination,
     schemes: [...file.schemes],
     callbackAuth: callbackAuth(file.callbackAuth),
@@ -495,7 +496,6 @@ async function integratorConfig(file: IntegratorFile): Promise<IntegratorConfig>
     inbound: {
       authorisation: file.inbound.authorisation,
       identifierDetermination: file.inbound.identifierDetermination,
-      eventTypeNames: file.inbound.eventTypeNames,
       ...(file.inbound.answerTimeoutMs === undefined ? {} : { answerTimeoutMs: file.inbound.answerTimeoutMs }),
     },
   };

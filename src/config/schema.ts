@@ -207,8 +207,6 @@ const IntegratorInboundSchema = Type.Object(
     identifierDetermination: StringEnum(['sync', 'async'] as const, { default: 'sync' }),
     /** How long the integrator's answer is awaited; the scheme's `inbound.answerTimeoutMs` when absent. */
     answerTimeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 600_000 })),
-    /** Event type names: `current`, or `legacy` for the seed system's older credit-transfer names (CREDIT_AUTH_*). */
-    eventTypeNames: StringEnum(['current', 'legacy'] as const, { default: 'current' }),
   },
   { additionalProperties: false, default: {} },
 );
@@ -227,7 +225,10 @@ const IntegratorSchema = Type.Object(
     credentials: CredentialsSchema,
     partnerApiUrl: HttpUrl,
     eventsApiUrl: HttpUrl,
-    events: Type.Boolean({ default: true }),
+    /** true / false, or the events' settings (on): `typeNames: legacy` for the seed system's older credit-transfer names (CREDIT_AUTH_*). */
+    events: Type.Union([Type.Boolean(), Type.Object({ typeNames: StringEnum(['current', 'legacy'] as const, { default: 'current' }) }, { additionalProperties: false })], {
+      default: true,
+    }),
     identifierDetermination: StringEnum(['sync', 'async'] as const, { default: 'sync' }),
     schemes: Type.Array(SchemeNameSchema, { minItems: 1, uniqueItems: true }),
     callbackAuth: CallbackAuthSchema,

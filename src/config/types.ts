@@ -49,6 +49,8 @@ export interface IntegratorConfig {
   readonly partnerApiUrl: string;
   readonly eventsApiUrl: string;
   readonly events: boolean;
+  /** `legacy`: credit-transfer events carry the seed system's older type names (CREDIT_AUTH_*; docs/state-machine.md). */
+  readonly eventTypeNames: 'current' | 'legacy';
   readonly identifierDetermination: 'sync' | 'async';
   readonly schemes: readonly SchemeName[];
   readonly callbackAuth: CallbackAuth;
@@ -65,8 +67,6 @@ export interface IntegratorInbound {
   readonly identifierDetermination: 'sync' | 'async';
   /** How long the integrator's answer is awaited; absent: the scheme's. */
   readonly answerTimeoutMs?: number;
-  /** `legacy`: credit-transfer events carry the seed system's older type names (CREDIT_AUTH_*). */
-  readonly eventTypeNames: 'current' | 'legacy';
 }
 
 export interface SchemeConfig {

@@ -1,3 +1,4 @@
+import { INBOUND_KINDS, type TransactionKind } from './kinds.js';
 import type { SchemeName } from './schemes.js';
 
 /**
@@ -54,6 +55,24 @@ export function withEventPayload(envelopeJson: string, payloadJson: string): str
   return `${envelopeJson.slice(0, -1)},"payload":${payloadJson}}`;
 }
 
+/** Which way a transaction of this kind goes: the scheme starts the inbound kinds. */
+export function directionOf(kind: TransactionKind): Direction {
+  return INBOUND_KINDS.has(kind) ? 'INBOUND' : 'OUTBOUND';
+}
+
+/**
+ * The seed system's older names of credit-transfer event types, which an integrator may ask for
+ * (`events: { typeNames: legacy }`): the authorisation stages are `CREDIT_AUTH_*`, the request's
+ * receipt `CREDIT_AUTH_RECEIVED` as in the spec's sample. Types without an older name keep theirs.
+ */
+export function legacyTypeName(type: string): string {
+  if (type === 'PAYMENT_AUTH_REQUEST_RECEIVED') return 'CREDIT_AUTH_RECEIVED';
+  if (type.startsWith('PAYMENT_AUTH_REQUEST_')) return `CREDIT_AUTH_${type.slice('PAYMENT_AUTH_REQUEST_'.length)}`;
+  if (type.startsWith('PAYMENT_AUTH_')) return `CREDIT_AUTH_${type.slice('PAYMENT_AUTH_'.length)}`;
+  if (type.startsWith('PAYMENT_COMPLETION_')) return `CREDIT_COMPLETION_${type.slice('PAYMENT_COMPLETION_'.length)}`;
+  return type;
+}
+
 /**
  * The outbox message of one event (structurally a NewOutboxMessage): `id` is its webhook-id and,
  * without dashes, its own message identification. Its payload is history version
@@ -63,6 +82,8 @@ export function eventMessage(input: {
   readonly id: string;
   readonly eventsApiUrl: string;
   readonly type: string;
+  readonly kind: TransactionKind;
+  readonly typeNames: 'current' | 'legacy';
   readonly uetr: string;
   readonly scheme: SchemeName;
   readonly createdAt: number;
@@ -74,9 +95,9 @@ export function eventMessage(input: {
     channel: 'event' as const,
     url: `${input.eventsApiUrl}/events`,
     body: eventEnvelopeJson({
-      type: input.type,
+      type: input.typeNames === 'legacy' ? legacyTypeName(input.type) : input.type,
       uetr: input.uetr,
-      direction: 'OUTBOUND',
+      direction: directionOf(input.kind),
       scheme: input.scheme,
       messageIdentification: input.id.replaceAll('-', ''),
       createdAt: input.createdAt,

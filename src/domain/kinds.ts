@@ -1,3 +1,12 @@
 /** The kinds of transaction the service carries; each has one state machine (domain/machines/registry.ts). */
-export const TRANSACTION_KINDS = ['CREDIT_TRANSFER', 'IDENTIFIER_DETERMINATION', 'REQUEST_TO_PAY'] as const;
+export const TRANSACTION_KINDS = [
+  'CREDIT_TRANSFER',
+  'IDENTIFIER_DETERMINATION',
+  'REQUEST_TO_PAY',
+  'INBOUND_CREDIT_TRANSFER',
+  'INBOUND_IDENTIFIER_DETERMINATION',
+] as const;
+
+/** The kinds the scheme starts for an integrator's institution (the receiving direction): their events say INBOUND. */
+export const INBOUND_KINDS: ReadonlySet<TransactionKind> = new Set<TransactionKind>(['INBOUND_CREDIT_TRANSFER', 'INBOUND_IDENTIFIER_DETERMINATION']);
 export type TransactionKind = (typeof TRANSACTION_KINDS)[number];

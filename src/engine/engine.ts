@@ -412,6 +412,8 @@ export class Engine implements SchemeAnswers, Processing {
       id: this.#deps.ids.uuid(),
       eventsApiUrl: integrator.eventsApiUrl,
       type,
+      kind: transaction.kind,
+      typeNames: integrator.eventTypeNames,
       uetr: transaction.uetr,
       scheme: transaction.scheme,
       createdAt: now,

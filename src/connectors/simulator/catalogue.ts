@@ -42,7 +42,13 @@ const APPROVED_ACCOUNT = '4071234567';
 /** Where a failing account number is looked up: the directory answers it at every bank. */
 const ANY_BANK = 'FIRNZAJJ';
 
-const ID_PREFIX: Readonly<Record<TransactionKind, string>> = { CREDIT_TRANSFER: 'ct', IDENTIFIER_DETERMINATION: 'id', REQUEST_TO_PAY: 'rtp' };
+const ID_PREFIX: Readonly<Record<TransactionKind, string>> = {
+  CREDIT_TRANSFER: 'ct',
+  IDENTIFIER_DETERMINATION: 'id',
+  REQUEST_TO_PAY: 'rtp',
+  INBOUND_CREDIT_TRANSFER: 'in-ct',
+  INBOUND_IDENTIFIER_DETERMINATION: 'in-id',
+};
 
 function idOf(kind: TransactionKind, scheme: SchemeName, label: string): string {
   return `${ID_PREFIX[kind]}-${scheme}-${label}`.toLowerCase().replace(/[^a-z0-9]+/g, '-');

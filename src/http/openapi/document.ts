@@ -33,6 +33,7 @@ export const TAG_NAMES = {
   creditTransferEvents: 'credit-transfer events',
   identifierDeterminationEvents: 'identifier-determination events',
   requestToPayEvents: 'request-to-pay events',
+  inboundEvents: 'inbound events',
 } as const;
 
 const TAGS = [
@@ -46,6 +47,7 @@ const TAGS = [
   { name: TAG_NAMES.creditTransferEvents, description: 'Events of credit transfers, POSTed to {eventsApiUrl}/events' },
   { name: TAG_NAMES.identifierDeterminationEvents, description: 'Events of identifier determinations, POSTed to {eventsApiUrl}/events' },
   { name: TAG_NAMES.requestToPayEvents, description: 'Events of requests-to-pay, POSTed to {eventsApiUrl}/events' },
+  { name: TAG_NAMES.inboundEvents, description: 'Events of transactions the scheme starts for the integrator (direction INBOUND), POSTed to {eventsApiUrl}/events' },
 ];
 
 export const PARAMETERS = {

@@ -2,6 +2,7 @@ import { CT, type CtState } from '../../domain/machines/credit-transfer.js';
 import { ID, type IdState } from '../../domain/machines/identifier-determination.js';
 import { RTP, type RtpState } from '../../domain/machines/request-to-pay.js';
 import type { TransactionKind } from '../../domain/kinds.js';
+import { COMPLETION, inboundStates, type InboundPrefix } from '../../domain/machines/inbound.js';
 
 /**
  * What the document says about each event type (CONTRACT §4; docs/state-machine.md has the full
@@ -20,6 +21,8 @@ export type PayloadExample =
   | 'capability'
   | 'expiry'
   | 'cancellationResolved'
+  | 'answer'
+  | 'problem'
   | { readonly rtpStatus: 'PRES' | 'ACCP' | 'ACSC' | 'RJCT' };
 
 export interface EventDoc {
@@ -85,8 +88,39 @@ const REQUEST_TO_PAY_EVENTS: Readonly<Record<RtpState, EventDoc>> = {
   },
 };
 
+/** The states both inbound kinds share (domain/machines/inbound.ts): `message` names the scheme's message, `answer` the integrator's. */
+function inboundEvents(prefix: InboundPrefix, message: string, answer: string, scheme: string): Record<string, EventDoc> {
+  const S = inboundStates(prefix);
+  return {
+    [S.RECEIVED]: { when: `the scheme's ${scheme} for the integrator's institution is stored`, payload: `the ${message} rendered from it`, example: 'request' },
+    [S.ACCEPTED]: { when: 'the message is taken on (same commit as REQUEST_PENDING, or as RESPONSE_ACCEPTED under auto-authorisation)', payload: `the ${message}`, example: 'request' },
+    [S.REQUEST_PENDING]: { when: 'the integrator is about to be called', payload: `the ${message}`, example: 'request' },
+    [S.REQUEST_DELIVERED]: { when: 'the integrator took the call (its 200 in sync mode, its 2xx in async mode)', payload: `the ${message}`, example: 'request' },
+    [S.REQUEST_DELIVERY_FAILURE]: { when: "the call to the integrator failed (called again while the answer's budget lasts)", payload: '{"error":…}', example: 'transportFailure' },
+    [S.TIMEOUT]: { when: 'no valid answer came within the answer budget: the scheme is answered with AB06', payload: `the ${message}`, example: 'request' },
+    [S.RESPONSE_RECEIVED]: { when: "the integrator's answer arrives (the sync call's 200, or its report)", payload: `the integrator's ${answer}`, example: 'answer' },
+    [S.RESPONSE_REJECTED]: { when: "the integrator's answer breaks the message rules: the scheme is answered with AB06 (CH21 for a lookup without both names)", payload: '{"problem":…}', example: 'problem' },
+    [S.RESPONSE_ACCEPTED]: { when: "the integrator's answer is valid (or the service approved by arrangement)", payload: `the ${message}`, example: 'request' },
+    [S.RESPONSE_PENDING]: { when: 'the answer to the scheme is decided and stored, and about to be sent', payload: `the ${message}`, example: 'request' },
+    [S.RESPONSE_DELIVERED]: { when: "the scheme's transport took the answer", payload: `the ${message}`, example: 'request' },
+    [S.RESPONSE_DELIVERY_FAILURE]: { when: "the scheme's transport did not take the answer (sent again, same message id)", payload: '{"error":…}', example: 'transportFailure' },
+  };
+}
+
+const INBOUND_CREDIT_TRANSFER_EVENTS: Readonly<Record<string, EventDoc>> = {
+  ...inboundEvents('PAYMENT_AUTH', 'CreditTransfer', 'PaymentStatusReport', 'pacs.008'),
+  [COMPLETION.RECEIVED]: { when: "the scheme's final word on the approved credit arrives: settled (ACSC) or cancelled (RJCT)", payload: "the scheme's pacs.002 as JSON", example: 'schemeReport' },
+  [COMPLETION.PENDING]: { when: 'the inboundCreditTransferCompletion callback is queued (for a rejected credit, right after the answer)', payload: 'the CreditTransfer', example: 'request' },
+  [COMPLETION.DELIVERED]: { when: 'the integrator acknowledged the completion callback', payload: 'the CreditTransfer', example: 'request' },
+  [COMPLETION.DELIVERY_FAILURE]: { when: "the completion callback's first failed attempt (retries go on)", payload: 'the CreditTransfer', example: 'request' },
+};
+
+const INBOUND_IDENTIFIER_DETERMINATION_EVENTS = inboundEvents('IDENTIFIER_DETERMINATION', 'IdentifierDeterminationRequest', 'IdentifierDeterminationResponse', 'acmt.023');
+
 export const EVENT_DOCS: Readonly<Record<TransactionKind, Readonly<Record<string, EventDoc>>>> = {
   CREDIT_TRANSFER: CREDIT_TRANSFER_EVENTS,
   IDENTIFIER_DETERMINATION: IDENTIFIER_DETERMINATION_EVENTS,
   REQUEST_TO_PAY: REQUEST_TO_PAY_EVENTS,
+  INBOUND_CREDIT_TRANSFER: INBOUND_CREDIT_TRANSFER_EVENTS,
+  INBOUND_IDENTIFIER_DETERMINATION: INBOUND_IDENTIFIER_DETERMINATION_EVENTS,
 };

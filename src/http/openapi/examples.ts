@@ -1,5 +1,5 @@
 import { CALLBACK_PATHS } from '../../domain/callback-paths.js';
-import { eventEnvelopeJson, withEventPayload } from '../../domain/events.js';
+import { directionOf, eventEnvelopeJson, withEventPayload } from '../../domain/events.js';
 import type { TransactionKind } from '../../domain/kinds.js';
 import type { CreditTransfer } from '../../domain/messages/credit-transfer.js';
 import { identifierDeterminationResponseJson, type IdentifierDeterminationRequest } from '../../domain/messages/identifier-determination.js';
@@ -73,8 +73,8 @@ export const CALLBACK_EXAMPLES: Readonly<Record<keyof typeof CALLBACK_PATHS, rea
 };
 
 /** The example of the event of one type. */
-export function eventExampleName(type: string): string {
-  return `Event_${type}`;
+export function eventExampleName(kind: TransactionKind, type: string): string {
+  return directionOf(kind) === 'INBOUND' ? `InboundEvent_${type}` : `Event_${type}`;
 }
 
 /** Placeholders in the token examples: no deployment's secret is ever written into the public document. */
@@ -136,6 +136,18 @@ export function buildExamples(context: ExampleContext): Record<string, Example> 
       response: answers.IdentifierDeterminationResponseSuccessful?.value,
     },
     REQUEST_TO_PAY: { request: rtp, scheme: 'ZA_RPP', uetr: rtp.transactionIdentifiers.uetr },
+    INBOUND_CREDIT_TRANSFER: {
+      request: transfers.CreditTransferZaRtc.value,
+      scheme: 'ZA_RTC',
+      uetr: transfers.CreditTransferZaRtc.value.transactionIdentifiers.uetr,
+      response: answers.PaymentStatusReportApproved?.value,
+    },
+    INBOUND_IDENTIFIER_DETERMINATION: {
+      request: determinations.IdentifierDeterminationMobile.value,
+      scheme: 'ZA_RPP',
+      uetr: determinations.IdentifierDeterminationMobile.value.request.uetr,
+      response: answers.IdentifierDeterminationResponseSuccessful?.value,
+    },
   });
   return { ...requests, ...answers, ...events };
 }
@@ -441,9 +453,9 @@ function eventExamples(made: Made, subjects: Readonly<Record<TransactionKind, Ev
     const subject = subjects[kind];
     for (const [type, doc] of Object.entries(docs)) {
       const id = made.uuid();
-      const envelope = eventEnvelopeJson({ type, uetr: subject.uetr, direction: 'OUTBOUND', scheme: subject.scheme, messageIdentification: id.replaceAll('-', ''), createdAt: made.at() });
+      const envelope = eventEnvelopeJson({ type, uetr: subject.uetr, direction: directionOf(kind), scheme: subject.scheme, messageIdentification: id.replaceAll('-', ''), createdAt: made.at() });
       const payload = payloadExample(made, kind, subject, doc.example);
-      examples[eventExampleName(type)] = { summary: `${type}: ${doc.when}`, value: JSON.parse(withEventPayload(envelope, JSON.stringify(payload))) };
+      examples[eventExampleName(kind, type)] = { summary: `${type}: ${doc.when}`, value: JSON.parse(withEventPayload(envelope, JSON.stringify(payload))) };
     }
   }
   return examples;
@@ -457,8 +469,12 @@ function payloadExample(made: Made, kind: TransactionKind, subject: EventSubject
       return subject.request;
     case 'response':
       return subject.response;
+    case 'answer':
+      return subject.response;
+    case 'problem':
+      return { problem: 'report.reportInformation.accountOwner.legalName is missing' };
     case 'schemeReport':
-      return kind === 'IDENTIFIER_DETERMINATION' ? acmt024(made, subject.request as IdentifierDeterminationRequest) : pacs002(made, subject.request as CreditTransfer);
+      return kind === 'IDENTIFIER_DETERMINATION' || kind === 'INBOUND_IDENTIFIER_DETERMINATION' ? acmt024(made, subject.request as IdentifierDeterminationRequest) : pacs002(made, subject.request as CreditTransfer);
     case 'transportFailure':
       return { schema: 'SchemeTransportFailure', error: 'connect ECONNREFUSED (scheme gateway)' };
     case 'timeout':

@@ -1,6 +1,7 @@
 import { CALLBACK_PATHS } from '../../domain/callback-paths.js';
 import { EVENT_CLASS } from '../../domain/events.js';
 import type { TransactionKind } from '../../domain/kinds.js';
+import { directionOf } from '../../domain/events.js';
 import { CALLBACK_EXAMPLES, eventExampleName } from './examples.js';
 import { EVENT_DOCS } from './events.js';
 import { PARAMETERS, SCHEME_NAMES, TAG_NAMES, exampleRefs, schemaRef } from './document.js';
@@ -78,7 +79,14 @@ const EVENT_TAGS: Readonly<Record<TransactionKind, string>> = {
   CREDIT_TRANSFER: TAG_NAMES.creditTransferEvents,
   IDENTIFIER_DETERMINATION: TAG_NAMES.identifierDeterminationEvents,
   REQUEST_TO_PAY: TAG_NAMES.requestToPayEvents,
+  INBOUND_CREDIT_TRANSFER: TAG_NAMES.inboundEvents,
+  INBOUND_IDENTIFIER_DETERMINATION: TAG_NAMES.inboundEvents,
 };
+
+/** Inbound kinds share type names with outbound ones (their direction tells them apart): their webhooks are named apart. */
+function inboundPrefix(kind: TransactionKind): string {
+  return directionOf(kind) === 'INBOUND' ? 'INBOUND_' : '';
+}
 
 /** lowerCamelCase of an UPPER_SNAKE event type, for an operationId. */
 function camel(type: string): string {
@@ -98,16 +106,16 @@ export function webhooks(): Record<string, unknown> {
   ]);
   const events = (Object.entries(EVENT_DOCS) as Array<[TransactionKind, (typeof EVENT_DOCS)[TransactionKind]]>).flatMap(([kind, docs]) =>
     Object.entries(docs).map(([type, doc]): [string, unknown] => [
-      `${EVENT_CLASS}_${type}`,
+      `${inboundPrefix(kind)}${EVENT_CLASS}_${type}`,
       webhook({
-        operationId: `event${camel(`_${type}`)}`,
-        summary: `Event ${type}`,
+        operationId: `${inboundPrefix(kind) === '' ? 'event' : 'inboundEvent'}${camel(`_${type}`)}`,
+        summary: `${inboundPrefix(kind) === '' ? 'Event' : 'Inbound event'} ${type}`,
         description:
           `POST {eventsApiUrl}/events, to integrators with events on. Entered when ${doc.when}. Payload: ${doc.payload}. ` +
           'Best effort with long retries, never holding up processing; in order per transaction; de-duplicate on webhook-id.',
         tag: EVENT_TAGS[kind],
         schema: 'Event',
-        examples: [eventExampleName(type)],
+        examples: [eventExampleName(kind, type)],
       }),
     ]),
   );
