@@ -8,6 +8,7 @@ import { BoundedMap } from '../lib/bounded-map.js';
 import { parseJson } from '../lib/json.js';
 import type { Clock, Ids } from '../ports/clock.js';
 import type { OutboxDelivery } from '../ports/delivery.js';
+import type { PartnerSender } from '../ports/partner.js';
 import { NO_TRACING, type Milestones, type Tracing } from '../ports/observability.js';
 import type { AcceptedWork, Processing, RequestOutcome, TransactionRequest } from '../ports/processing.js';
 import type { InboundReport, SchemeAnswers, SchemeConnector } from '../ports/scheme.js';
@@ -70,6 +71,8 @@ export interface EngineDeps {
   readonly log: Logger;
   /** This instance's delivery of the outbox (the dispatcher), told of every outbox row the engine commits. */
   readonly delivery?: OutboxDelivery;
+  /** Calls to integrators whose answer a machine waits for (the receiving direction: sync authorisations and lookups). */
+  readonly partner?: PartnerSender;
   /** Told each milestone of a transaction's path, after its commit (logs, metrics). */
   readonly milestones?: Milestones;
   /** Each scheme call is a span of the transaction's trace. */
@@ -163,7 +166,8 @@ export class Engine implements SchemeAnswers, Processing {
 
   /** A request of the integrator about a transaction (Processing.request). */
   async request(transactionId: string, request: TransactionRequest): Promise<RequestOutcome> {
-    return (await this.#track(this.#handle(transactionId, { type: 'request', request }))) ? 'decided' : 'busy';
+    const handled = await this.#track(this.#handle(transactionId, { type: 'request', request }));
+    return handled === 'stale' ? 'busy' : handled === 'refused' ? 'refused' : 'decided';
   }
 
   /** Look for due work now (e.g. right after an intake committed). */
@@ -181,9 +185,14 @@ export class Engine implements SchemeAnswers, Processing {
    * retries: nothing of the answer is kept, so its sender must deliver it again.
    */
   async receive(report: InboundReport): Promise<void> {
-    if (!(await this.#track(this.#handle(report.idempotencyKey, { type: 'scheme', report })))) {
+    const key = 'inboundKey' in report && report.inboundKey !== undefined && !(await this.#exists(report.idempotencyKey)) ? report.inboundKey : report.idempotencyKey;
+    if ((await this.#track(this.#handle(key, { type: 'scheme', report }))) === 'stale') {
       throw new AnswerNotRecordedError(report.idempotencyKey);
     }
+  }
+
+  async #exists(transactionId: string): Promise<boolean> {
+    return this.#transactions.has(transactionId) || (await this.#deps.store.getTransaction(transactionId)) !== undefined;
   }
 
   /** From the dispatcher: an attempt to deliver a callback was recorded. */
@@ -251,12 +260,12 @@ export class Engine implements SchemeAnswers, Processing {
     return work;
   }
 
-  /** Resolves true once the decision is committed (or there was nothing to do), false when it stayed stale. */
-  #handle(transactionId: string, input: EngineInput): Promise<boolean> {
+  /** `done` once the decision is committed (or there was nothing to do), `stale` when it stayed stale, `refused` when the machine refused the input. */
+  #handle(transactionId: string, input: EngineInput): Promise<Handled> {
     return this.#serial.run(transactionId, () => this.#decideAndApply(transactionId, input));
   }
 
-  async #decideAndApply(transactionId: string, input: EngineInput): Promise<boolean> {
+  async #decideAndApply(transactionId: string, input: EngineInput): Promise<Handled> {
     const { store } = this.#deps;
     // A decision refused as stale is made again, at most staleRetriesMax times; one that found
     // nothing to do on a remembered row is made again once, on the row as stored.
@@ -272,7 +281,7 @@ export class Engine implements SchemeAnswers, Processing {
       if (input.type === 'scheme' && (transaction === undefined || driver?.answers(transaction, input.report) !== true)) {
         const { report } = input;
         this.#deps.log.warn({ scheme: report.scheme, ...('uetr' in report ? { uetr: report.uetr } : {}) }, 'scheme answer for an unknown transfer ignored');
-        return true;
+        return 'done';
       }
       if (transaction === undefined) throw new AssertionError(`transaction ${transactionId} vanished`);
       if (driver === undefined) throw new AssertionError(`no engine driver for ${transaction.kind} transactions`);
@@ -292,7 +301,7 @@ export class Engine implements SchemeAnswers, Processing {
         }
         // A scheme message that changed nothing is still kept.
         await store.recordSchemeMessages(recorded);
-        return true;
+        return decision?.refused === undefined ? 'done' : 'refused';
       }
       const change = { ...this.#change(driver, context, decision), ...(recorded.length === 0 ? {} : { schemeMessages: recorded }) };
       const outcome = await store.applyChange(change);
@@ -320,12 +329,12 @@ export class Engine implements SchemeAnswers, Processing {
         if (decision.outcome !== undefined) milestones.decided(transaction, decision.outcome, change.at);
       }
       await this.#execute(driver, context, decision);
-      return true;
+      return 'done';
     }
     this.#deps.log.warn({ transactionId }, 'engine: decision stayed stale; the timer retries it');
     // A scheme answer is refused as a whole (receive rejects) and comes again: it is kept when it is recorded.
     if (input.type !== 'scheme') await store.recordSchemeMessages(recorded);
-    return false;
+    return 'stale';
   }
 
   /** Milestones an input is in itself (a scheme answer, a callback attempt), and the scheme message it brings, to keep. */
@@ -358,7 +367,8 @@ export class Engine implements SchemeAnswers, Processing {
     if (integrator === undefined) throw new AssertionError(`integrator ${transaction.integratorId} is not configured`);
     const connector = this.#deps.connectors.get(transaction.scheme);
     if (connector === undefined) throw new AssertionError(`no connector for ${transaction.scheme}`);
-    return { transaction, integrator, connector, ...(await this.#original(transaction)) };
+    const partner = this.#deps.partner;
+    return { transaction, integrator, connector, ...(await this.#original(transaction)), ...(partner === undefined ? {} : { partner }) };
   }
 
   async #original(transaction: TransactionRecord): Promise<OriginalMessage> {
@@ -457,6 +467,9 @@ export class AnswerNotRecordedError extends Error {
     super(`scheme answer about ${idempotencyKey} not recorded: the transaction kept moving under its decision; send it again`);
   }
 }
+
+/** How one input was handled (see #handle). */
+type Handled = 'done' | 'stale' | 'refused';
 
 /** A transaction's request as received (stored verbatim) and as parsed losslessly. */
 interface OriginalMessage {

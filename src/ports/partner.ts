@@ -32,9 +32,31 @@ export interface SendOptions {
   readonly traceparent?: string;
 }
 
+/**
+ * A call to the integrator whose answer matters (the receiving direction's sync authorisation or
+ * lookup, CONTRACT §11): one attempt with its own deadline, the answer's body read. It carries what
+ * a callback carries (webhook-id, signature, trace, the integrator's callback credentials).
+ */
+export interface PartnerCall {
+  /** The webhook-id: the same on every call about one question, so the integrator can de-duplicate. */
+  readonly id: string;
+  readonly url: string;
+  readonly body: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Deadline of this call (whatever is left of the answer's budget). */
+  readonly timeoutMs: number;
+}
+
+export interface CallResult extends SendResult {
+  /** The answer's body (UTF-8), when there was an answer; cut at the sender's responseBytesMax. */
+  readonly body: string | null;
+}
+
 export interface PartnerSender {
   /** Attempt one delivery. Every outcome of the world (refused, timed out, non-2xx) resolves; only a bug rejects. */
   send(message: OutboxRecord, integrator: IntegratorConfig, options?: SendOptions): Promise<SendResult>;
+  /** Make one call and read its answer. Every outcome of the world resolves; only a bug rejects. */
+  call(call: PartnerCall, integrator: IntegratorConfig, options?: SendOptions): Promise<CallResult>;
   /** Close pooled connections. */
   close(): Promise<void>;
 }

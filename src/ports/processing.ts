@@ -33,14 +33,22 @@ export interface Processing {
   request(transactionId: string, request: TransactionRequest): Promise<RequestOutcome>;
 }
 
-/** `decided`: committed (or nothing was to be done); `busy`: the transaction kept moving under it and nothing was committed — ask again. */
-export type RequestOutcome = 'decided' | 'busy';
+/**
+ * `decided`: committed (or nothing was to be done); `busy`: the transaction kept moving under it
+ * and nothing was committed — ask again; `refused`: the machine refused it in the state the
+ * transaction is in (a report after the answer was given), nothing was committed.
+ */
+export type RequestOutcome = 'decided' | 'busy' | 'refused';
 
 /** A request of the integrator about an existing transaction, for its machine to decide on. */
 export type TransactionRequest = (
   | { readonly type: 'cancel'; readonly messageId: string; readonly messageIdentifiers: Readonly<Record<string, unknown>>; readonly reasonCode: string }
   /** Re-send the current status, in order behind the transaction's other callbacks. */
   | { readonly type: 'status' }
+  /** The integrator's answer to a scheme-originated message (its async report): the JSON text as received and as parsed. */
+  | { readonly type: 'report'; readonly answerJson: string; readonly answer: unknown }
+  /** The scheme sent its message again: answer it again as it was answered. */
+  | { readonly type: 'resend' }
 ) & {
   /** The W3C trace context of the request, which the callbacks it causes continue. */
   readonly trace: { readonly traceparent: string; readonly tracestate: string | null };

@@ -169,6 +169,12 @@ export function countingSender(sender: PartnerSender, metrics: Metrics): Partner
       metrics.deliveries.inc({ channel: message.channel, result: outcome });
       return result;
     },
+    async call(call, integrator, options) {
+      const result = await sender.call(call, integrator, options);
+      const outcome = result.delivered ? 'delivered' : result.httpStatus === null ? 'no_answer' : `http_${Math.floor(result.httpStatus / 100)}xx`;
+      metrics.deliveries.inc({ channel: 'call', result: outcome });
+      return result;
+    },
     close: () => sender.close(),
   };
 }

@@ -64,6 +64,12 @@ export function tracingSender(sender: PartnerSender, tracing: Tracing): PartnerS
       span.end(result.delivered ? undefined : (result.error ?? `HTTP ${String(result.httpStatus)}`));
       return result;
     },
+    async call(call, integrator: IntegratorConfig, options = {}) {
+      const span = tracing.start('call integrator', 'client', call.headers['traceparent'] ?? null, { 'regpay.integrator': integrator.id, 'regpay.call_id': call.id });
+      const result = await sender.call(call, integrator, span.traceparent === undefined ? options : { ...options, traceparent: span.traceparent });
+      span.end(result.delivered ? undefined : (result.error ?? `HTTP ${String(result.httpStatus)}`));
+      return result;
+    },
     close: () => sender.close(),
   };
 }

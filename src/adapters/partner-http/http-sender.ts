@@ -4,7 +4,7 @@ import type { IntegratorConfig } from '../../config/types.js';
 import { childTraceparent, newTraceparent } from '../../lib/trace.js';
 import { webhookSignature } from '../../lib/webhook-signature.js';
 import type { Clock } from '../../ports/clock.js';
-import { SEND_ABORTED, type PartnerSender, type SendOptions, type SendResult } from '../../ports/partner.js';
+import { SEND_ABORTED, type CallResult, type PartnerCall, type PartnerSender, type SendOptions, type SendResult } from '../../ports/partner.js';
 import type { OutboxRecord } from '../../ports/store.js';
 import { ClientCredentialsTokens, TokenError, type CachedToken } from './client-credentials.js';
 import { HttpCallError, headerValue, httpCall, type HttpAnswer } from './http-call.js';
@@ -38,6 +38,9 @@ export interface HttpPartnerSenderOptions {
 }
 
 export const USER_AGENT = 'regpay-delivery/1';
+
+/** What the sender needs of a message, whether an outbox row or a call. */
+type Outgoing = Pick<OutboxRecord, 'id' | 'url' | 'body' | 'headers'>;
 
 /** Headers the sender sets itself; stored headers of these names are ignored. */
 const RESERVED_HEADERS = new Set(['content-type', 'content-length', 'host', 'authorization', 'connection', 'transfer-encoding', 'user-agent', 'traceparent']);
@@ -92,6 +95,21 @@ export class HttpPartnerSender implements PartnerSender {
     }
   }
 
+  async call(call: PartnerCall, integrator: IntegratorConfig, options: SendOptions = {}): Promise<CallResult> {
+    const started = performance.now();
+    const done = (result: Omit<CallResult, 'durationMs'>): CallResult => ({ ...result, durationMs: performance.now() - started });
+    try {
+      const token = await this.#token(integrator, options.signal);
+      const answer = await this.#post(call, integrator, token, options, { timeoutMs: call.timeoutMs, discardBody: false });
+      return done({ ...this.#outcome(answer), body: answer.body.toString('utf8') });
+    } catch (error) {
+      if (error instanceof HttpCallError || error instanceof TokenError) {
+        return done({ delivered: false, httpStatus: null, error: error.aborted ? SEND_ABORTED : error.message, retryAfterMs: null, body: null });
+      }
+      throw error;
+    }
+  }
+
   async close(): Promise<void> {
     await this.#agent.close();
   }
@@ -102,22 +120,28 @@ export class HttpPartnerSender implements PartnerSender {
     return this.#tokens.token(integrator.id, auth, signal);
   }
 
-  #post(message: OutboxRecord, integrator: IntegratorConfig, token: CachedToken | undefined, options: SendOptions): Promise<HttpAnswer> {
+  #post(
+    message: Outgoing,
+    integrator: IntegratorConfig,
+    token: CachedToken | undefined,
+    options: SendOptions,
+    // A delivery is judged by its status (and Retry-After) alone; a call's answer is read.
+    how: { readonly timeoutMs: number; readonly discardBody: boolean } = { timeoutMs: this.#options.timeoutMs, discardBody: true },
+  ): Promise<HttpAnswer> {
     const { signal } = options;
     return httpCall(this.#agent, {
       url: message.url,
       method: 'POST',
       headers: this.#headers(message, integrator, token, options.traceparent),
       body: message.body,
-      timeoutMs: this.#options.timeoutMs,
+      timeoutMs: how.timeoutMs,
       responseBytesMax: this.#options.responseBytesMax,
-      // A delivery is judged by its status (and Retry-After) alone.
-      discardBody: true,
+      discardBody: how.discardBody,
       ...(signal === undefined ? {} : { signal }),
     });
   }
 
-  #headers(message: OutboxRecord, integrator: IntegratorConfig, token: CachedToken | undefined, ownTrace: string | undefined): Record<string, string> {
+  #headers(message: Outgoing, integrator: IntegratorConfig, token: CachedToken | undefined, ownTrace: string | undefined): Record<string, string> {
     const headers: Record<string, string> = {};
     let parentTrace: string | undefined;
     for (const [name, value] of Object.entries(message.headers)) {

@@ -3,6 +3,7 @@ import { isStateOf, type MachineDefinition, type Step } from '../../domain/machi
 import { AssertionError } from '../../lib/assert.js';
 import type { Money } from '../../lib/money.js';
 import type { Ids } from '../../ports/clock.js';
+import type { PartnerSender } from '../../ports/partner.js';
 import type { TransactionRequest } from '../../ports/processing.js';
 import type { InboundReport, SchemeConnector, SubmitOutcome } from '../../ports/scheme.js';
 import type { NewOutboxMessage, Store, TransactionOutcome, TransactionRecord } from '../../ports/store.js';
@@ -19,16 +20,22 @@ export interface KindDriver {
   answers(transaction: TransactionRecord, report: InboundReport): boolean;
   /** The machine's decision on one input; undefined when the input does not concern the transaction's machine. */
   decide(context: KindContext, input: EngineInput, env: DriverEnv): Promise<KindDecision | undefined>;
-  /** Carry out one command of a committed decision (a scheme call); its outcome comes back as a `sent` input. */
-  execute(context: KindContext, command: string): Promise<SubmitOutcome>;
+  /** Carry out one command of a committed decision (a scheme call, a call to the integrator); its outcome comes back as a `sent` input. */
+  execute(context: KindContext, command: string): Promise<CommandOutcome>;
 }
+
+/** What a command did: a scheme call's transport outcome; a call to the integrator also brings its answer. */
+export type CommandOutcome = SubmitOutcome & {
+  /** The integrator's answer to a call (its status and body), when it answered. */
+  readonly reply?: { readonly httpStatus: number; readonly body: string };
+};
 
 /** The inputs the engine hands a transaction's machine, whatever its kind. */
 export type EngineInput =
   /** The transaction's timer is due, or it was just accepted. */
   | { readonly type: 'tick' }
-  /** What the scheme's transport did with a command's message. */
-  | { readonly type: 'sent'; readonly command: string; readonly outcome: SubmitOutcome }
+  /** What the scheme's transport (or the integrator) did with a command's message. */
+  | { readonly type: 'sent'; readonly command: string; readonly outcome: CommandOutcome }
   /** An answer from the scheme. */
   | { readonly type: 'scheme'; readonly report: InboundReport }
   /** The integrator asks something of the transaction (a cancellation). */
@@ -44,6 +51,8 @@ export interface KindContext {
   /** The request that started the transaction, as received and as parsed (losslessly). */
   readonly rawBody: string;
   readonly message: unknown;
+  /** Calls to the integrator whose answer matters (the receiving direction). */
+  readonly partner?: PartnerSender;
 }
 
 export interface DriverEnv {

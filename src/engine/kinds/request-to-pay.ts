@@ -110,6 +110,7 @@ function machineInput(context: KindContext, state: RtpState, data: RtpData, inpu
     case 'request': {
       const { request } = input;
       if (request.type === 'status') return { type: 'status_request' };
+      if (request.type !== 'cancel') return undefined;
       return { type: 'cancel', cancellation: { messageId: request.messageId, messageIdentifiers: request.messageIdentifiers, reasonCode: request.reasonCode, trace: traceRecord(request.trace) } };
     }
     case 'callback':

@@ -1,0 +1,118 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { JudgedAnswer, Verdict } from '../machines/inbound.js';
+import { LIST_ITEMS_MAX, MessageIdentifiersSchema, OpenObject, StringEnum, TransactionIdentifiersSchema } from './common.js';
+import { IdentifierDeterminationResponseSchema, type IdentifierDeterminationResponse } from './identifier-determination.js';
+import { ReasonInfoSchema } from './request-to-pay.js';
+import { isRecord, makeValidator, type Report, type Validation } from './validate.js';
+
+/**
+ * The integrator's answers as the receiving bank (CONTRACT §11): its decision on a credit (a
+ * PaymentStatusReport, APPROVED or REJECTED with an ISO 20022 reason) and its answer to a lookup
+ * of its customer (an IdentifierDeterminationResponse). The same rules judge the 200 of a sync
+ * call and the integrator's async report; an answer that breaks them is never passed to the
+ * scheme as the integrator's (the scheme is answered AB06, or CH21 for a lookup without both names).
+ */
+
+export const AUTHORISATION_OUTCOMES = ['APPROVED', 'REJECTED'] as const;
+
+export const AuthorisationReportSchema = OpenObject(
+  {
+    schema: Type.Literal('PaymentStatusReport', { description: 'Message type: PaymentStatusReport' }),
+    messageIdentifiers: MessageIdentifiersSchema,
+    originalMessageIdentifiers: Type.Optional(MessageIdentifiersSchema),
+    transactionIdentifiers: TransactionIdentifiersSchema,
+    status: OpenObject(
+      {
+        outcome: StringEnum(AUTHORISATION_OUTCOMES, { description: 'APPROVED: credit the customer on completion; REJECTED: with the reason in reasonInfo' }),
+        reasonInfo: Type.Optional(Type.Array(ReasonInfoSchema, { maxItems: LIST_ITEMS_MAX, description: 'The ISO 20022 reason of a REJECTED decision (AC01, AC04, AC06, AG01, AM04, BE01, MD07...)' })),
+      },
+      { description: 'The decision on the credit' },
+    ),
+  },
+  {
+    $id: 'AuthorisationReport',
+    description: "The receiving bank's decision on an inbound credit: a PaymentStatusReport whose transactionIdentifiers are the CreditTransfer's",
+  },
+);
+
+export type AuthorisationReport = Static<typeof AuthorisationReportSchema>;
+
+const REASON_CODE = /^[A-Z0-9]{4}$/;
+
+/** A REJECTED decision names its reason code. */
+function rejectionNamesReason(body: unknown, report: Report): void {
+  if (!isRecord(body) || !isRecord(body.status) || body.status.outcome !== 'REJECTED') return;
+  if (reasonCodeOf(body.status.reasonInfo) === undefined) report('/status/reasonInfo', 'a REJECTED decision must name an ISO 20022 reason code (reasonInfo[0].reason.value, four letters or digits)');
+}
+
+/** A SUCCESSFUL lookup answer names the account and both names (PayShap makes both mandatory); a FAILED one its reason. */
+function lookupAnswerComplete(body: unknown, report: Report): void {
+  const information = isRecord(body) && isRecord(body.report) && isRecord(body.report.reportInformation) ? body.report.reportInformation : undefined;
+  if (information === undefined) return;
+  if (information.outcome === 'FAILED') {
+    if (information.reasonCode === undefined) report('/report/reportInformation/reasonCode', 'a FAILED answer must name its reason code');
+    return;
+  }
+  if (information.outcome !== 'SUCCESSFUL') return;
+  const account = isRecord(information.accountInformation) ? information.accountInformation : {};
+  const owner = isRecord(information.accountOwner) ? information.accountOwner : {};
+  if (typeof account.traditionalIdentifier !== 'string') report('/report/reportInformation/accountInformation/traditionalIdentifier', 'a SUCCESSFUL answer must name the account');
+  if (typeof owner.knownAsName !== 'string') report('/report/reportInformation/accountOwner/knownAsName', 'a SUCCESSFUL answer must name the known-as name (mandatory in ZA_RPP)');
+  if (typeof owner.legalName !== 'string') report('/report/reportInformation/accountOwner/legalName', 'a SUCCESSFUL answer must name the legal name (mandatory in ZA_RPP)');
+}
+
+export const validateAuthorisationReport: (body: unknown) => Validation<AuthorisationReport> = makeValidator(AuthorisationReportSchema, [rejectionNamesReason]);
+export const validateLookupAnswer: (body: unknown) => Validation<IdentifierDeterminationResponse> = makeValidator(IdentifierDeterminationResponseSchema, [lookupAnswerComplete]);
+
+function reasonCodeOf(reasonInfo: unknown): string | undefined {
+  if (!Array.isArray(reasonInfo)) return undefined;
+  const first: unknown = reasonInfo[0];
+  const reason = isRecord(first) && isRecord(first.reason) ? first.reason : undefined;
+  const code = reason?.value ?? reason?.code;
+  return typeof code === 'string' && REASON_CODE.test(code) ? code : undefined;
+}
+
+function reasonTextOf(reasonInfo: unknown): string | undefined {
+  if (!Array.isArray(reasonInfo)) return undefined;
+  const first: unknown = reasonInfo[0];
+  const info = isRecord(first) ? first.additionalInformation : undefined;
+  const text: unknown = Array.isArray(info) ? info[0] : info;
+  return typeof text === 'string' ? text : undefined;
+}
+
+/** The verdict of a valid decision on a credit. */
+export function authorisationVerdict(report: AuthorisationReport, answerJson: string): Verdict {
+  if (report.status.outcome === 'APPROVED') return { approved: true, answerJson };
+  const reasonCode = reasonCodeOf(report.status.reasonInfo);
+  const reasonText = reasonTextOf(report.status.reasonInfo);
+  return { approved: false, ...(reasonCode === undefined ? {} : { reasonCode }), ...(reasonText === undefined ? {} : { reasonText }), answerJson };
+}
+
+/** The verdict of a valid lookup answer. */
+export function lookupVerdict(answer: IdentifierDeterminationResponse, answerJson: string): Verdict {
+  const information = answer.report.reportInformation;
+  if (information.outcome === 'SUCCESSFUL') return { approved: true, answerJson };
+  const text = information.reasonDescription;
+  return { approved: false, ...(information.reasonCode === undefined ? {} : { reasonCode: information.reasonCode }), ...(text === undefined ? {} : { reasonText: text }), answerJson };
+}
+
+/**
+ * The integrator's answer as the machine takes it: valid with its verdict, or why not. A lookup
+ * answered SUCCESSFUL without both names is answered to the scheme CH21 (mandatory element
+ * missing), as the sending side treats such a report; anything else that breaks the rules, AB06.
+ */
+export function judgeAnswer(kind: 'credit' | 'lookup', parsed: unknown, answerJson: string): JudgedAnswer {
+  if (kind === 'credit') {
+    const checked = validateAuthorisationReport(parsed);
+    if (checked.ok) return { valid: true, verdict: authorisationVerdict(checked.value, answerJson), payloadJson: answerJson };
+    return { valid: false, problem: problemOf(checked.errors), payloadJson: answerJson };
+  }
+  const checked = validateLookupAnswer(parsed);
+  if (checked.ok) return { valid: true, verdict: lookupVerdict(checked.value, answerJson), payloadJson: answerJson };
+  const namesMissing = checked.errors.some((error) => error.field.includes('/accountOwner/'));
+  return { valid: false, problem: problemOf(checked.errors), ...(namesMissing ? { reasonCode: 'CH21' } : {}), payloadJson: answerJson };
+}
+
+function problemOf(errors: readonly { readonly field: string; readonly message: string }[]): string {
+  return errors.map((error) => `${error.field || '(body)'}: ${error.message}`).join('; ');
+}
