@@ -5,3 +5,14 @@ export const CALLBACK_PATHS = {
   requestToPayResponse: '/transactions/outbound/request-to-pay-response',
   requestToPayCancellationResponse: '/transactions/outbound/request-to-pay/cancellation-response',
 } as const;
+
+/** The calls the service makes to the integrator as the receiving bank, under its partnerApiUrl (CONTRACT §11). */
+export const INBOUND_PATHS = {
+  identifierDeterminationSync: '/identifiers/inbound/identifier-determination-sync',
+  identifierDetermination: '/identifiers/inbound/identifier-determination',
+  creditTransferAuthorisationSync: '/transactions/inbound/credit-transfer-authorisation-sync',
+  creditTransferAuthorisation: '/transactions/inbound/credit-transfer-authorisation',
+  creditTransferCompletion: '/transactions/inbound/credit-transfer-completion',
+  requestToPay: '/transactions/inbound/request-to-pay',
+  requestToPayCancellation: '/transactions/inbound/request-to-pay/cancellation-request',
+} as const;

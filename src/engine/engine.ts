@@ -445,7 +445,7 @@ export class Engine implements SchemeAnswers, Processing {
         'regpay.integrator': transaction.integratorId,
       });
       try {
-        outcome = await driver.execute(context, command);
+        outcome = await driver.execute(context, command, this.#deps.clock.now());
       } catch (error) {
         outcome = { kind: 'failed', retryable: true, error: error instanceof Error ? error.message : String(error) };
       }

@@ -21,7 +21,7 @@ export interface KindDriver {
   /** The machine's decision on one input; undefined when the input does not concern the transaction's machine. */
   decide(context: KindContext, input: EngineInput, env: DriverEnv): Promise<KindDecision | undefined>;
   /** Carry out one command of a committed decision (a scheme call, a call to the integrator); its outcome comes back as a `sent` input. */
-  execute(context: KindContext, command: string): Promise<CommandOutcome>;
+  execute(context: KindContext, command: string, now: number): Promise<CommandOutcome>;
 }
 
 /** What a command did: a scheme call's transport outcome; a call to the integrator also brings its answer. */
