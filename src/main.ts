@@ -1,4 +1,6 @@
+import type { Processing } from './ports/processing.js';
 import type { SchemeInbound } from './ports/scheme.js';
+import { receiveFromScheme, type ReceiveDeps } from './app/receive-from-scheme.js';
 /**
  * Composition root: the only file that wires config, store, connectors, engine, delivery and HTTP
  * together, and the only one that decides the order of start and shutdown.
@@ -104,10 +106,21 @@ async function main(): Promise<void> {
     instanceId,
     log: log.child({ component: 'engine' }),
     delivery: dispatcher,
+    partner: sender,
     milestones,
     ...(tracing === undefined ? {} : { tracing }),
     sendsToSchemes: config.processing.enabled,
   });
+  const processing: Processing = {
+    leaseForNew: () => engine.leaseForNew(),
+    accepted: (work) => {
+      milestones.accepted(work.transaction);
+      if (config.processing.enabled) engine.accepted(work);
+    },
+    // An instance with processing off never talks to a scheme; the instances that process decide by their timers.
+    decideNow: (transactionId) => (config.processing.enabled ? engine.decideNow(transactionId) : Promise.resolve()),
+    request: (transactionId, request) => engine.request(transactionId, request),
+  };
   let accepting = false;
   const app = await buildApp(
     {
@@ -119,25 +132,23 @@ async function main(): Promise<void> {
       ...(metrics === undefined ? {} : { metrics }),
       ...(tracing === undefined ? {} : { tracing }),
       ...(config.demoCredentials === undefined ? {} : { demoInbox: new DemoInbox(config.demoCredentials.webhookSecret, clock) }),
-      processing: {
-        leaseForNew: () => engine.leaseForNew(),
-        accepted: (work) => {
-          milestones.accepted(work.transaction);
-          if (config.processing.enabled) engine.accepted(work);
-        },
-        // An instance with processing off never talks to a scheme; the instances that process decide by their timers.
-        decideNow: (transactionId) => (config.processing.enabled ? engine.decideNow(transactionId) : Promise.resolve()),
-        request: (transactionId, request) => engine.request(transactionId, request),
-      },
+      processing,
       delivery: dispatcher,
     },
     { logger: log },
   );
 
-  const inbound: SchemeInbound = {
-    receive: (report) => engine.receive(report),
-    originate: () => Promise.resolve({ kind: 'refused', reasonCode: 'AGNT', reasonText: 'receiving is not built yet' }),
+  const receiving: ReceiveDeps = {
+    store,
+    clock,
+    ids,
+    integrators,
+    schemes: config.schemes,
+    log: log.child({ component: 'receiving' }),
+    processing,
+    delivery: dispatcher,
   };
+  const inbound: SchemeInbound = { receive: (report) => engine.receive(report), originate: (request) => receiveFromScheme(receiving, request) };
   for (const connector of new Set(connectors.values())) await connector.start(inbound);
   if (config.processing.enabled) {
     const recovered = await recoverAtStart(store, instanceId, clock.now());

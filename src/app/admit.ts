@@ -25,6 +25,8 @@ export interface AdmitDeps {
 
 /** A new transaction as a use case describes it; admit() adds ids, times, its first event and the leases. */
 export interface NewWork {
+  /** The transaction's id when the message itself determines it (one the scheme originated); a new one otherwise. */
+  readonly id?: string;
   readonly integrator: IntegratorConfig;
   readonly kind: TransactionKind;
   readonly state: string;
@@ -51,7 +53,7 @@ export interface NewWork {
 export async function admit(deps: AdmitDeps, work: NewWork): Promise<IntakeOutcome> {
   const { integrator } = work;
   const now = deps.clock.now();
-  const id = deps.ids.uuid();
+  const id = work.id ?? deps.ids.uuid();
   const outbox: NewOutboxMessage[] = [];
   if (integrator.events) {
     // Version 1 of the history: its cause is the request itself.

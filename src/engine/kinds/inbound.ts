@@ -162,7 +162,7 @@ function outcomeOf(side: InboundSide, decided: Verdict | undefined, complete: Fi
   if (complete !== undefined) return { outcome: complete.settled ? 'APPROVED' : 'REJECTED', reasonCode: complete.reasonCode ?? null };
   if (decided === undefined) return undefined;
   const [yes, no] = side.answerKind === 'credit' ? ['APPROVED', 'REJECTED'] : ['SUCCESSFUL', 'FAILED'];
-  return { outcome: decided.approved ? yes! : no!, reasonCode: decided.reasonCode ?? null };
+  return { outcome: decided.approved ? yes : no, reasonCode: decided.reasonCode ?? null };
 }
 
 /** The completion callback: a PaymentStatusReport about the CreditTransfer the integrator was asked about. */
