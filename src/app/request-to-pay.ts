@@ -8,12 +8,16 @@ import {
   type ValidRequestToPayStatusRequest,
 } from '../domain/messages/request-to-pay.js';
 import { supports } from '../domain/schemes.js';
-import { bodyHash } from '../lib/canonical-json.js';
 import type { TraceContext } from '../lib/trace.js';
-import type { Processing, TransactionRequest } from '../ports/processing.js';
 import { admit, type AdmitDeps } from './admit.js';
 import { checkOwnInstitution } from './institution.js';
+import { askMachine, type MachineRequestDeps } from './ask-machine.js';
 import { retryOfStoredMessage } from './stored-message.js';
+
+export type { MachineRequestDeps } from './ask-machine.js';
+
+/** Requests about a request-to-pay name it by its uetr, as the original's. */
+const ABOUT_REQUEST_TO_PAY = { kind: 'REQUEST_TO_PAY', what: 'request-to-pay', uetrField: '/originalTransactionIdentifiers/uetr' } as const;
 
 export interface RequestToPayDeps extends AdmitDeps {
   /** How far ahead expiryDateTime may lie. */
@@ -75,7 +79,7 @@ export async function requestToPayStatus(
   input: { integrator: IntegratorConfig; request: ValidRequestToPayStatusRequest; rawBody: string; trace: TraceContext },
 ): Promise<void> {
   const { request } = input;
-  await askMachine(deps, { ...input, uetr: request.uetr, messageId: request.messageId, message: request.message, ask: { type: 'status', trace: input.trace } });
+  await askMachine(deps, { ...input, ...ABOUT_REQUEST_TO_PAY, uetr: request.uetr, messageId: request.messageId, message: request.message, ask: { type: 'status', trace: input.trace } });
 }
 
 /**
@@ -90,6 +94,7 @@ export async function cancelRequestToPay(
   const { request } = input;
   await askMachine(deps, {
     ...input,
+    ...ABOUT_REQUEST_TO_PAY,
     uetr: request.uetr,
     messageId: request.messageId,
     message: request.message,
@@ -97,43 +102,3 @@ export async function cancelRequestToPay(
   });
 }
 
-export type MachineRequestDeps = Pick<AdmitDeps, 'store' | 'clock'> & { readonly processing: Processing };
-
-/**
- * A request of the integrator about one of its requests-to-pay, decided by that request's machine
- * (so what it causes is ordered with everything else the request does), then recorded under its
- * message id. Decided first: should the process die in between, the retry finds no message and
- * asks again, and the machine knows a cancellation it has (a status is merely pushed once more).
- * A message id already recorded is answered as before (or 409 for another body); another
- * integrator's request-to-pay is indistinguishable from an unknown one (404).
- */
-async function askMachine(
-  deps: MachineRequestDeps,
-  input: { integrator: IntegratorConfig; uetr: string; messageId: string; message: unknown; rawBody: string; ask: TransactionRequest },
-): Promise<void> {
-  const { integrator } = input;
-  const transaction = await deps.store.findTransaction(integrator.id, input.uetr, 'REQUEST_TO_PAY');
-  if (transaction === undefined) {
-    throw new ApiError('TRANSACTION_NOT_FOUND', `no request-to-pay with uetr ${input.uetr}`, [
-      { field: '/originalTransactionIdentifiers/uetr', message: 'names no request-to-pay of this integrator' },
-    ]);
-  }
-  const stored = await deps.store.findMessage(integrator.id, input.messageId);
-  if (stored !== undefined) {
-    retryOfStoredMessage({ kind: 'message_differs', transactionId: stored.transactionId, response: null, storedRawBody: stored.rawBody }, input.message, input.messageId);
-    return;
-  }
-  if ((await deps.processing.request(transaction.id, input.ask)) === 'busy') {
-    throw new ApiError('OVERLOADED', 'the request-to-pay kept changing while this was decided; retry the identical request', [], { 'retry-after': '1' });
-  }
-  const outcome = await deps.store.recordRequest({
-    integratorId: integrator.id,
-    messageId: input.messageId,
-    transactionId: transaction.id,
-    payloadHash: bodyHash(input.rawBody),
-    rawBody: input.rawBody,
-    receivedAt: deps.clock.now(),
-    outbox: [],
-  });
-  if (outcome.kind !== 'accepted') retryOfStoredMessage(outcome, input.message, input.messageId);
-}

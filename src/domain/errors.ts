@@ -22,6 +22,7 @@ export const ERROR_CATALOGUE = {
   REQUEST_TIMEOUT: { status: 408, message: 'Request not received in time' },
   MESSAGE_ID_CONFLICT: { status: 409, message: 'messageIdentification was already used with a different payload' },
   UETR_CONFLICT: { status: 409, message: 'uetr already identifies another transaction' },
+  ANSWER_NOT_AWAITED: { status: 409, message: 'The transaction awaits no such answer: the scheme was already answered' },
   BODY_TOO_LARGE: { status: 413, message: 'Request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Content-Type must be application/json' },
   OPERATION_NOT_SUPPORTED: { status: 422, message: 'The scheme does not support this operation' },

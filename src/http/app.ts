@@ -28,6 +28,7 @@ import { oauthRoutes } from './routes/oauth.js';
 import { operationsRoutes, type Readiness } from './routes/operations.js';
 import { creditTransferRoutes } from './routes/v1/credit-transfer.js';
 import { identifierDeterminationRoutes } from './routes/v1/identifier-determination.js';
+import { inboundRoutes } from './routes/v1/inbound.js';
 import { requestToPayRoutes } from './routes/v1/request-to-pay.js';
 import { TIME_BUDGET_MS_DEFAULTS } from '../config/schema.js';
 import { openApiPlugin } from './openapi/plugin.js';
@@ -141,6 +142,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
       creditTransferRoutes(api, useCases);
       identifierDeterminationRoutes(api, useCases);
       requestToPayRoutes(api, useCases);
+      inboundRoutes(api, useCases);
     },
     { prefix: '/api/v1' },
   );

@@ -225,7 +225,8 @@ export function decideInbound(profile: InboundProfile, view: InboundView, input:
     }
     case 'report': {
       if (!asking) return none(data.verdict === undefined ? `no answer is awaited in ${state}` : 'the answer was already given to the scheme');
-      if (env.now >= data.deadlineAt) return timedOut();
+      // Refused, not taken as the timeout: the integrator learns its report came too late; the timer answers AB06.
+      if (env.now >= data.deadlineAt) return none('the answer budget ran out before the report came');
       return judged([], input.answer);
     }
     case 'answered': {

@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify';
+import { reportAuthorisation, reportLookup } from '../../../app/inbound-answers.js';
+import type { MachineRequestDeps } from '../../../app/ask-machine.js';
+import { ApiError } from '../../../domain/errors.js';
+import { AuthorisationReportSchema, validateAuthorisationReport, validateLookupAnswer, type AuthorisationReport } from '../../../domain/messages/inbound-answers.js';
+import { IdentifierDeterminationResponseSchema, type IdentifierDeterminationResponse } from '../../../domain/messages/identifier-determination.js';
+import { assert } from '../../../lib/assert.js';
+import { traceFromHeaders } from '../../../lib/trace.js';
+import type { Processing } from '../../../ports/processing.js';
+import { commonErrorResponses, errorResponse } from '../../schemas.js';
+import { domainValidator } from '../../validation.js';
+
+const accepted = (description: string) => ({ 202: { description, type: 'null' } });
+const conflict = { 409: errorResponse('The scheme was already answered (the budget ran out, or another answer came first), or the message id was used for another body') };
+
+/** The integrator's async answers as the receiving bank (CONTRACT §11), each handed to the machine of the transaction it names. */
+export function inboundRoutes(app: FastifyInstance, deps: Omit<MachineRequestDeps, 'processing'> & { readonly processing?: Processing }): void {
+  const machine = (): MachineRequestDeps => {
+    const processing = deps.processing;
+    if (processing === undefined) throw new ApiError('NOT_READY', 'this instance takes no answers about inbound transactions', [], { 'retry-after': '1' });
+    return { ...deps, processing };
+  };
+
+  app.post<{ Body: AuthorisationReport }>(
+    '/transactions/inbound/credit-transfer-authorisation-response',
+    {
+      schema: {
+        operationId: 'inboundCreditTransferAuthorisationResponse',
+        summary: 'Decision on an inbound credit (async authorisation)',
+        description:
+          'The receiving bank decides on a credit the scheme brought it (async authorisation by arrangement): APPROVED, or REJECTED with an ISO 20022 reason. ' +
+          'Named by transactionIdentifiers.uetr; taken while the answer budget lasts, then sent to the scheme as a pacs.002.',
+        tags: ['receiving'],
+        body: AuthorisationReportSchema,
+        response: { ...accepted('Taken; the scheme is answered'), 404: errorResponse('No inbound credit of this integrator has that uetr'), ...conflict, ...commonErrorResponses },
+      },
+      validatorCompiler: domainValidator(validateAuthorisationReport, 'PaymentStatusReport'),
+    },
+    async (request, reply) => {
+      assert(request.integrator !== null && request.rawBody !== undefined, 'auth and body parsing ran');
+      await reportAuthorisation(machine(), { integrator: request.integrator, report: request.body, rawBody: request.rawBody, trace: traceFromHeaders(request.headers.traceparent, request.headers.tracestate) });
+      return reply.code(202).send();
+    },
+  );
+
+  app.post<{ Body: IdentifierDeterminationResponse }>(
+    '/identifiers/inbound/identifier-determination-report',
+    {
+      schema: {
+        operationId: 'inboundIdentifierDeterminationReport',
+        summary: 'Answer to an inbound lookup (async)',
+        description:
+          "The receiving bank's answer to a lookup of its customer (async by arrangement): SUCCESSFUL with the account and both names, or FAILED with a reason code. " +
+          'Named by uetr; taken while the answer budget lasts, then sent to the scheme as an acmt.024.',
+        tags: ['receiving'],
+        body: IdentifierDeterminationResponseSchema,
+        response: { ...accepted('Taken; the scheme is answered'), 404: errorResponse('No inbound lookup of this integrator has that uetr'), ...conflict, ...commonErrorResponses },
+      },
+      validatorCompiler: domainValidator(validateLookupAnswer, 'IdentifierDeterminationResponse'),
+    },
+    async (request, reply) => {
+      assert(request.integrator !== null && request.rawBody !== undefined, 'auth and body parsing ran');
+      await reportLookup(machine(), { integrator: request.integrator, report: request.body, rawBody: request.rawBody, trace: traceFromHeaders(request.headers.traceparent, request.headers.tracestate) });
+      return reply.code(202).send();
+    },
+  );
+}
