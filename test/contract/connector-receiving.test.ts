@@ -170,14 +170,14 @@ void describe('receiving direction: identifier determination (acmt.023 -> acmt.0
     assert.equal(second?.messageId, first?.messageId, 'a resend carries the same MsgId');
     assert.equal(outcome.sent?.document, first?.document);
     assert.equal(again.kind, 'delivered');
-    const read = readAcmt024(first!.document);
+    const read = readAcmt024(first.document);
     assert.ok(read.ok);
     assert.equal(read.value.verified, true);
     assert.equal(read.value.originalMessageId, 'ACMT023-IN-2');
     assert.equal(read.value.account.legalName, 'Thandiwe Nomvula Dlamini');
     assert.equal(read.value.account.knownAsName, 'Thandi');
     assert.equal(read.value.account.traditionalIdentifier, '62001234567');
-    await assertXsdValid('acmt.024.001.03', first!.document);
+    await assertXsdValid('acmt.024.001.03', first.document);
   });
 
   void it('answers FAILED with the reason, and refuses to write a SUCCESSFUL answer missing a name (CH21), sending nothing', async () => {
@@ -290,7 +290,7 @@ void describe('receiving direction: credits (pacs.008 -> pacs.002)', () => {
       assert.equal(reported.originalEndToEndId, 'E2E-LIBERAL-0001');
       assert.equal(reported.uetr, transfer.uetr);
     }
-    await assertXsdValid('pacs.002.001.12', approved!.document, rejected!.document);
+    await assertXsdValid('pacs.002.001.12', approved.document, rejected!.document);
   });
 
   void it("answers a ZA_RTC pacs.008.001.08 with a pacs.002.001.10, and a credit the service refuses with RJCT and the service's reason", async () => {
