@@ -7,6 +7,7 @@ import { ISO_STATUS_TABLE, statusOf } from '../../src/connectors/iso20022/status
 import { createConnectors, FAMILIES, familyOf } from '../../src/connectors/registry.js';
 import type { InboundHandler, SchemeMessage, SchemeTransport } from '../../src/connectors/transport.js';
 import { SCHEMES, supports } from '../../src/domain/schemes.js';
+import { inboundTransactionId } from '../../src/lib/inbound-id.js';
 import type { OutboundTransfer, SchemeConnector } from '../../src/ports/scheme.js';
 import { outboundTransfer, RecordingInbound } from '../support/scheme.js';
 import { transportOutcome } from '../support/transport.js';
@@ -136,12 +137,22 @@ void describe('ISO 20022 scheme connector', () => {
     assert.equal(inbound.reports[0]?.status, 'ACCEPTED');
   });
 
-  void it('discards, with a warning, documents it cannot read and answers about transfers it cannot identify', async () => {
+  void it('discards, with a warning, documents it cannot read and status reports naming no message', async () => {
     const { transport, inbound, warnings } = await manual();
     await transport.answer('<html>gateway error</html>');
-    await transport.answer(statusReport({ ...outboundTransfer('ZA_RTC'), idempotencyKey: 'x'.repeat(60) }, 'ACSC'));
+    await transport.answer(statusReport(outboundTransfer('ZA_RTC'), 'ACSC').replace(/<OrgnlMsgId>[^<]*<\/OrgnlMsgId>/, ''));
     assert.equal(inbound.reports.length, 0);
     assert.equal(warnings.length, 2);
+  });
+
+  void it('takes a status about a MsgId it never wrote, and that does not reverse, for the inbound credit of that MsgId', async () => {
+    const { transport, inbound } = await manual();
+    const transfer = { ...outboundTransfer('ZA_RTC'), idempotencyKey: 'x'.repeat(60) };
+    await transport.answer(statusReport(transfer, 'ACSC'));
+    const [report] = inbound.reports;
+    assert.equal(report?.idempotencyKey, inboundTransactionId('ZA_RTC', 'pacs.008.001.08', schemeMessageId(transfer.idempotencyKey)));
+    assert.equal(report?.inboundKey, undefined);
+    assert.equal(report?.status, 'ACCEPTED');
   });
 
   void it('turns a transport that throws into a retryable failure', async () => {

@@ -28,10 +28,10 @@ export interface Camt029Input {
   /** The case resolved: the camt.056's Case/Id and its creator (Party40Choice). */
   readonly resolvedCase: { readonly id: string; readonly creator: XmlElement };
   readonly confirmation: CancellationConfirmation;
-  /** The request-to-pay (pain.013) the cancellation was about. */
+  /** The request-to-pay (pain.013) the cancellation was about; OrgnlGrpInf is left out when its message is not known. */
   readonly original: {
-    readonly messageId: string;
-    readonly messageName: string;
+    readonly messageId?: string;
+    readonly messageName?: string;
     readonly instructionId?: string;
     readonly endToEndId?: string;
     readonly uetr?: string;
@@ -52,7 +52,7 @@ export function camt029Document(input: Camt029Input): string {
     Sts: { Conf: input.confirmation },
     CxlDtls: {
       TxInfAndSts: {
-        OrgnlGrpInf: { OrgnlMsgId: original.messageId, OrgnlMsgNmId: original.messageName },
+        OrgnlGrpInf: original.messageId === undefined || original.messageName === undefined ? undefined : { OrgnlMsgId: original.messageId, OrgnlMsgNmId: original.messageName },
         OrgnlInstrId: original.instructionId,
         OrgnlEndToEndId: original.endToEndId,
         OrgnlUETR: original.uetr,

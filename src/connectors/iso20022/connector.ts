@@ -5,7 +5,12 @@ import type { Clock } from '../../ports/clock.js';
 import type {
   CancellationReport,
   ConnectorCapabilities,
+  CreditAnswer,
   IdentificationReport,
+  LookupAnswer,
+  RequestToPayStatusAnswer,
+  SchemeRequest,
+  WithdrawalAnswer,
   OutboundLookup,
   OutboundRequestToPay,
   OutboundRequestToPayCancellation,
@@ -14,15 +19,35 @@ import type {
   SchemeConnector,
   SchemeInbound,
   SchemeLimits,
+  SchemeOriginal,
   SchemeReport,
   SchemeRuleOutcome,
   SubmitOutcome,
   WireMessage,
 } from '../../ports/scheme.js';
 import { BoundedMap } from '../../lib/bounded-map.js';
+import { inboundTransactionId } from '../../lib/inbound-id.js';
 import { OK, reject, type SchemeRule } from '../rules.js';
 import type { InboundSchemeMessage, SchemeMessage, SchemeTransport } from '../transport.js';
 import { acmt023Document } from './acmt023.js';
+import {
+  additionalInformation,
+  creditGroupRefusalDocument,
+  creditStatusDocument,
+  lookupAnswerDocument,
+  lookupContextOf,
+  lookupOutcome,
+  requestToPayStatusDocument,
+  withdrawalAnswerDocument,
+  type AnswerHeader,
+  type AnswerSettings,
+  type Written,
+} from './answers.js';
+import type { InboundRead } from './inbound.js';
+import { readInboundAcmt023 } from './inbound-acmt023.js';
+import { readInboundCamt056, type WithdrawalContext } from './inbound-camt056.js';
+import { readInboundPacs008 } from './inbound-pacs008.js';
+import { readInboundPain013, type RequestToPayContext } from './inbound-pain013.js';
 import { readAcmt024, type Acmt024Report } from './acmt024.js';
 import { readCamt029, type Camt029Report } from './camt029.js';
 import { camt056Document } from './camt056.js';
@@ -61,6 +86,19 @@ export interface SchemeFamily {
      * (answer: camt.029).
      */
     readonly requestToPay?: { readonly request: 'pain.013.001.09'; readonly cancellation: 'camt.056.001.10' };
+    /**
+     * Present exactly when the capability `receiving` is: what the answers to scheme-originated
+     * messages are written as. `creditStatus`: the pacs.002 version answering each pacs.008
+     * version received. `identification` (acmt.024 answering an acmt.023), `requestToPayStatus`
+     * (pain.014 about a pain.013) and `withdrawal` (camt.029 answering a camt.056): present when the
+     * family receives those; a family without them discards such documents with a warning.
+     */
+    readonly receiving?: {
+      readonly creditStatus: Readonly<Record<string, string>>;
+      readonly identification?: 'acmt.024.001.03';
+      readonly requestToPayStatus?: 'pain.014.001.09';
+      readonly withdrawal?: 'camt.029.001.11';
+    };
   };
   /** Checked in order before the universal rules; the first failure decides. */
   readonly rules: readonly SchemeRule[];
@@ -118,6 +156,10 @@ class IsoSchemeConnector implements SchemeConnector {
   readonly #correlations: BoundedMap<string, Correlation>;
   /** camt.056 Case/Id -> the request and cancellation it belongs to (needed only for keys whose ids do not reverse). */
   readonly #cancellations: BoundedMap<string, CancellationCorrelation>;
+  /** Inbound pain.013 MsgId -> what the pain.014 reports about it repeat (answers.ts says what is written once it is forgotten). */
+  readonly #requestsToPay: BoundedMap<string, RequestToPayContext>;
+  /** Inbound camt.056 Case/Id -> what the camt.029 answering it repeats. */
+  readonly #withdrawals: BoundedMap<string, WithdrawalContext>;
   #inbound: SchemeInbound | undefined;
   #enquiries = 0;
 
@@ -129,6 +171,9 @@ class IsoSchemeConnector implements SchemeConnector {
     if ((definition.capabilities.requestToPay === true) !== (definition.messages.requestToPay !== undefined)) {
       throw new RangeError(`family ${definition.family} must declare requestToPay both as a capability and as messages, or neither`);
     }
+    if ((definition.capabilities.receiving === true) !== (definition.messages.receiving !== undefined)) {
+      throw new RangeError(`family ${definition.family} must declare receiving both as a capability and as messages, or neither`);
+    }
     this.family = definition.family;
     this.schemes = definition.schemes;
     this.capabilities = definition.capabilities;
@@ -136,6 +181,8 @@ class IsoSchemeConnector implements SchemeConnector {
     this.#deps = deps;
     this.#correlations = new BoundedMap(deps.correlationEntriesMax ?? CORRELATION_ENTRIES_MAX);
     this.#cancellations = new BoundedMap(deps.correlationEntriesMax ?? CORRELATION_ENTRIES_MAX);
+    this.#requestsToPay = new BoundedMap(deps.correlationEntriesMax ?? CORRELATION_ENTRIES_MAX);
+    this.#withdrawals = new BoundedMap(deps.correlationEntriesMax ?? CORRELATION_ENTRIES_MAX);
   }
 
   check(transfer: OutboundTransfer, limits: SchemeLimits): SchemeRuleOutcome {
@@ -240,20 +287,61 @@ class IsoSchemeConnector implements SchemeConnector {
     return this.#send({ idempotencyKey: cancellation.cancellationKey, traceparent: request.traceparent }, messages.cancellation, caseId, written.document);
   }
 
-  answerLookup(): Promise<SubmitOutcome> {
-    return Promise.resolve({ kind: 'failed', retryable: false, error: 'not built yet' });
+  async answerLookup(answer: LookupAnswer): Promise<SubmitOutcome> {
+    const messageName = this.#definition.messages.receiving?.identification;
+    if (messageName === undefined) return this.#cannotAnswer('lookups (acmt.023)');
+    const outcome = lookupOutcome(answer);
+    // The answer itself cannot be written: resending it cannot help.
+    if (!outcome.ok) return notWritable(outcome);
+    const settings = this.#answerSettings();
+    const header = this.#answerHeader(messageName, answer.answerKey);
+    return this.#sendAnswer(answer, header, lookupAnswerDocument(header, answer.original, lookupContextOf(answer.request.request, settings), outcome.outcome, settings));
   }
 
-  answerCredit(): Promise<SubmitOutcome> {
-    return Promise.resolve({ kind: 'failed', retryable: false, error: 'not built yet' });
+  async answerCredit(answer: CreditAnswer): Promise<SubmitOutcome> {
+    const receiving = this.#definition.messages.receiving;
+    if (receiving === undefined) return this.#cannotAnswer('credits (pacs.008)');
+    const header = this.#answerHeader(this.#creditStatusName(answer.original.messageName), answer.answerKey);
+    return this.#sendAnswer(answer, header, creditStatusDocument(header, answer.original, answer.status, answer.reasonCode, answer.reasonText));
   }
 
-  reportRequestToPay(): Promise<SubmitOutcome> {
-    return Promise.resolve({ kind: 'failed', retryable: false, error: 'not built yet' });
+  async reportRequestToPay(answer: RequestToPayStatusAnswer): Promise<SubmitOutcome> {
+    const messageName = this.#definition.messages.receiving?.requestToPayStatus;
+    if (messageName === undefined) return this.#cannotAnswer('requests-to-pay (pain.013)');
+    const header = this.#answerHeader(messageName, answer.answerKey);
+    return this.#sendAnswer(answer, header, requestToPayStatusDocument(header, answer.original, this.#requestsToPay.get(answer.original.messageId), answer));
   }
 
-  answerWithdrawal(): Promise<SubmitOutcome> {
-    return Promise.resolve({ kind: 'failed', retryable: false, error: 'not built yet' });
+  async answerWithdrawal(answer: WithdrawalAnswer): Promise<SubmitOutcome> {
+    const messageName = this.#definition.messages.receiving?.withdrawal;
+    if (messageName === undefined) return this.#cannotAnswer('withdrawals (camt.056)');
+    const header = this.#answerHeader(messageName, answer.answerKey);
+    return this.#sendAnswer(answer, header, withdrawalAnswerDocument(header, answer, this.#withdrawals.get(answer.caseId), this.#answerSettings()));
+  }
+
+  #cannotAnswer(what: string): SubmitOutcome {
+    return { kind: 'failed', retryable: false, error: `${this.#deps.scheme} (${this.family}) does not receive ${what}` };
+  }
+
+  /** Every (re)send of one answer carries the same MsgId, derived from its answer key, so the operator de-duplicates it. */
+  #answerHeader(messageName: string, answerKey: string): AnswerHeader {
+    return { messageName, messageId: schemeMessageId(answerKey), createdAt: isoDateTime(this.#deps.clock.now()) };
+  }
+
+  #answerSettings(): AnswerSettings {
+    const { memberIdSystem, clearingSystem } = this.#definition.messages.creditTransfer;
+    return { clearingSystem: clearingSystem ?? this.#deps.scheme, ...(memberIdSystem === undefined ? {} : { memberIdSystem }) };
+  }
+
+  /** The pacs.002 version answering a pacs.008 version (the family's table), else the version the family reads. */
+  #creditStatusName(creditName: string): string {
+    const table = this.#definition.messages.receiving?.creditStatus ?? {};
+    return (Object.hasOwn(table, creditName) ? table[creditName] : undefined) ?? this.#definition.messages.statusReport;
+  }
+
+  async #sendAnswer(answer: { readonly answerKey: string; readonly traceparent: string | null }, header: AnswerHeader, written: Written): Promise<SubmitOutcome> {
+    if (!written.ok) return notWritable(written);
+    return this.#send({ idempotencyKey: answer.answerKey, traceparent: answer.traceparent }, header.messageName, header.messageId, written.document);
   }
 
   async start(inbound: SchemeInbound): Promise<void> {
@@ -305,10 +393,121 @@ class IsoSchemeConnector implements SchemeConnector {
     // Every report read from the message carries it, for the record of the transaction it is about.
     const received: WireMessage = { messageName: name || 'unknown', messageId: documentMessageId(message.document) ?? contentId(message.document), document: message.document };
     const recorded: SchemeInbound = { receive: (report) => inbound.receive({ ...report, received }), originate: (request) => inbound.originate(request) };
+    if (name.startsWith('acmt.023.')) return this.#receiveLookup(recorded, message.document, received);
+    if (name.startsWith('pacs.008.')) return this.#receiveCredit(recorded, message.document, received);
+    if (name.startsWith('pain.013.')) return this.#receiveRequestToPay(recorded, message.document, received);
+    if (name.startsWith('camt.056.')) return this.#receiveWithdrawal(recorded, message.document);
     if (name.startsWith('acmt.024.')) return this.#receiveIdentification(recorded, message.document);
     if (name.startsWith('pain.014.')) return this.#receiveRequestToPayStatus(recorded, message.document);
     if (name.startsWith('camt.029.')) return this.#receiveCancellation(recorded, message.document);
     return this.#receiveStatus(recorded, message.document);
+  }
+
+  /** An acmt.023 for an integrator's institution: originate(lookup), or the FAILED acmt.024 at once. */
+  async #receiveLookup(inbound: SchemeInbound, document: string, received: WireMessage): Promise<void> {
+    const messageName = this.#definition.messages.receiving?.identification;
+    if (messageName === undefined) return this.#notReceived(received);
+    const settings = this.#answerSettings();
+    await this.#originate(inbound, 'lookup', readInboundAcmt023(document, this.#deps.scheme), received, (refusal, header) =>
+      lookupAnswerDocument(
+        header,
+        refusal.original,
+        refusal.context,
+        { verified: false, reasonCode: refusal.reasonCode, reasonText: additionalInformation(refusal.reasonCode, refusal.reasonText) ?? refusal.reasonCode },
+        settings,
+      ), messageName);
+  }
+
+  /** A pacs.008 for an integrator's institution: originate(credit), or the RJCT pacs.002 at once (GrpSts for a message refused as a whole). */
+  async #receiveCredit(inbound: SchemeInbound, document: string, received: WireMessage): Promise<void> {
+    if (this.#definition.messages.receiving === undefined) return this.#notReceived(received);
+    const messageName = this.#creditStatusName(received.messageName);
+    await this.#originate(inbound, 'credit', readInboundPacs008(document, this.#deps.scheme), received, (refusal, header) =>
+      refusal.context.wholeMessage
+        ? { ok: true, document: creditGroupRefusalDocument(header, refusal.original, refusal.context.transactionCount, refusal.reasonCode, refusal.reasonText) }
+        : creditStatusDocument(header, refusal.original, 'RJCT', refusal.reasonCode, refusal.reasonText), messageName);
+  }
+
+  /** A pain.013 to an integrator's customer: originate(request_to_pay), or the RJCT pain.014 at once. */
+  async #receiveRequestToPay(inbound: SchemeInbound, document: string, received: WireMessage): Promise<void> {
+    const messageName = this.#definition.messages.receiving?.requestToPayStatus;
+    if (messageName === undefined) return this.#notReceived(received);
+    const read = readInboundPain013(document, this.#deps.scheme);
+    if (read.kind !== 'unreadable') this.#requestsToPay.set(read.original.messageId, read.context);
+    await this.#originate(inbound, 'request_to_pay', read, received, (refusal, header) =>
+      requestToPayStatusDocument(header, refusal.original, refusal.context, { status: 'RJCT', reasonCode: refusal.reasonCode, reasonText: refusal.reasonText }), messageName);
+  }
+
+  /**
+   * Hands a scheme-originated message to the service, or refuses it to the scheme at once: when
+   * its body cannot be mapped into a valid message (without asking the service), or when the
+   * service refuses it. The refusal's MsgId derives from the message's inbound transaction id, so
+   * a resend of the message is refused with the same MsgId.
+   */
+  async #originate<Context>(
+    inbound: SchemeInbound,
+    kind: SchemeRequest['kind'],
+    read: InboundRead<Context>,
+    received: WireMessage,
+    refusal: (refused: { readonly original: SchemeOriginal; readonly reasonCode: string; readonly reasonText: string; readonly context: Context }, header: AnswerHeader) => Written,
+    answerName: string,
+  ): Promise<void> {
+    if (read.kind === 'unreadable') {
+      this.#deps.log?.warn({ scheme: this.#deps.scheme, messageName: received.messageName, error: read.error }, 'scheme-originated message that cannot be read discarded');
+      return;
+    }
+    if (this.#correlations.get(read.original.messageId) !== undefined) {
+      // A MsgId this connector wrote coming back is no message for an integrator: never taken for one.
+      this.#deps.log?.warn({ scheme: this.#deps.scheme, messageId: read.original.messageId }, 'scheme-originated message with a MsgId this connector sent discarded');
+      return;
+    }
+    let refused = read.kind === 'refused' ? read : undefined;
+    if (read.kind === 'mapped') {
+      const outcome = await inbound.originate({
+        kind,
+        scheme: this.#deps.scheme,
+        original: read.original,
+        institution: read.institution,
+        bodyJson: read.bodyJson,
+        received,
+        receivedAt: this.#deps.clock.now(),
+      });
+      if (outcome.kind === 'refused') refused = { ...read, kind: 'refused', reasonCode: outcome.reasonCode, reasonText: outcome.reasonText };
+    }
+    if (refused === undefined) return;
+    const key = inboundTransactionId(this.#deps.scheme, read.original.messageName, read.original.messageId);
+    const header = this.#answerHeader(answerName, key);
+    const written = refusal(refused, header);
+    if (!written.ok) {
+      this.#deps.log?.warn({ scheme: this.#deps.scheme, messageId: read.original.messageId, reasonCode: refused.reasonCode, error: written.reasonText }, 'refusal that cannot be written; the message is left unanswered');
+      return;
+    }
+    const sent = await this.#send({ idempotencyKey: key, traceparent: null }, header.messageName, header.messageId, written.document);
+    // Not answered: the transport refuses the message, so the operator delivers it again and the refusal is sent again (same MsgId).
+    if (sent.kind === 'failed') throw new Error(`the refusal of ${read.original.messageId} was not sent: ${sent.error}`);
+  }
+
+  /** A camt.056 withdrawing a request-to-pay the scheme brought to an integrator's customer: one WithdrawalReport. */
+  async #receiveWithdrawal(inbound: SchemeInbound, document: string): Promise<void> {
+    if (this.#definition.messages.receiving?.withdrawal === undefined) {
+      this.#deps.log?.warn({ scheme: this.#deps.scheme }, 'withdrawal (camt.056) for a family that does not receive requests-to-pay discarded');
+      return;
+    }
+    const read = readInboundCamt056(document, this.#deps.scheme);
+    if (read.kind === 'unreadable') {
+      this.#deps.log?.warn({ scheme: this.#deps.scheme, error: read.error }, 'scheme message that is not a readable camt.056 discarded');
+      return;
+    }
+    if (this.#correlations.get(read.context.request.messageId) !== undefined) {
+      this.#deps.log?.warn({ scheme: this.#deps.scheme, originalMessageId: read.context.request.messageId }, 'camt.056 about a request-to-pay this connector sent discarded');
+      return;
+    }
+    this.#withdrawals.set(read.report.caseId, read.context);
+    await inbound.receive({ ...read.report, receivedAt: this.#deps.clock.now() });
+  }
+
+  #notReceived(received: WireMessage): void {
+    this.#deps.log?.warn({ scheme: this.#deps.scheme, messageName: received.messageName }, `scheme-originated message ${this.family} does not receive discarded`);
   }
 
   /** Each transaction status of a pacs.002 becomes one SchemeReport. */
@@ -395,18 +594,41 @@ class IsoSchemeConnector implements SchemeConnector {
     await inbound.receive(cancellationReport(answer, { scheme: this.#deps.scheme, idempotencyKey, cancellationKey, receivedAt: this.#deps.clock.now() }));
   }
 
+  /**
+   * What a pacs.002 status is about. A MsgId this connector remembers writing: that transfer.
+   * Otherwise it may be the scheme's final word on a credit it brought to an integrator (its own
+   * pacs.008, whose MsgId the connector never wrote): a MsgId that reverses is taken for the
+   * transfer it reverses to, with the inbound credit as `inboundKey` (the engine takes whichever
+   * transaction exists); one that does not reverse can only be the inbound credit. The uetr is
+   * OrgnlUETR, or '' when the report names none (an RTC credit may carry none). A status about a
+   * message that is no pacs.008 (an enquiry's pacs.028) is this connector's only from its memory
+   * or a reversible MsgId, as before.
+   */
+  #subjectOf(status: ReportedStatus): { readonly idempotencyKey: string; readonly uetr: string; readonly inboundKey?: string } | undefined {
+    const messageId = status.originalMessageId;
+    if (messageId === undefined) return undefined;
+    const correlation = this.#correlations.get(messageId);
+    if (correlation !== undefined) return { idempotencyKey: correlation.idempotencyKey, uetr: (status.uetr ?? correlation.uetr).toLowerCase() };
+    const reversed = idempotencyKeyOf(messageId);
+    const name = status.originalMessageName;
+    if (name !== undefined && !name.startsWith('pacs.008.')) {
+      const uetr = status.uetr?.toLowerCase();
+      return reversed === undefined || uetr === undefined ? undefined : { idempotencyKey: reversed, uetr };
+    }
+    const inboundKey = inboundTransactionId(this.#deps.scheme, name ?? this.#definition.messages.creditTransfer.version, messageId);
+    const uetr = status.uetr?.toLowerCase() ?? '';
+    return reversed === undefined ? { idempotencyKey: inboundKey, uetr } : { idempotencyKey: reversed, uetr, inboundKey };
+  }
+
   /** The idempotency key behind a MsgId this connector wrote: remembered, else reversed. */
   #keyOf(messageId: string): string | undefined {
     return this.#correlations.get(messageId)?.idempotencyKey ?? idempotencyKeyOf(messageId);
   }
 
   #report(status: ReportedStatus, json: Readonly<Record<string, unknown>>): SchemeReport | undefined {
-    const messageId = status.originalMessageId;
-    const correlation = messageId === undefined ? undefined : this.#correlations.get(messageId);
-    const idempotencyKey = correlation?.idempotencyKey ?? (messageId === undefined ? undefined : idempotencyKeyOf(messageId));
-    const uetr = (status.uetr ?? correlation?.uetr)?.toLowerCase();
-    if (idempotencyKey === undefined || uetr === undefined) return undefined;
-    const base = { scheme: this.#deps.scheme, uetr, idempotencyKey, message: json, receivedAt: this.#deps.clock.now() };
+    const about = this.#subjectOf(status);
+    if (about === undefined) return undefined;
+    const base = { scheme: this.#deps.scheme, ...about, message: json, receivedAt: this.#deps.clock.now() };
     // RJCT with NOOR answers an enquiry: the scheme never received the original, so it may be sent again.
     if (status.status === 'RJCT' && status.reasonCode === 'NOOR') {
       return { ...base, kind: 'not_found', status: 'PENDING', reasonCode: 'NOOR', reasonText: status.reasonText ?? reasonText('NOOR') };
@@ -420,6 +642,13 @@ class IsoSchemeConnector implements SchemeConnector {
       ...(status.reasonText === undefined && status.reasonCode === undefined ? {} : { reasonText: status.reasonText ?? reasonText(status.reasonCode ?? '') }),
     };
   }
+}
+
+/**
+ * Why an answer cannot be written (its reason code or its content): failed, not retryable.
+ */
+function notWritable(problem: { readonly reasonCode: string; readonly reasonText: string }): SubmitOutcome {
+  return { kind: 'failed', retryable: false, error: `${problem.reasonCode}: ${problem.reasonText}`, reasonCode: problem.reasonCode };
 }
 
 /**

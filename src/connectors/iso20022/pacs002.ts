@@ -53,6 +53,39 @@ export function pacs002Document(input: Pacs002Input): string {
   });
 }
 
+/** A report about a whole message (OrgnlGrpInfAndSts/GrpSts), e.g. refusing a pacs.008 that carries more than one transaction. */
+export interface Pacs002GroupInput {
+  readonly messageName: string;
+  readonly messageId: string;
+  readonly createdAt: string;
+  readonly original: { readonly messageId: string; readonly messageName: string; readonly createdAt?: string; readonly transactionCount?: string };
+  readonly status: string;
+  readonly reasonCode?: string;
+  /** AddtlInf is Max105Text. */
+  readonly additionalInformation?: string;
+}
+
+export function pacs002GroupDocument(input: Pacs002GroupInput): string {
+  const { original } = input;
+  return writeDocument(input.messageName, 'FIToFIPmtStsRpt', {
+    GrpHdr: { MsgId: input.messageId, CreDtTm: input.createdAt },
+    OrgnlGrpInfAndSts: {
+      OrgnlMsgId: original.messageId,
+      OrgnlMsgNmId: original.messageName,
+      OrgnlCreDtTm: original.createdAt,
+      OrgnlNbOfTxs: original.transactionCount !== undefined && /^[0-9]{1,15}$/.test(original.transactionCount) ? original.transactionCount : undefined,
+      GrpSts: input.status,
+      StsRsnInf:
+        input.reasonCode === undefined && input.additionalInformation === undefined
+          ? undefined
+          : {
+              Rsn: input.reasonCode === undefined ? undefined : { Cd: input.reasonCode },
+              AddtlInf: input.additionalInformation === undefined ? undefined : [...input.additionalInformation].slice(0, 105).join(''),
+            },
+    },
+  });
+}
+
 /** One transaction's status as read from a report. */
 export interface ReportedStatus {
   readonly originalMessageId: string | undefined;
