@@ -2,7 +2,8 @@ import { DEFAULTS } from '../../config/schema.js';
 import type { SubmitOutcome } from '../../ports/scheme.js';
 import type { InboundHandler, SchemeMessage, SchemeTransport, TransportContext } from '../transport.js';
 import { memoryOperatorState } from './operator-state.js';
-import { SimulatedOperator, type SimulatedOperatorOptions } from './simulated-operator.js';
+import type { InboundOrder } from './inbound-values.js';
+import { SimulatedOperator, type InboundView, type OriginateResult, type SimulatedOperatorOptions } from './simulated-operator.js';
 
 /**
  * The built-in scheme simulator: a transport whose far end is a simulated scheme operator, the
@@ -93,6 +94,24 @@ export class SchemeSimulator implements SchemeTransport {
 
   send(message: SchemeMessage): Promise<SubmitOutcome> {
     return Promise.resolve(this.#operator.take(message.document));
+  }
+
+  /**
+   * The simulated operator originates traffic for an integrator's institution (inbound-values.ts):
+   * its documents reach the service through the inbound handler, as its answers do.
+   */
+  originate(order: InboundOrder): Promise<OriginateResult> {
+    return Promise.resolve(this.#operator.originate(order));
+  }
+
+  /** What the operator has seen of the transaction it originated with this UETR. */
+  inboundOf(uetr: string): InboundView | undefined {
+    return this.#operator.inboundOf(uetr);
+  }
+
+  /** Answers of the service about nothing the operator originated, ignored. */
+  get ignoredAnswerCount(): number {
+    return this.#operator.ignoredAnswerCount;
   }
 
   start(handler: InboundHandler): Promise<void> {
