@@ -1,6 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { readAcmt023 } from '../../src/connectors/iso20022/acmt023.js';
 import { acmt024Document } from '../../src/connectors/iso20022/acmt024.js';
 import { camt029Document } from '../../src/connectors/iso20022/camt029.js';
@@ -17,6 +20,7 @@ import { SimulatedOperator, type OperatorAction, type OriginateResult } from '..
 import { SchemeSimulator } from '../../src/connectors/simulator/simulator.js';
 import { ThreadedSimulator } from '../../src/connectors/simulator/threaded-simulator.js';
 import type { SchemeName } from '../../src/domain/schemes.js';
+import { OperatorStore } from '../../src/operator/store.js';
 import { sleep } from '../support/scheme.js';
 import { assertValid, XSD_SKIP } from '../support/xsd.js';
 
@@ -474,6 +478,39 @@ void describe('originating through the simulator transports', () => {
       assert.equal(refused.ok, false);
     } finally {
       await simulator.stop();
+    }
+  });
+});
+
+void describe('the standalone operator store', () => {
+  void it('keeps an originated transaction across a reopening, and the answers still lead back to it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'regpay-inbound-'));
+    const path = join(dir, 'operator.sqlite');
+    const delivered: OperatorDocument[] = [];
+    const effects = { later: () => undefined, deliver: (document: OperatorDocument) => delivered.push(document) };
+    const options = { scheme: 'ZA_RPP' as const, clock: { now: () => Date.now() }, latencyMs: 1, lateAnswerMs: 10 };
+    try {
+      const first = new OperatorStore(path);
+      const started = first.transaction(() => new SimulatedOperator(options, first.state('ZA_RPP'), effects).originate({ scenario: 'CREDIT', institution: INSTITUTION, accountNumber: '62001234567', amount: '5.00' }));
+      first.close();
+      assert.ok(started.ok);
+      const second = new OperatorStore(path);
+      const operator = new SimulatedOperator(options, second.state('ZA_RPP'), effects);
+      const credit = readPacs008(delivered[0]?.messageName === 'pacs.008.001.10' ? delivered[0].document : '');
+      assert.ok(credit.ok);
+      const answer = pacs002Document({
+        messageName: 'pacs.002.001.12',
+        messageId: 'U00000000000000000000000000000002',
+        createdAt: isoDateTime(Date.now()),
+        original: { messageId: credit.value.messageId, messageName: credit.value.messageName, endToEndId: credit.value.endToEndId },
+        status: 'ACSP',
+      });
+      second.transaction(() => operator.take(answer));
+      assert.equal(operator.inboundOf(started.uetr)?.stage, 'settled');
+      assert.equal(delivered.at(-1)?.messageName, 'pacs.002.001.12');
+      second.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
