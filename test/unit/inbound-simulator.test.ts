@@ -1,9 +1,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { readAcmt023 } from '../../src/connectors/iso20022/acmt023.js';
 import { acmt024Document } from '../../src/connectors/iso20022/acmt024.js';
 import { camt029Document } from '../../src/connectors/iso20022/camt029.js';
@@ -381,6 +382,13 @@ void describe('the simulated operator originating inbound traffic', () => {
       assert.match(document.messageId, /^S/);
       assert.ok([...document.messageId].length <= 35);
     }
+  });
+
+  void it('is documented scenario by scenario in docs/simulator.md', () => {
+    const doc = readFileSync(fileURLToPath(new URL('../../../docs/simulator.md', import.meta.url)), 'utf8');
+    const section = doc.split('## Inbound scenarios')[1]?.split('\n## ')[0] ?? '';
+    for (const scenario of INBOUND_SCENARIOS) assert.match(section, new RegExp(`^\\| \`${scenario}\``, 'm'), `docs/simulator.md has a row for ${scenario}`);
+    for (const value of [CREDIT_CANCELLED_REASON, WITHDRAWAL_REASON, EXPIRED_REASON, SIMULATED_BANK.bicfi]) assert.ok(section.includes(`\`${value}\``), `docs/simulator.md names ${value}`);
   });
 
   void it('refuses an order it cannot play, and keeps nothing of it', () => {
