@@ -466,6 +466,28 @@ void describe('originating through the simulator transports', () => {
     await simulator.stop();
   });
 
+  void it('the steady rate originates lookups and credits in turn, never more outstanding than its bound', async () => {
+    const simulator = new SchemeSimulator({
+      scheme: 'ZA_RPP',
+      clock: { now: () => Date.now() },
+      latencyMs: 1,
+      lateAnswerMs: 100,
+      entriesMax: 100,
+      deliveryAttemptsMax: 1,
+      inbound: { ratePerSecond: 200, outstandingMax: 2, outstandingMs: 60_000, amount: '10.00', targets: [{ institution: INSTITUTION, accountNumber: '62001234567', proxy: { schema: 'MOBILE', value: '0821234567' } }] },
+    });
+    const received: string[] = [];
+    await simulator.start(({ document }) => {
+      received.push(document);
+      return Promise.resolve();
+    });
+    await sleep(100);
+    await simulator.stop();
+    // The service never answers: two are outstanding, and no third starts.
+    assert.deepEqual(received.map(documentMessageName), ['acmt.023.001.03', 'pacs.008.001.10']);
+    assert.throws(() => new SchemeSimulator({ scheme: 'ZA_RPP', clock: { now: () => Date.now() }, latencyMs: 1, lateAnswerMs: 1, entriesMax: 1, deliveryAttemptsMax: 1, inbound: { ratePerSecond: 1, outstandingMax: 1, outstandingMs: 1, amount: '1.00', targets: [] } }), RangeError);
+  });
+
   void it('the threaded simulator originates in its thread and reports what it has seen', async () => {
     const simulator = new ThreadedSimulator({ scheme: 'ZA_RPP', latencyMs: 1, lateAnswerMs: 100, entriesMax: 100, deliveryAttemptsMax: 3 });
     const received: string[] = [];
