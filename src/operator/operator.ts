@@ -1,6 +1,7 @@
 import { LinkClient } from '../connectors/operator-link/link-client.js';
 import { LinkServer, type LinkReply } from '../connectors/operator-link/link-server.js';
-import { SimulatedOperator, type OperatorAction } from '../connectors/simulator/simulated-operator.js';
+import type { InboundOrder } from '../connectors/simulator/inbound-values.js';
+import { SimulatedOperator, type InboundView, type OperatorAction, type OriginateResult } from '../connectors/simulator/simulated-operator.js';
 import type { SchemeName } from '../domain/schemes.js';
 import { parseLinkPrivateKey, parseLinkPublicKey } from '../lib/link-keys.js';
 import type { Clock } from '../ports/clock.js';
@@ -101,6 +102,22 @@ export class OperatorSimulator {
 
   get port(): number {
     return this.#server.port;
+  }
+
+  /**
+   * Originates the order's traffic for an integrator's institution on `scheme` (the receiving
+   * direction): the transaction, its first document and its timers are one store transaction, the
+   * documents delivered from the store like every answer.
+   */
+  originate(scheme: SchemeName, order: InboundOrder): OriginateResult {
+    const operator = this.#operators.get(scheme);
+    if (operator === undefined) return { ok: false, error: `${scheme} is not simulated here` };
+    return this.#transaction(() => operator.originate(order));
+  }
+
+  /** What the operator has seen of the transaction it originated on `scheme` with this UETR. */
+  inboundOf(scheme: SchemeName, uetr: string): InboundView | undefined {
+    return this.#operators.get(scheme)?.inboundOf(uetr);
   }
 
   /** Stops listening, then playing and delivering; what is pending stays in the store for the next start. */

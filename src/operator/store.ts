@@ -83,7 +83,7 @@ interface DeliveryColumns {
 }
 
 /** The kinds of record, as keyed in the `records` table. */
-type Kind = 'transfer' | 'failed_once' | 'lookup' | 'request' | 'cancellation';
+type Kind = 'transfer' | 'failed_once' | 'lookup' | 'request' | 'cancellation' | 'inbound' | 'inbound_message';
 
 class SqliteTable<T> implements RecordTable<T> {
   readonly #get: Database.Statement<[string, string, string], { body: string }>;
@@ -192,6 +192,8 @@ export class OperatorStore {
         lookups: new SqliteTable(db, scheme, 'lookup'),
         requests: new SqliteTable(db, scheme, 'request'),
         cancellations: new SqliteTable(db, scheme, 'cancellation'),
+        inbound: new SqliteTable(db, scheme, 'inbound'),
+        inboundMessages: new SqliteTable(db, scheme, 'inbound_message'),
         nextSequence: () => next.get(scheme)?.value ?? 0,
       };
       this.#states.set(scheme, state);

@@ -5,6 +5,7 @@ import type { CancellationConfirmation } from '../iso20022/camt029.js';
 import type { Camt056Request } from '../iso20022/camt056.js';
 import type { OriginalTransfer } from '../iso20022/pacs002.js';
 import type { OriginalRequestToPay } from '../iso20022/pain014.js';
+import type { CheckedOrder, InboundScenario } from './inbound-values.js';
 import type { RequestToPayScenario } from './request-to-pay-values.js';
 import type { SimulatedBehaviour } from './test-values.js';
 
@@ -79,6 +80,61 @@ export interface CancellationRecord {
   answer?: OperatorDocument;
 }
 
+/** One document the operator originated for an integrator's institution. */
+export interface OriginatedDocument extends OperatorDocument {
+  readonly kind: 'lookup' | 'credit' | 'final_word' | 'request_to_pay' | 'withdrawal';
+  /** When the operator wrote it (epoch ms). */
+  readonly at: number;
+}
+
+/** One answer of the service to an originated message, as the operator read it. */
+export interface InboundAnswer {
+  readonly messageName: string;
+  /** The answer's own MsgId (Assgnmt/Id of a camt.029): a resend carries it again and changes nothing. */
+  readonly messageId: string;
+  /** Which originated message it answers. */
+  readonly about: 'lookup' | 'credit' | 'request_to_pay' | 'withdrawal';
+  /** SUCCESSFUL/FAILED (acmt.024), the TxSts (pacs.002, pain.014), CNCL/RJCR (camt.029). */
+  readonly status: string;
+  readonly reasonCode?: string;
+  /** When the operator took it (epoch ms). */
+  readonly at: number;
+}
+
+/**
+ * Where an originated transaction stands, from the operator's side:
+ * - `lookup_sent`: the acmt.023 is out, the acmt.024 awaited;
+ * - `lookup_failed`: the acmt.024 said FAILED; nothing follows;
+ * - `credit_sent`: the pacs.008 is out, the service's pacs.002 awaited;
+ * - `settled` / `cancelled`: the service approved and the operator's final word was ACSC / RJCT;
+ * - `rejected`: the service rejected the credit; nothing follows;
+ * - `requested`: the pain.013 is out, the service's pain.014 reports are recorded;
+ * - `paid` / `refused`: the service reported ACSC / RJCT on the request-to-pay;
+ * - `withdrawn`: the camt.056 is out (and answered once a camt.029 is recorded).
+ */
+export type InboundStage = 'lookup_sent' | 'lookup_failed' | 'credit_sent' | 'settled' | 'cancelled' | 'rejected' | 'requested' | 'paid' | 'refused' | 'withdrawn';
+
+export interface InboundRecord {
+  readonly scenario: InboundScenario;
+  readonly order: CheckedOrder;
+  /** Lowercase; the record's key. Lookup and credit share it (PayShap links them by UETR). */
+  readonly uetr: string;
+  readonly startedAt: number;
+  stage: InboundStage;
+  /** Every document originated, in order (a duplicate pacs.008 once per delivery). */
+  readonly sent: OriginatedDocument[];
+  /** Every distinct answer of the service, in the order taken. */
+  readonly answers: InboundAnswer[];
+  /** The credit's identity, as its final word names it. */
+  credit?: OriginalTransfer & { readonly statusReport: string };
+  /** The request-to-pay's identity, as its withdrawal names it; and its expiry (epoch ms). */
+  request?: { readonly messageId: string; readonly messageName: string; readonly endToEndId: string; readonly instructionId: string; readonly expiresAt: number };
+  /** The withdrawal's case id, once sent. */
+  withdrawalCaseId?: string;
+  /** The account the lookup resolved to. */
+  resolvedAccount?: string;
+}
+
 /** Records of one kind by message id (or case id); a record naming a UETR is found by it too. */
 export interface RecordTable<T> {
   get(id: string): T | undefined;
@@ -100,6 +156,10 @@ export interface OperatorState {
   readonly requests: RecordTable<RequestToPayRecord>;
   /** camt.056 Case/Id -> the cancellation. */
   readonly cancellations: RecordTable<CancellationRecord>;
+  /** Originated transactions by UETR (lowercase). */
+  readonly inbound: RecordTable<InboundRecord>;
+  /** Every MsgId (and camt.056 case id) the operator originated -> the UETR of its transaction. */
+  readonly inboundMessages: RecordTable<string>;
   /** A number never handed out before by this state: the operator's own message ids carry it. */
   nextSequence(): number;
 }
@@ -140,6 +200,8 @@ export function memoryOperatorState(entriesMax: number): OperatorState {
     lookups: new MemoryTable(entriesMax),
     requests: new MemoryTable(entriesMax),
     cancellations: new MemoryTable(entriesMax),
+    inbound: new MemoryTable(entriesMax),
+    inboundMessages: new MemoryTable(entriesMax),
     nextSequence: () => (sequence += 1),
   };
 }

@@ -1,19 +1,43 @@
+import { randomUUID } from 'node:crypto';
 import type { SchemeName } from '../../domain/schemes.js';
-import type { Clock } from '../../ports/clock.js';
+import type { Clock, Ids } from '../../ports/clock.js';
 import type { SubmitOutcome } from '../../ports/scheme.js';
 import { acmt023From } from '../iso20022/acmt023.js';
-import { acmt024Document } from '../iso20022/acmt024.js';
-import { camt029Document } from '../iso20022/camt029.js';
+import { acmt024Document, readAcmt024 } from '../iso20022/acmt024.js';
+import { camt029Document, readCamt029 } from '../iso20022/camt029.js';
 import { camt056From, EXPIRED_REASON } from '../iso20022/camt056.js';
 import { isoDateTime, pacs008From } from '../iso20022/pacs008.js';
-import { pacs002Document, type OriginalTransfer } from '../iso20022/pacs002.js';
+import { pacs002Document, readPacs002, type OriginalTransfer } from '../iso20022/pacs002.js';
 import { pacs028From } from '../iso20022/pacs028.js';
 import { pain013From } from '../iso20022/pain013.js';
-import { pain014Document } from '../iso20022/pain014.js';
+import { pain014Document, readPain014 } from '../iso20022/pain014.js';
 import { reasonText } from '../iso20022/reason-codes.js';
-import { readDocument, type IsoDocument } from '../iso20022/xml.js';
+import { readDocument, text, type IsoDocument } from '../iso20022/xml.js';
 import { defaultDirectoryPath, loadDirectory, type DirectoryResult } from './directory.js';
-import type { Answer, CancellationDecision, LookupRecord, OperatorDocument, OperatorState, RequestToPayRecord, TransferRecord } from './operator-state.js';
+import {
+  inboundCreditDocument,
+  inboundLookupDocument,
+  inboundMessagesOf,
+  inboundRequestToPayDocument,
+  inboundWithdrawalDocument,
+  type CreditPayee,
+  type InboundMessages,
+  type WriteResult,
+} from './inbound-documents.js';
+import { checkOrder, CREDIT_CANCELLED_REASON, isRequestToPayScenario, WITHDRAWAL_REASON, type InboundOrder, type InboundScenario } from './inbound-values.js';
+import type {
+  Answer,
+  CancellationDecision,
+  InboundAnswer,
+  InboundRecord,
+  InboundStage,
+  LookupRecord,
+  OperatorDocument,
+  OperatorState,
+  OriginatedDocument,
+  RequestToPayRecord,
+  TransferRecord,
+} from './operator-state.js';
 import { scenarioFor, scenarioSteps } from './request-to-pay-values.js';
 import { behaviourFor, behaviourSteps, type TransferStep } from './test-values.js';
 
@@ -39,6 +63,14 @@ import { behaviourFor, behaviourSteps, type TransferStep } from './test-values.j
  *   cancellation (camt.056) is answered with a camt.029. A resend of either (same MsgId, same case)
  *   is the same request or cancellation.
  *
+ * - It also originates traffic for an integrator's institution (`originate`, the receiving
+ *   direction, CONTRACT §11): a lookup then a credit, a credit, a request-to-pay and its
+ *   withdrawal, as the order's scenario says (inbound-values.ts, docs/simulator.md). It reads the
+ *   service's answers (acmt.024, pacs.002, pain.014, camt.029), matched to the transaction by the
+ *   original MsgId (or case id) they name, and gives the final word on an approved credit. An
+ *   answer about a message it never originated is counted and ignored; a resend of one (same
+ *   MsgId) changes nothing.
+ *
  * Everything here is synchronous and goes through two ports: the state (operator-state.ts) and
  * the effects below. Whatever one message or one action changes, and the answers it schedules,
  * can therefore be committed together by a store.
@@ -53,6 +85,37 @@ export interface SimulatedOperatorOptions {
   readonly lateAnswerMs: number;
   /** The identifier determination directory (JSON or YAML); the shipped directory.json when absent. */
   readonly directoryPath?: string;
+  /** UETRs of originated transactions: version-4 UUIDs. node:crypto's randomUUID when absent. */
+  readonly ids?: Ids;
+  /** Where the operator reports the service's answers it ignores (about nothing it originated). */
+  readonly log?: { warn(details: Record<string, unknown>, message: string): void };
+}
+
+/** What `originate` started, for a caller to follow the transaction (inboundOf). */
+export type OriginateResult =
+  | {
+      readonly ok: true;
+      readonly scheme: SchemeName;
+      readonly scenario: InboundScenario;
+      /** Lowercase; `inboundOf` takes it. */
+      readonly uetr: string;
+      /** MsgIds of the documents sent so far: the acmt.023 (lookup), pacs.008 (credit) or pain.013 (requestToPay). */
+      readonly messageIds: { readonly lookup?: string; readonly credit?: string; readonly requestToPay?: string };
+    }
+  | { readonly ok: false; readonly error: string };
+
+/** What the operator has seen of an originated transaction. */
+export interface InboundView {
+  readonly scheme: SchemeName;
+  readonly scenario: InboundScenario;
+  readonly uetr: string;
+  readonly stage: InboundStage;
+  readonly startedAt: number;
+  readonly sent: readonly OriginatedDocument[];
+  readonly answers: readonly InboundAnswer[];
+  /** The operator's final word on an approved credit (pacs.002 ACSC, or RJCT in CREDIT_CANCELLED). */
+  readonly finalWord?: { readonly status: string; readonly reasonCode?: string; readonly messageId: string };
+  readonly resolvedAccount?: string;
 }
 
 /** Work the operator schedules for later: plain data, so a store can keep it across a restart. */
@@ -64,7 +127,9 @@ export type OperatorAction =
   /** Answer the lookup. */
   | { readonly type: 'lookup'; readonly messageId: string }
   /** Answer the cancellation. */
-  | { readonly type: 'cancellation'; readonly caseId: string };
+  | { readonly type: 'cancellation'; readonly caseId: string }
+  /** Withdraw the originated request-to-pay (camt.056: CUST, or EXPIRED at its expiry), unless the service already reported it paid or refused. */
+  | { readonly type: 'withdraw'; readonly uetr: string };
 
 export interface OperatorEffects {
   /** Run `action` (SimulatedOperator.run) `delayMs` from now. */
@@ -97,17 +162,31 @@ const ALREADY_PAID = 'ARDT';
 const ALREADY_REJECTED = 'ARJT';
 const NO_ORIGINAL = 'NOOR';
 
+/** What the ids port must give for a UETR. */
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** Statuses by which the service approves a credit (pacs.002 TxSts). */
+const APPROVED = new Set(['ACSP', 'ACCP']);
+
 export class SimulatedOperator {
   readonly options: SimulatedOperatorOptions;
   readonly #state: OperatorState;
   readonly #effects: OperatorEffects;
+  readonly #ids: Ids;
   /** Loaded at the first acmt.023: most simulated schemes never get one. */
   #directory: DirectoryResult | undefined;
+  #ignoredAnswers = 0;
 
   constructor(options: SimulatedOperatorOptions, state: OperatorState, effects: OperatorEffects) {
     this.options = options;
     this.#state = state;
     this.#effects = effects;
+    this.#ids = options.ids ?? { uuid: randomUUID };
+  }
+
+  /** Answers of the service about no message this operator originated (or one it forgot), ignored since it started. */
+  get ignoredAnswerCount(): number {
+    return this.#ignoredAnswers;
   }
 
   /** Distinct transfers the operator holds. */
@@ -135,7 +214,11 @@ export class SimulatedOperator {
     if (document.messageName.startsWith('acmt.023.')) return this.#identification(document);
     if (document.messageName.startsWith('pain.013.')) return this.#requestToPay(document);
     if (document.messageName.startsWith('camt.056.')) return this.#cancellation(document);
-    return refused(`the simulator takes pacs.008, pacs.028, acmt.023, pain.013 and camt.056, not ${document.messageName}`);
+    if (document.messageName.startsWith('acmt.024.')) return this.#lookupAnswer(text, document);
+    if (document.messageName.startsWith('pacs.002.')) return this.#creditAnswer(text);
+    if (document.messageName.startsWith('pain.014.')) return this.#requestToPayAnswer(text);
+    if (document.messageName.startsWith('camt.029.')) return this.#withdrawalAnswer(text);
+    return refused(`the simulator takes pacs.008, pacs.028, acmt.023, pain.013, camt.056, and acmt.024, pacs.002, pain.014, camt.029 answering its own, not ${document.messageName}`);
   }
 
   /** Work scheduled earlier through `later`. */
@@ -153,7 +236,251 @@ export class SimulatedOperator {
       case 'cancellation':
         this.#answerCancellation(action.caseId);
         return;
+      case 'withdraw':
+        this.#withdraw(action.uetr);
+        return;
     }
+  }
+
+  /**
+   * Originates what the order's scenario starts with, for the institution it names: its first
+   * document is handed to the service at once (through the `deliver` effect, like every answer),
+   * what follows comes as the service answers. Nothing is kept when the order cannot be played.
+   */
+  originate(order: InboundOrder): OriginateResult {
+    const checked = checkOrder(order);
+    if (!checked.ok) return checked;
+    const { scheme } = this.options;
+    const messages = inboundMessagesOf(scheme);
+    if (messages === undefined) return { ok: false, error: `the simulator originates nothing on ${scheme}` };
+    const uetr = this.#ids.uuid().toLowerCase();
+    if (!UUID_V4.test(uetr)) return { ok: false, error: `the ids port gave ${uetr}, no version-4 UUID` };
+    const now = this.options.clock.now();
+    const record: InboundRecord = { scenario: checked.order.scenario, order: checked.order, uetr, startedAt: now, stage: 'requested', sent: [], answers: [] };
+    const started = this.#start(record, messages);
+    if (!started.ok) return started;
+    return { ok: true, scheme, scenario: record.scenario, uetr, messageIds: started.messageIds };
+  }
+
+  /** What the operator has seen of the transaction it originated with this UETR; undefined when it knows none. */
+  inboundOf(uetr: string): InboundView | undefined {
+    const record = this.#state.inbound.get(uetr.toLowerCase());
+    if (record === undefined) return undefined;
+    const finalWord = record.sent.find((document) => document.kind === 'final_word');
+    return {
+      scheme: this.options.scheme,
+      scenario: record.scenario,
+      uetr: record.uetr,
+      stage: record.stage,
+      startedAt: record.startedAt,
+      sent: structuredClone(record.sent),
+      answers: structuredClone(record.answers),
+      ...(finalWord === undefined
+        ? {}
+        : { finalWord: { status: record.stage === 'cancelled' ? 'RJCT' : 'ACSC', ...(record.stage === 'cancelled' ? { reasonCode: CREDIT_CANCELLED_REASON } : {}), messageId: finalWord.messageId } }),
+      ...(record.resolvedAccount === undefined ? {} : { resolvedAccount: record.resolvedAccount }),
+    };
+  }
+
+  /** Sends the scenario's first document(s); the record is changed, not yet kept. */
+  #start(record: InboundRecord, messages: InboundMessages): { readonly ok: true; readonly messageIds: Extract<OriginateResult, { ok: true }>['messageIds'] } | { readonly ok: false; readonly error: string } {
+    const { order, scenario } = record;
+    const { scheme, clock, latencyMs } = this.options;
+    const now = clock.now();
+    if (scenario === 'LOOKUP_THEN_CREDIT') {
+      const messageId = this.#nextMessageId();
+      const written = inboundLookupDocument({ scheme, messageId, createdAt: now, uetr: record.uetr }, order, messages);
+      if (!written.ok) return written;
+      record.stage = 'lookup_sent';
+      this.#originated(record, 'lookup', { messageName: messages.lookup ?? '', messageId, document: written.document }, 0);
+      return { ok: true, messageIds: { lookup: messageId } };
+    }
+    if (isRequestToPayScenario(scenario)) {
+      const messageId = this.#nextMessageId();
+      const expiresAt = now + order.expiresInMs;
+      const written = inboundRequestToPayDocument({ scheme, messageId, createdAt: now, uetr: record.uetr, expiresAt }, order, messages);
+      if (!written.ok) return written;
+      if (scenario !== 'REQUEST_TO_PAY' && messages.withdrawal === undefined) return { ok: false, error: `${scheme} has no request-to-pay cancellation` };
+      const messageName = messages.requestToPay ?? '';
+      record.stage = 'requested';
+      record.request = { messageId, messageName, endToEndId: messageId, instructionId: messageId, expiresAt };
+      this.#originated(record, 'request_to_pay', { messageName, messageId, document: written.document }, 0);
+      if (scenario === 'REQUEST_TO_PAY_WITHDRAWN') this.#effects.later(order.withdrawAfterMs, { type: 'withdraw', uetr: record.uetr });
+      if (scenario === 'REQUEST_TO_PAY_EXPIRING') this.#effects.later(order.expiresInMs, { type: 'withdraw', uetr: record.uetr });
+      return { ok: true, messageIds: { requestToPay: messageId } };
+    }
+    const credit = this.#credit(record, { ...(order.accountNumber === undefined ? {} : { accountNumber: order.accountNumber }), ...(order.customerName === undefined ? {} : { legalName: order.customerName }) }, messages, 0);
+    if (!credit.ok) return credit;
+    // The same document (same MsgId) once more, shortly after: a scheme's resend the service must recognise.
+    if (scenario === 'CREDIT_DUPLICATE') this.#originated(record, 'credit', credit.sent, latencyMs);
+    return { ok: true, messageIds: { credit: credit.sent.messageId } };
+  }
+
+  /** Writes and sends the pacs.008 of the record's credit `delayMs` from now. */
+  #credit(record: InboundRecord, payee: CreditPayee, messages: InboundMessages, delayMs: number): { readonly ok: true; readonly sent: OperatorDocument } | { readonly ok: false; readonly error: string } {
+    const { scheme, clock } = this.options;
+    const now = clock.now();
+    const messageId = this.#nextMessageId();
+    const written: WriteResult = inboundCreditDocument({ scheme, messageId, createdAt: now, uetr: record.uetr }, record.order, payee, messages);
+    if (!written.ok) return written;
+    const messageName = messages.family.messages.creditTransfer.version;
+    record.stage = 'credit_sent';
+    record.credit = {
+      messageId,
+      messageName,
+      createdAt: isoDateTime(now),
+      instructionId: messageId,
+      endToEndId: messageId,
+      transactionId: messageId,
+      uetr: record.uetr,
+      statusReport: STATUS_REPORT_FOR.get(messageName) ?? 'pacs.002.001.10',
+    };
+    const sent = { messageName, messageId, document: written.document };
+    this.#originated(record, 'credit', sent, delayMs);
+    return { ok: true, sent };
+  }
+
+  /** Hands an originated document to the service (about the transaction's UETR, in order) and notes it. */
+  #originated(record: InboundRecord, kind: OriginatedDocument['kind'], document: OperatorDocument, delayMs: number): void {
+    record.sent.push({ ...document, kind, at: this.options.clock.now() + delayMs });
+    this.#state.inboundMessages.put(document.messageId, record.uetr);
+    // Kept before it is handed on: an answer may come back before this call returns.
+    this.#state.inbound.put(record.uetr, record, record.uetr);
+    this.#effects.deliver(document, record.uetr, delayMs);
+  }
+
+  /** The originated transaction an answer names by its original MsgId (or case id), unless the answer is one already taken. */
+  #answered(ids: readonly (string | undefined)[], answer: Omit<InboundAnswer, 'at'>): InboundRecord | undefined {
+    let uetr: string | undefined;
+    for (const id of ids) uetr ??= id === undefined ? undefined : this.#state.inboundMessages.get(id);
+    const record = uetr === undefined ? undefined : this.#state.inbound.get(uetr);
+    if (record === undefined) {
+      this.#ignoredAnswers += 1;
+      this.options.log?.warn({ scheme: this.options.scheme, messageName: answer.messageName, messageId: answer.messageId, about: ids }, 'simulated operator: an answer about no message it originated is ignored');
+      return undefined;
+    }
+    // A resend of an answer already taken (same MsgId) changes nothing.
+    if (record.answers.some((taken) => taken.messageId === answer.messageId && taken.messageName === answer.messageName)) return undefined;
+    record.answers.push({ ...answer, at: this.options.clock.now() });
+    return record;
+  }
+
+  /** acmt.024: after a SUCCESSFUL one, the credit to the account resolved, with the lookup's UETR; after FAILED, nothing. */
+  #lookupAnswer(xml: string, document: IsoDocument): SubmitOutcome {
+    const read = readAcmt024(xml);
+    if (!read.ok) return refused(read.error);
+    const report = read.value;
+    const record = this.#answered([report.originalMessageId, text(document.body, 'Rpt', 'OrgnlId')], {
+      messageName: report.messageName,
+      messageId: report.messageId ?? '',
+      about: 'lookup',
+      status: report.verified ? 'SUCCESSFUL' : 'FAILED',
+      ...(report.reasonCode === undefined ? {} : { reasonCode: report.reasonCode }),
+    });
+    if (record === undefined) return { kind: 'delivered' };
+    if (record.stage === 'lookup_sent') {
+      const account = report.account.traditionalIdentifier ?? record.order.accountNumber;
+      const messages = inboundMessagesOf(this.options.scheme);
+      if (!report.verified || account === undefined || messages === undefined) {
+        record.stage = 'lookup_failed';
+      } else {
+        record.resolvedAccount = account;
+        const payee: CreditPayee = {
+          accountNumber: account,
+          ...(report.account.knownAsName === undefined ? {} : { knownAsName: report.account.knownAsName }),
+          ...(report.account.legalName === undefined ? {} : { legalName: report.account.legalName }),
+        };
+        const credit = this.#credit(record, payee, messages, this.options.latencyMs);
+        if (!credit.ok) {
+          record.stage = 'lookup_failed';
+          this.options.log?.warn({ scheme: this.options.scheme, uetr: record.uetr, error: credit.error }, 'simulated operator: the credit after a successful lookup cannot be written');
+        }
+      }
+    }
+    this.#state.inbound.put(record.uetr, record);
+    return { kind: 'delivered' };
+  }
+
+  /** pacs.002: after ACSP or ACCP, the final word (ACSC; RJCT in CREDIT_CANCELLED); after RJCT, nothing. */
+  #creditAnswer(xml: string): SubmitOutcome {
+    const read = readPacs002(xml);
+    if (!read.ok) return refused(read.error);
+    const [status] = read.value.statuses;
+    const record = this.#answered([status?.originalMessageId], {
+      messageName: read.value.messageName,
+      messageId: read.value.messageId ?? '',
+      about: 'credit',
+      status: status?.status ?? '',
+      ...(status?.reasonCode === undefined ? {} : { reasonCode: status.reasonCode }),
+    });
+    if (record === undefined) return { kind: 'delivered' };
+    const credit = record.credit;
+    if (record.stage === 'credit_sent' && credit !== undefined && status?.status !== undefined) {
+      if (APPROVED.has(status.status)) {
+        const answer: Answer = record.scenario === 'CREDIT_CANCELLED' ? { status: 'RJCT', reasonCode: CREDIT_CANCELLED_REASON } : { status: 'ACSC' };
+        const finalWord = this.#statusReport(credit, credit.statusReport, answer);
+        record.stage = answer.status === 'ACSC' ? 'settled' : 'cancelled';
+        this.#originated(record, 'final_word', finalWord, this.options.latencyMs);
+      } else if (status.status === 'RJCT') {
+        record.stage = 'rejected';
+      }
+    }
+    this.#state.inbound.put(record.uetr, record);
+    return { kind: 'delivered' };
+  }
+
+  /** pain.014: recorded; ACSC and RJCT end the request (no withdrawal follows). */
+  #requestToPayAnswer(xml: string): SubmitOutcome {
+    const read = readPain014(xml);
+    if (!read.ok) return refused(read.error);
+    const [status] = read.value.statuses;
+    const record = this.#answered([read.value.originalMessageId], {
+      messageName: read.value.messageName,
+      messageId: read.value.messageId ?? '',
+      about: 'request_to_pay',
+      status: status?.status ?? '',
+      ...(status?.reasonCode === undefined ? {} : { reasonCode: status.reasonCode }),
+    });
+    if (record === undefined) return { kind: 'delivered' };
+    if (record.stage === 'requested' && status?.status === 'ACSC') record.stage = 'paid';
+    if (record.stage === 'requested' && status?.status === 'RJCT') record.stage = 'refused';
+    this.#state.inbound.put(record.uetr, record);
+    return { kind: 'delivered' };
+  }
+
+  /** camt.029: recorded against the withdrawal it resolves (its case id), else the request it names. */
+  #withdrawalAnswer(xml: string): SubmitOutcome {
+    const read = readCamt029(xml);
+    if (!read.ok) return refused(read.error);
+    const answer = read.value;
+    const record = this.#answered([answer.caseId, answer.originalMessageId], {
+      messageName: answer.messageName,
+      messageId: answer.messageId ?? '',
+      about: 'withdrawal',
+      status: answer.confirmation ?? answer.transactionStatus ?? '',
+      ...(answer.reasonCode === undefined ? {} : { reasonCode: answer.reasonCode }),
+    });
+    if (record !== undefined) this.#state.inbound.put(record.uetr, record);
+    return { kind: 'delivered' };
+  }
+
+  /** The camt.056 of REQUEST_TO_PAY_WITHDRAWN (CUST) or REQUEST_TO_PAY_EXPIRING (EXPIRED), unless the request already ended. */
+  #withdraw(uetr: string): void {
+    const record = this.#state.inbound.get(uetr);
+    const request = record?.request;
+    const messages = inboundMessagesOf(this.options.scheme);
+    if (record === undefined || request === undefined || messages === undefined || record.stage !== 'requested') return;
+    const caseId = this.#nextMessageId();
+    const reason = record.scenario === 'REQUEST_TO_PAY_EXPIRING' ? EXPIRED_REASON : WITHDRAWAL_REASON;
+    const written = inboundWithdrawalDocument({ scheme: this.options.scheme, caseId, createdAt: this.options.clock.now() }, record.order, { ...request, uetr: record.uetr }, reason, messages);
+    if (!written.ok) {
+      this.options.log?.warn({ scheme: this.options.scheme, uetr, error: written.error }, 'simulated operator: the withdrawal cannot be written');
+      return;
+    }
+    record.stage = 'withdrawn';
+    record.withdrawalCaseId = caseId;
+    this.#originated(record, 'withdrawal', { messageName: messages.withdrawal ?? '', messageId: caseId, document: written.document }, 0);
+    this.#state.inbound.put(uetr, record);
   }
 
   #creditTransfer(document: IsoDocument): SubmitOutcome {

@@ -5,6 +5,8 @@
 import type { SchemeName } from '../../domain/schemes.js';
 import type { SubmitOutcome } from '../../ports/scheme.js';
 import type { SchemeMessage } from '../transport.js';
+import type { InboundOrder } from './inbound-values.js';
+import type { InboundView, OriginateResult } from './simulated-operator.js';
 import type { SimulatorOptions } from './simulator.js';
 
 /** A simulator's settings as sent to the thread: the thread keeps its own (system) clock. */
@@ -17,6 +19,10 @@ export type ToSimulator =
   | { readonly type: 'start'; readonly scheme: SchemeName }
   /** Hand one message to the simulated operator; answered by `sent` with the same `call`. */
   | { readonly type: 'send'; readonly call: number; readonly message: SchemeMessage }
+  /** Have the scheme's operator originate this order; answered by `originated` with the same `call`. */
+  | { readonly type: 'originate'; readonly call: number; readonly scheme: SchemeName; readonly order: InboundOrder }
+  /** What the scheme's operator has seen of an originated transaction; answered by `inbound_view` with the same `call`. */
+  | { readonly type: 'inbound_of'; readonly call: number; readonly scheme: SchemeName; readonly uetr: string }
   /** How the service took `inbound` message `delivery`: a refusal makes the simulator deliver it again. */
   | { readonly type: 'handled'; readonly delivery: number; readonly ok: boolean }
   /** Forget the scheme: its timers stop and nothing more of it comes back. */
@@ -24,5 +30,7 @@ export type ToSimulator =
 
 export type FromSimulator =
   | { readonly type: 'sent'; readonly call: number; readonly outcome: SubmitOutcome }
+  | { readonly type: 'originated'; readonly call: number; readonly result: OriginateResult }
+  | { readonly type: 'inbound_view'; readonly call: number; readonly view: InboundView | undefined }
   /** An answer of the simulated operator, for the scheme's inbound handler. */
   | { readonly type: 'inbound'; readonly delivery: number; readonly scheme: SchemeName; readonly document: string };

@@ -59,6 +59,17 @@ port.on('message', (message: ToSimulator) => {
       void sent.then((outcome) => send({ type: 'sent', call, outcome }));
       return;
     }
+    case 'originate': {
+      const { call, scheme } = message;
+      const simulator = simulators.get(scheme);
+      const originated = simulator === undefined ? Promise.resolve({ ok: false, error: `the simulator does not serve ${scheme} now` } as const) : simulator.originate(message.order);
+      void originated.then((result) => send({ type: 'originated', call, result }));
+      return;
+    }
+    case 'inbound_of': {
+      send({ type: 'inbound_view', call: message.call, view: simulators.get(message.scheme)?.inboundOf(message.uetr) });
+      return;
+    }
     case 'handled': {
       const waiting = handling.get(message.delivery);
       handling.delete(message.delivery);

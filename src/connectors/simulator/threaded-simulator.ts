@@ -16,6 +16,8 @@ import type { SubmitOutcome } from '../../ports/scheme.js';
 import type { InboundHandler, SchemeMessage, SchemeTransport, TransportContext } from '../transport.js';
 import type { FromSimulator, SimulatorSettings, ToSimulator } from './simulator-protocol.js';
 import { loadDirectory } from './directory.js';
+import type { InboundOrder } from './inbound-values.js';
+import type { InboundView, OriginateResult } from './simulated-operator.js';
 import { simulatorSettings, type SimulatorOverrides } from './simulator.js';
 
 class SimulatorThread {
@@ -23,6 +25,8 @@ class SimulatorThread {
   readonly #settings = new Map<SchemeName, SimulatorSettings>();
   readonly #handlers = new Map<SchemeName, InboundHandler>();
   readonly #calls = new Map<number, (outcome: SubmitOutcome) => void>();
+  readonly #originations = new Map<number, (result: OriginateResult) => void>();
+  readonly #views = new Map<number, (view: InboundView | undefined) => void>();
   #nextCall = 1;
 
   get worker(): Worker | undefined {
@@ -35,12 +39,36 @@ class SimulatorThread {
   }
 
   send(message: SchemeMessage): Promise<SubmitOutcome> {
-    const call = this.#nextCall;
-    this.#nextCall += 1;
+    const call = this.#call();
     const outcome = new Promise<SubmitOutcome>((resolve) => this.#calls.set(call, resolve));
     (this.#worker ?? this.#begin()).postMessage({ type: 'send', call, message } satisfies ToSimulator);
     this.#keepAlive();
     return outcome;
+  }
+
+  originate(scheme: SchemeName, order: InboundOrder): Promise<OriginateResult> {
+    const call = this.#call();
+    const result = new Promise<OriginateResult>((resolve) => this.#originations.set(call, resolve));
+    (this.#worker ?? this.#begin()).postMessage({ type: 'originate', call, scheme, order } satisfies ToSimulator);
+    this.#keepAlive();
+    return result;
+  }
+
+  inboundOf(scheme: SchemeName, uetr: string): Promise<InboundView | undefined> {
+    const worker = this.#worker;
+    // A thread that is not running remembers nothing.
+    if (worker === undefined) return Promise.resolve(undefined);
+    const call = this.#call();
+    const view = new Promise<InboundView | undefined>((resolve) => this.#views.set(call, resolve));
+    worker.postMessage({ type: 'inbound_of', call, scheme, uetr } satisfies ToSimulator);
+    this.#keepAlive();
+    return view;
+  }
+
+  #call(): number {
+    const call = this.#nextCall;
+    this.#nextCall += 1;
+    return call;
   }
 
   start(scheme: SchemeName, handler: InboundHandler): void {
@@ -78,6 +106,20 @@ class SimulatorThread {
   }
 
   #receive(message: FromSimulator): void {
+    if (message.type === 'originated') {
+      const resolve = this.#originations.get(message.call);
+      this.#originations.delete(message.call);
+      resolve?.(message.result);
+      this.#keepAlive();
+      return;
+    }
+    if (message.type === 'inbound_view') {
+      const resolve = this.#views.get(message.call);
+      this.#views.delete(message.call);
+      resolve?.(message.view);
+      this.#keepAlive();
+      return;
+    }
     if (message.type === 'sent') {
       const resolve = this.#calls.get(message.call);
       this.#calls.delete(message.call);
@@ -103,11 +145,17 @@ class SimulatorThread {
     const calls = [...this.#calls.values()];
     this.#calls.clear();
     for (const resolve of calls) resolve({ kind: 'failed', retryable: true, error: reason });
+    const originations = [...this.#originations.values()];
+    this.#originations.clear();
+    for (const resolve of originations) resolve({ ok: false, error: reason });
+    const views = [...this.#views.values()];
+    this.#views.clear();
+    for (const resolve of views) resolve(undefined);
   }
 
   /** The thread keeps the process alive only while a send waits on it or a scheme expects answers. */
   #keepAlive(): void {
-    if (this.#calls.size > 0 || this.#handlers.size > 0) this.#worker?.ref();
+    if (this.#calls.size > 0 || this.#originations.size > 0 || this.#views.size > 0 || this.#handlers.size > 0) this.#worker?.ref();
     else this.#worker?.unref();
   }
 }
@@ -137,6 +185,16 @@ export class ThreadedSimulator implements SchemeTransport {
 
   stop(): Promise<void> {
     return thread.stop(this.settings.scheme);
+  }
+
+  /** The simulated operator originates traffic for an integrator's institution (SchemeSimulator.originate), in the simulator thread. */
+  originate(order: InboundOrder): Promise<OriginateResult> {
+    return thread.originate(this.settings.scheme, order);
+  }
+
+  /** What the operator has seen of the transaction it originated with this UETR (undefined too while no thread runs). */
+  inboundOf(uetr: string): Promise<InboundView | undefined> {
+    return thread.inboundOf(this.settings.scheme, uetr);
   }
 }
 
