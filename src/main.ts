@@ -1,4 +1,5 @@
 import type { Processing } from './ports/processing.js';
+import { simulatedInbound } from './connectors/simulator/threaded-simulator.js';
 import type { SchemeInbound } from './ports/scheme.js';
 import { receiveFromScheme, type ReceiveDeps } from './app/receive-from-scheme.js';
 /**
@@ -134,6 +135,7 @@ async function main(): Promise<void> {
       ...(config.demoCredentials === undefined ? {} : { demoInbox: new DemoInbox(config.demoCredentials.webhookSecret, clock) }),
       processing,
       delivery: dispatcher,
+      simulatedInbound,
     },
     { logger: log },
   );

@@ -483,7 +483,7 @@ async function integratorConfig(file: IntegratorFile): Promise<IntegratorConfig>
     partnerApiUrl: withoutTrailingSlash(file.partnerApiUrl),
     eventsApiUrl: withoutTrailingSlash(file.eventsApiUrl),
     events: file.events !== false,
-    eventTypeNames: typeof file.events === 'object' ? file.events.typeNames : 'current',
+    eventTypeNames: typeof file.events === 'object' ? (file.events.typeNames ?? 'current') : 'current',
     identifierDetermination: file.identifierDetermination,
     schemes: [...file.schemes],
     callbackAuth: callbackAuth(file.callbackAuth),

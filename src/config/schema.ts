@@ -226,7 +226,7 @@ const IntegratorSchema = Type.Object(
     partnerApiUrl: HttpUrl,
     eventsApiUrl: HttpUrl,
     /** true / false, or the events' settings (on): `typeNames: legacy` for the seed system's older credit-transfer names (CREDIT_AUTH_*). */
-    events: Type.Union([Type.Boolean(), Type.Object({ typeNames: StringEnum(['current', 'legacy'] as const, { default: 'current' }) }, { additionalProperties: false })], {
+    events: Type.Union([Type.Boolean(), Type.Object({ typeNames: Type.Optional(StringEnum(['current', 'legacy'] as const, {})) }, { additionalProperties: false })], {
       default: true,
     }),
     identifierDetermination: StringEnum(['sync', 'async'] as const, { default: 'sync' }),

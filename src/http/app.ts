@@ -29,6 +29,7 @@ import { operationsRoutes, type Readiness } from './routes/operations.js';
 import { creditTransferRoutes } from './routes/v1/credit-transfer.js';
 import { identifierDeterminationRoutes } from './routes/v1/identifier-determination.js';
 import { inboundRoutes } from './routes/v1/inbound.js';
+import type { SimulatedInbound } from './routes/admin-inbound.js';
 import { requestToPayRoutes } from './routes/v1/request-to-pay.js';
 import { TIME_BUDGET_MS_DEFAULTS } from '../config/schema.js';
 import { openApiPlugin } from './openapi/plugin.js';
@@ -49,6 +50,8 @@ export interface AppDeps {
   readonly tracing?: Tracing;
   /** The demo integrator's inbox, served under /demo/inbox and listed by the admin API (demo only). */
   readonly demoInbox?: DemoInbox;
+  /** The built-in simulator's operator, which the admin API has originate traffic for integrators. */
+  readonly simulatedInbound?: SimulatedInbound;
 }
 
 /** Paths that logs must never show in clear. */
@@ -127,6 +130,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
       samples: useCases,
       ...(deps.delivery === undefined ? {} : { delivery: deps.delivery }),
       ...(deps.demoInbox === undefined ? {} : { demoInbox: deps.demoInbox }),
+      ...(deps.simulatedInbound === undefined ? {} : { simulatedInbound: deps.simulatedInbound }),
     });
   });
   const { admin } = config;

@@ -3,6 +3,9 @@
  * and appends each one, as a JSON line with its path, headers and body, to the file named by
  * RECEIVER_FILE before acknowledging it, so what it acknowledged survives its own restarts.
  * RECEIVER_FAIL_FIRST=N answers the first N requests of each path 503 (a flaky integrator).
+ * As the receiving bank it answers the sync calls (inboundAnswer): a credit is APPROVED unless the
+ * creditor account ends in 04 (REJECTED AC04); a lookup is SUCCESSFUL with both names.
+ * RECEIVER_ANSWER_DELAY_MS holds those answers that long (an integrator slower than its budget).
  */
 import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -12,6 +15,49 @@ const port = Number(process.env.PORT);
 if (file === undefined || !Number.isInteger(port)) throw new Error('RECEIVER_FILE and PORT are required');
 const failFirst = Number(process.env.RECEIVER_FAIL_FIRST ?? 0);
 const failures = new Map<string, number>();
+const answerDelayMs = Number(process.env.RECEIVER_ANSWER_DELAY_MS ?? 0);
+let answers = 0;
+
+/** The receiving bank's answer to a sync call, or undefined for anything else. */
+function inboundAnswer(path: string, body: string): string | undefined {
+  const now = new Date().toISOString();
+  answers += 1;
+  const messageIdentifiers = { messageIdentification: `RCV${process.pid}x${answers}`, creationDateTime: now };
+  if (path.endsWith('/transactions/inbound/credit-transfer-authorisation-sync')) {
+    const transfer = JSON.parse(body) as { messageIdentifiers: unknown; transactionIdentifiers: unknown; creditorAccount?: { identification?: { value?: string } } };
+    const rejected = transfer.creditorAccount?.identification?.value?.endsWith('04') === true;
+    return JSON.stringify({
+      schema: 'PaymentStatusReport',
+      messageIdentifiers,
+      originalMessageIdentifiers: transfer.messageIdentifiers,
+      transactionIdentifiers: transfer.transactionIdentifiers,
+      status: rejected ? { outcome: 'REJECTED', reasonInfo: [{ reason: { schema: 'CODE', value: 'AC04' } }] } : { outcome: 'APPROVED' },
+    });
+  }
+  if (path.endsWith('/identifiers/inbound/identifier-determination-sync')) {
+    const lookup = JSON.parse(body) as { messageIdentifiers: unknown; supplementaryData?: unknown; request: { uetr: string; verificationIdentification: string; schema: string; identifier: { schema: string; value: string } } };
+    const { identifier } = lookup.request;
+    return JSON.stringify({
+      schema: 'IdentifierDeterminationResponse',
+      messageIdentifiers,
+      originalMessageIdentifiers: lookup.messageIdentifiers,
+      scheme: 'ZA_RPP',
+      uetr: lookup.request.uetr,
+      verificationIdentification: lookup.request.verificationIdentification,
+      report: {
+        reportInformation: {
+          outcome: 'SUCCESSFUL',
+          accountInformation: {
+            traditionalIdentifier: identifier.schema === 'GENERIC' ? identifier.value : '4071000001',
+            ...(identifier.schema === 'GENERIC' ? {} : { proxy: { value: identifier.value, schema: identifier.schema } }),
+          },
+          accountOwner: { knownAsName: 'Thandi', legalName: 'Thandi Nkosi' },
+        },
+      },
+    });
+  }
+  return undefined;
+}
 
 const server = createServer((request, response) => {
   const chunks: Buffer[] = [];
@@ -28,6 +74,11 @@ const server = createServer((request, response) => {
     }
     const body = Buffer.concat(chunks).toString('utf8');
     appendFileSync(file, `${JSON.stringify({ at: Date.now(), path, headers: request.headers, body })}\n`);
+    const answer = inboundAnswer(path, body);
+    if (answer !== undefined) {
+      setTimeout(() => response.writeHead(200, { 'content-type': 'application/json' }).end(answer), answerDelayMs);
+      return;
+    }
     response.writeHead(path.endsWith('/events') ? 200 : 202).end();
   });
 });

@@ -26,7 +26,7 @@ export class Receiver {
     this.file = file;
   }
 
-  static async start(options: { failFirst?: number } = {}): Promise<Receiver> {
+  static async start(options: { failFirst?: number; answerDelayMs?: number } = {}): Promise<Receiver> {
     const receiver = new Receiver(await freePort(), join(mkdtempSync(join(tmpdir(), 'regpay-receiver-')), 'received.jsonl'));
     await receiver.up(options);
     return receiver;
@@ -41,9 +41,9 @@ export class Receiver {
   }
 
   /** (Re)start listening on the same port. */
-  async up(options: { failFirst?: number } = {}): Promise<void> {
+  async up(options: { failFirst?: number; answerDelayMs?: number } = {}): Promise<void> {
     const child = tracked(spawn(process.execPath, [MAIN], {
-      env: { ...process.env, PORT: String(this.port), RECEIVER_FILE: this.file, RECEIVER_FAIL_FIRST: String(options.failFirst ?? 0) },
+      env: { ...process.env, PORT: String(this.port), RECEIVER_FILE: this.file, RECEIVER_FAIL_FIRST: String(options.failFirst ?? 0), RECEIVER_ANSWER_DELAY_MS: String(options.answerDelayMs ?? 0) },
       stdio: ['ignore', 'pipe', 'inherit'],
     }));
     this.#child = child;

@@ -210,3 +210,9 @@ export function threadedSimulatorTransport(overrides: SimulatorOverrides = {}): 
     return new ThreadedSimulator(settings);
   };
 }
+
+/** The built-in simulator's operator as the admin API drives it: traffic it originates for an integrator's institution, and what it saw of it. */
+export const simulatedInbound = {
+  originate: (scheme: SchemeName, order: InboundOrder): Promise<OriginateResult> => thread.originate(scheme, order),
+  inboundOf: (scheme: SchemeName, uetr: string): Promise<InboundView | undefined> => thread.inboundOf(scheme, uetr),
+};

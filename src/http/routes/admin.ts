@@ -12,6 +12,7 @@ import { errorResponse } from '../schemas.js';
 import { domainValidator, type Validated } from '../validation.js';
 import type { DemoInbox } from '../../app/demo-inbox.js';
 import { adminSchemeRoutes } from './admin-schemes.js';
+import { adminInboundRoutes, type SimulatedInbound } from './admin-inbound.js';
 import { adminSimulatorRoutes, type SampleDeps } from './admin-simulator.js';
 import { adminTransactionRoutes } from './admin-transactions.js';
 
@@ -39,6 +40,8 @@ export interface AdminDeps {
   readonly delivery?: Pick<OutboxDelivery, 'wake'>;
   /** The demo's inbox, listed at /admin/v1/demo-inbox (demo only). */
   readonly demoInbox?: DemoInbox;
+  /** The built-in simulator's operator, for the traffic it originates (admin-inbound.ts). */
+  readonly simulatedInbound?: SimulatedInbound;
 }
 
 export const ADMIN_PREFIX = '/admin/v1';
@@ -81,6 +84,7 @@ export async function adminRoutes(scope: FastifyInstance, deps: AdminDeps): Prom
   adminTransactionRoutes(scope, { store: deps.store, integratorIds: [...integratorIds], ...(deps.demoInbox === undefined ? {} : { demoInbox: deps.demoInbox }) });
   adminSchemeRoutes(scope, deps);
   adminSimulatorRoutes(scope, deps);
+  adminInboundRoutes(scope, deps);
 
   scope.get<{ Querystring: ListQuery }>(
     `${ADMIN_PREFIX}/deliveries`,
