@@ -312,14 +312,15 @@ export class Engine implements SchemeAnswers, Processing {
         if (staleRetries > this.#options.staleRetriesMax) break;
         continue;
       }
-      this.#transactions.set(transactionId, {
+      const committed: TransactionRecord = {
         ...transaction,
         state: change.toState,
         version: outcome.version,
         updatedAt: change.at,
         dueAt: change.dueAt,
         data: change.data ?? transaction.data,
-      });
+      };
+      this.#transactions.set(transactionId, committed);
       // Whatever was due at once is already leased to this instance and goes out without a claim.
       if (outcome.leased.length > 0) this.#deps.delivery?.take(outcome.leased);
       else if (change.outbox.length > 0 && change.leaseOutbox === undefined) this.#deps.delivery?.wake();
@@ -328,7 +329,8 @@ export class Engine implements SchemeAnswers, Processing {
         if (decision.steps.length > 0) milestones.statesEntered(transaction, decision.steps.map((step) => step.state));
         if (decision.outcome !== undefined) milestones.decided(transaction, decision.outcome, change.at);
       }
-      await this.#execute(driver, context, decision);
+      // A command carries out the committed decision: it sees the transaction as committed.
+      await this.#execute(driver, { ...context, transaction: committed }, decision);
       return 'done';
     }
     this.#deps.log.warn({ transactionId }, 'engine: decision stayed stale; the timer retries it');

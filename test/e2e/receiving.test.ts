@@ -30,11 +30,9 @@ const eventsFor = (received: Received[], uetr: string) => received.filter((m) =>
 describe('receiving: lookups of the bank’s customers and credits to them, end to end', () => {
   let receiver: Receiver;
   let server: RunningServer;
-  let slowReceiver: Receiver;
 
   before(async () => {
     receiver = await Receiver.start();
-    slowReceiver = await Receiver.start({ answerDelayMs: 3_000 });
     const database = `sqlite:${join(mkdtempSync(join(tmpdir(), 'regpay-receiving-')), 'regpay.db')}`;
     const configPath = writeTestConfig({
       database,
@@ -48,16 +46,10 @@ describe('receiving: lookups of the bank’s customers and credits to them, end 
       },
     });
     server = await startServer({ configPath });
-    void slowReceiver;
   });
   after(async () => {
-    if (process.env.RECEIVING_DEBUG !== undefined) {
-      process.stderr.write(server.output().split('\n').filter((line) => /warn|error|WARN|ERROR|"level":[45]0/.test(line)).slice(0, 40).join('\n'));
-      process.stderr.write(receiver.received().map((m) => `${m.path} ${m.body.slice(0, 300)}`).join('\n'));
-    }
     await server?.stop();
     await receiver?.down();
-    await slowReceiver?.down();
   });
 
   const originate = async (order: Record<string, unknown>): Promise<{ status: number; body: any }> => {

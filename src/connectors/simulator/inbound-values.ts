@@ -159,7 +159,8 @@ export function checkOrder(order: InboundOrder): CheckOrderResult {
       scenario,
       institution: { ...(bicfi === undefined ? {} : { bicfi }), ...(memberId === undefined ? {} : { memberId }) },
       ...(order.accountNumber === undefined ? {} : { accountNumber: order.accountNumber }),
-      ...(order.proxy === undefined ? {} : { proxy: { value: order.proxy.value, schema: order.proxy.schema, ...(order.proxy.namespace === undefined ? {} : { namespace: order.proxy.namespace }) } }),
+      // A proxy lookup names its namespace (the interface requires it for MOBILE and CUSTOM): PayShap's own when the order names none.
+      ...(order.proxy === undefined ? {} : { proxy: { value: order.proxy.value, schema: order.proxy.schema, namespace: order.proxy.namespace ?? `ZA_${order.proxy.schema}` } }),
       amount: amount.text,
       ...(order.customerName === undefined ? {} : { customerName: order.customerName }),
       payerName: order.payerName ?? SIMULATED_PAYER.name,
