@@ -210,6 +210,8 @@ export function decideInbound(profile: InboundProfile, view: InboundView, input:
     case 'asked': {
       if (!asking) return none(`the integrator's answer came after the ${state} state`);
       if (!input.ok) {
+        // A failed call after one the integrator took (a late outcome of an earlier call) changes nothing: it has the question.
+        if (state === S.REQUEST_DELIVERED) return undefined;
         if (state === S.REQUEST_DELIVERY_FAILURE) return { steps: [], data, dueAt: Math.min(data.deadlineAt, env.now + env.resendDelayMs(data.calls ?? 1)), commands: [] };
         return {
           steps: [{ state: S.REQUEST_DELIVERY_FAILURE, payloadJson: JSON.stringify({ error: input.error }) }],
