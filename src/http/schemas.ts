@@ -1,6 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { StringEnum } from '../domain/messages/common.js';
 import { IdentifierDeterminationResponseSchema } from '../domain/messages/identifier-determination.js';
+import { AuthorisationReportSchema } from '../domain/messages/inbound-answers.js';
 
 /**
  * Schemas of the routes' requests and answers beyond the messages. Each has an `$id`: routes name
@@ -308,4 +309,5 @@ export const REFERENCED_SCHEMAS: readonly TSchema[] = [
   SimulatorSampleRequestSchema,
   SimulatorSampleResultSchema,
   IdentifierDeterminationResponseSchema,
+  AuthorisationReportSchema,
 ];

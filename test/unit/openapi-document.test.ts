@@ -7,7 +7,7 @@ import { openStore } from '../../src/adapters/store.js';
 import { systemClock, systemIds } from '../../src/adapters/system/system.js';
 import { configFromObject } from '../../src/config/load.js';
 import { CALLBACK_PATHS } from '../../src/domain/callback-paths.js';
-import { EVENT_CLASS } from '../../src/domain/events.js';
+import { directionOf, EVENT_CLASS } from '../../src/domain/events.js';
 import type { FieldError } from '../../src/domain/errors.js';
 import { MACHINES } from '../../src/domain/machines/registry.js';
 import { validateIdentifierDeterminationRequest, IdentifierDeterminationResponseSchema } from '../../src/domain/messages/identifier-determination.js';
@@ -208,8 +208,9 @@ void describe('OpenAPI document', () => {
 
   void it('documents a webhook for every callback and every event type, with the Standard Webhooks headers', async () => {
     const document = await documentOf(await startApp());
-    const eventTypes = [...MACHINES.values()].flatMap((machine) => Object.keys(machine.transitions));
-    const expected = [...Object.keys(CALLBACK_PATHS), ...eventTypes.map((type) => `${EVENT_CLASS}_${type}`)];
+    // Inbound kinds share type names with outbound ones: their webhooks are named INBOUND_….
+    const eventNames = [...MACHINES.values()].flatMap((machine) => Object.keys(machine.transitions).map((type) => `${directionOf(machine.kind) === 'INBOUND' ? 'INBOUND_' : ''}${EVENT_CLASS}_${type}`));
+    const expected = [...Object.keys(CALLBACK_PATHS), ...eventNames];
     assert.deepEqual(Object.keys(document.webhooks).sort(), expected.sort());
     for (const [name, item] of Object.entries(document.webhooks as Json)) {
       const headers = (item.post.parameters as Json[]).map((parameter) => document.components.parameters[String(parameter.$ref).split('/').pop() ?? ''].name);

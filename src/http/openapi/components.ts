@@ -35,6 +35,7 @@ import {
   TaxInformationSchema,
 } from '../../domain/messages/credit-transfer.js';
 import { IdentifierDeterminationRequestSchema, IdentifierDeterminationResponseSchema } from '../../domain/messages/identifier-determination.js';
+import { AuthorisationReportSchema } from '../../domain/messages/inbound-answers.js';
 import { PaymentStatusRequestSchema } from '../../domain/messages/payment-status-request.js';
 import {
   ReasonInfoSchema,
@@ -183,6 +184,7 @@ const MESSAGES: readonly TSchema[] = [
   PaymentStatusReportSchema,
   IdentifierDeterminationRequestSchema,
   IdentifierDeterminationResponseSchema,
+  AuthorisationReportSchema,
   RequestToPaySchema,
   RequestToPayStatusRequestSchema,
   RequestToPayCancellationSchema,

@@ -56,6 +56,9 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   token: ['TokenClientCredentialsGrant', 'TokenPasswordGrant', 'TokenRefreshGrant'],
   adminReplayDeliveries: ['ReplayIntegratorSince', 'ReplaySince'],
   adminSendSimulatorSample: ['SimulatorSampleRejectAc01'],
+  inboundCreditTransferAuthorisationResponse: ['PaymentStatusReportApproved'],
+  inboundIdentifierDeterminationReport: ['IdentifierDeterminationResponseSuccessful'],
+  adminSimulatorInbound: ['SimulatorInboundLookupThenCredit'],
 };
 
 /** Example names of response bodies, by operationId and status code. */
@@ -125,6 +128,10 @@ export function buildExamples(context: ExampleContext): Record<string, Example> 
     },
     ReplaySince: { summary: 'Replay every undelivered message of the last hour', value: { since: new Date(context.now - 60 * MINUTE_MS).toISOString() } },
     SimulatorSampleRejectAc01: { summary: 'Send a ZA_RTC transfer the simulator rejects with AC01', value: { testValueId: 'ct-za-rtc-reject-ac01' } },
+    SimulatorInboundLookupThenCredit: {
+      summary: 'The simulated scheme looks up a mobile proxy at the demo bank, then credits R150.25 to the account it resolves to',
+      value: { integratorId: 'demo-bank', scenario: 'LOOKUP_THEN_CREDIT', proxy: { value: '+27-821234567', schema: 'MOBILE' }, amount: '150.25' },
+    },
   };
   const answers = answerExamples(made, transfers.CreditTransferZaRppProxy.value, transfers.CreditTransferZaRtc.value, determinations.IdentifierDeterminationMobile.value, rtp, cancellation);
   const events = eventExamples(made, {

@@ -1,9 +1,10 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { reportAuthorisation, reportLookup } from '../../../app/inbound-answers.js';
 import type { MachineRequestDeps } from '../../../app/ask-machine.js';
 import { ApiError } from '../../../domain/errors.js';
-import { AuthorisationReportSchema, validateAuthorisationReport, validateLookupAnswer, type AuthorisationReport } from '../../../domain/messages/inbound-answers.js';
-import { IdentifierDeterminationResponseSchema, type IdentifierDeterminationResponse } from '../../../domain/messages/identifier-determination.js';
+import { validateAuthorisationReport, validateLookupAnswer, type AuthorisationReport } from '../../../domain/messages/inbound-answers.js';
+import { type IdentifierDeterminationResponse } from '../../../domain/messages/identifier-determination.js';
 import { assert } from '../../../lib/assert.js';
 import { traceFromHeaders } from '../../../lib/trace.js';
 import type { Processing } from '../../../ports/processing.js';
@@ -31,7 +32,7 @@ export function inboundRoutes(app: FastifyInstance, deps: Omit<MachineRequestDep
           'The receiving bank decides on a credit the scheme brought it (async authorisation by arrangement): APPROVED, or REJECTED with an ISO 20022 reason. ' +
           'Named by transactionIdentifiers.uetr; taken while the answer budget lasts, then sent to the scheme as a pacs.002.',
         tags: ['receiving'],
-        body: AuthorisationReportSchema,
+        body: Type.Ref('AuthorisationReport'),
         response: { ...accepted('Taken; the scheme is answered'), 404: errorResponse('No inbound credit of this integrator has that uetr'), ...conflict, ...commonErrorResponses },
       },
       validatorCompiler: domainValidator(validateAuthorisationReport, 'PaymentStatusReport'),
@@ -53,7 +54,7 @@ export function inboundRoutes(app: FastifyInstance, deps: Omit<MachineRequestDep
           "The receiving bank's answer to a lookup of its customer (async by arrangement): SUCCESSFUL with the account and both names, or FAILED with a reason code. " +
           'Named by uetr; taken while the answer budget lasts, then sent to the scheme as an acmt.024.',
         tags: ['receiving'],
-        body: IdentifierDeterminationResponseSchema,
+        body: Type.Ref('IdentifierDeterminationResponse'),
         response: { ...accepted('Taken; the scheme is answered'), 404: errorResponse('No inbound lookup of this integrator has that uetr'), ...conflict, ...commonErrorResponses },
       },
       validatorCompiler: domainValidator(validateLookupAnswer, 'IdentifierDeterminationResponse'),
