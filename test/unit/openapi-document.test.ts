@@ -1,3 +1,4 @@
+import { validateAuthorisationReport } from '../../src/domain/messages/inbound-answers.js';
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
@@ -145,6 +146,7 @@ const check = <T>(validate: (body: unknown) => Validation<T>) => (value: unknown
 /** The validator of each message the document gives examples of: for requests, the very ones the routes run. */
 const VALIDATORS: Readonly<Record<string, (value: unknown) => readonly FieldError[]>> = {
   CreditTransfer: check(validateCreditTransfer),
+  AuthorisationReport: check(validateAuthorisationReport),
   PaymentStatusRequest: check(validatePaymentStatusRequest),
   IdentifierDeterminationRequest: check(validateIdentifierDeterminationRequest),
   RequestToPay: (value) => {
