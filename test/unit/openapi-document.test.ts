@@ -1,3 +1,4 @@
+import { receiveFromScheme, type ReceiveDeps } from '../../src/app/receive-from-scheme.js';
 import { validateAuthorisationReport } from '../../src/domain/messages/inbound-answers.js';
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -49,6 +50,8 @@ interface AppOptions {
 
 /** One app per configuration, shared by the tests (hashing the configured secrets makes each start slow). */
 const started = new Map<string, Promise<FastifyInstance>>();
+/** What each app stands on, for the tests that set up transactions the scheme originated. */
+const receiving = new WeakMap<FastifyInstance, ReceiveDeps>();
 
 function startApp(options: AppOptions = {}): Promise<FastifyInstance> {
   const key = JSON.stringify(options);
@@ -75,7 +78,35 @@ async function buildTestApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.addHook('onClose', () => store.close());
   apps.push(app);
+  const silent = { warn: () => undefined };
+  receiving.set(app, { store, clock: systemClock, ids: systemIds, integrators: new Map(config.integrators.map((integrator) => [integrator.id, integrator])), schemes: config.schemes, log: silent, processing });
   return app;
+}
+
+/**
+ * The scheme-originated transaction an example answer of the receiving bank names, made as the
+ * scheme's message would make it (through receiveFromScheme): the answers are about it.
+ */
+async function originateFor(app: FastifyInstance, document: Json, answer: { where: string; value: unknown }, sequence: number): Promise<void> {
+  const deps = receiving.get(app);
+  assert.ok(deps !== undefined, 'the app was built by buildTestApp');
+  const credit = answer.where.endsWith('/credit-transfer-authorisation-response');
+  const uetr = credit ? (answer.value as Json).transactionIdentifiers.uetr : (answer.value as Json).uetr;
+  const requests = Object.values(document.components.examples as Json).map((example) => (example as Json).value as Json);
+  const request = requests.find((value) => (credit ? value?.schema === 'CreditTransfer' && value.transactionIdentifiers.uetr === uetr : value?.schema === 'IdentifierDeterminationRequest' && value.request.uetr === uetr));
+  assert.ok(request !== undefined, `an example request with the uetr ${String(uetr)} the answer names`);
+  const body = credit ? { ...request, creditorAgent: { bicfi: 'DEMOZAJJ' } } : request;
+  const messageName = credit ? 'pacs.008.001.08' : 'acmt.023.001.03';
+  const outcome = await receiveFromScheme(deps, {
+    kind: credit ? 'credit' : 'lookup',
+    scheme: credit ? request.paymentScheme.schema : 'ZA_RPP',
+    original: { messageId: `SEXAMPLE${sequence}`, messageName },
+    institution: { bicfi: 'DEMOZAJJ' },
+    bodyJson: JSON.stringify(body),
+    received: { messageName, messageId: `SEXAMPLE${sequence}`, document: '<Document/>' },
+    receivedAt: Date.now(),
+  });
+  assert.deepEqual(outcome, { kind: 'accepted' }, `the ${messageName} an example answers is taken`);
 }
 
 async function documentOf(app: FastifyInstance, host = 'regpay.internal:8080'): Promise<Json> {
@@ -309,8 +340,9 @@ void describe('OpenAPI document', () => {
       );
     let tokens: Json = {};
     const answers: string[] = [];
-    for (const example of examples) {
+    for (const [index, example] of examples.entries()) {
       const value = example.value as Json;
+      if (example.where.includes('/inbound/')) await originateFor(app, document, example, index);
       let response;
       if (example.where === '/oauth/token') {
         const body = form(value);

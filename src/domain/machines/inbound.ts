@@ -181,7 +181,7 @@ export function decideInbound(profile: InboundProfile, view: InboundView, input:
     const received: Step = { state: S.RESPONSE_RECEIVED, payloadJson: judgedAnswer.payloadJson };
     if (judgedAnswer.valid) return answer([...from, received, { state: S.RESPONSE_ACCEPTED, payloadJson: null }], judgedAnswer.verdict);
     const reasonCode = judgedAnswer.reasonCode ?? TIMEOUT_REASON;
-    return answer([...from, received, { state: S.RESPONSE_REJECTED, payloadJson: JSON.stringify({ problem: judgedAnswer.problem }) }], { approved: false, reasonCode });
+    return answer([...from, received, { state: S.RESPONSE_REJECTED, payloadJson: JSON.stringify({ schema: 'IntegratorAnswerProblem', problem: judgedAnswer.problem }) }], { approved: false, reasonCode });
   };
   const timedOut = (): InboundDecision => answer([{ state: S.TIMEOUT, payloadJson: null }], { approved: false, reasonCode: TIMEOUT_REASON, reasonText: 'no answer from the account holder bank' });
 
@@ -214,7 +214,7 @@ export function decideInbound(profile: InboundProfile, view: InboundView, input:
         if (state === S.REQUEST_DELIVERED) return undefined;
         if (state === S.REQUEST_DELIVERY_FAILURE) return { steps: [], data, dueAt: Math.min(data.deadlineAt, env.now + env.resendDelayMs(data.calls ?? 1)), commands: [] };
         return {
-          steps: [{ state: S.REQUEST_DELIVERY_FAILURE, payloadJson: JSON.stringify({ error: input.error }) }],
+          steps: [{ state: S.REQUEST_DELIVERY_FAILURE, payloadJson: JSON.stringify({ schema: 'IntegratorCallFailure', error: input.error }) }],
           data,
           dueAt: Math.min(data.deadlineAt, env.now + env.resendDelayMs(data.calls ?? 1)),
           commands: [],
@@ -236,7 +236,7 @@ export function decideInbound(profile: InboundProfile, view: InboundView, input:
       if (!input.ok) {
         const dueAt = input.retryable ? env.now + env.resendDelayMs(data.answers ?? 1) : null;
         if (state === S.RESPONSE_DELIVERY_FAILURE) return { steps: [], data, dueAt, commands: [] };
-        return { steps: [{ state: S.RESPONSE_DELIVERY_FAILURE, payloadJson: JSON.stringify({ error: input.error }) }], data, dueAt, commands: [] };
+        return { steps: [{ state: S.RESPONSE_DELIVERY_FAILURE, payloadJson: JSON.stringify({ schema: 'SchemeTransportFailure', error: input.error }) }], data, dueAt, commands: [] };
       }
       const delivered: Step = { state: S.RESPONSE_DELIVERED, payloadJson: null };
       if (profile.completion && data.verdict?.approved === false) {

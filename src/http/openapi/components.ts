@@ -102,7 +102,7 @@ export const PaymentStatusReportSchema = OpenObject(
 );
 
 /** Every event type: each state of each transaction kind's machine is entered with the event of its name (CONTRACT §4). */
-export const EVENT_TYPES: readonly string[] = [...MACHINES.values()].flatMap((machine) => Object.keys(machine.transitions));
+export const EVENT_TYPES: readonly string[] = [...new Set([...MACHINES.values()].flatMap((machine) => Object.keys(machine.transitions)))];
 
 const EventPayloadSchema = OpenObject(
   {

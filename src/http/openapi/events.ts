@@ -23,6 +23,7 @@ export type PayloadExample =
   | 'cancellationResolved'
   | 'answer'
   | 'problem'
+  | 'callFailure'
   | { readonly rtpStatus: 'PRES' | 'ACCP' | 'ACSC' | 'RJCT' };
 
 export interface EventDoc {
@@ -96,14 +97,14 @@ function inboundEvents(prefix: InboundPrefix, message: string, answer: string, s
     [S.ACCEPTED]: { when: 'the message is taken on (same commit as REQUEST_PENDING, or as RESPONSE_ACCEPTED under auto-authorisation)', payload: `the ${message}`, example: 'request' },
     [S.REQUEST_PENDING]: { when: 'the integrator is about to be called', payload: `the ${message}`, example: 'request' },
     [S.REQUEST_DELIVERED]: { when: 'the integrator took the call (its 200 in sync mode, its 2xx in async mode)', payload: `the ${message}`, example: 'request' },
-    [S.REQUEST_DELIVERY_FAILURE]: { when: "the call to the integrator failed (called again while the answer's budget lasts)", payload: '{"error":…}', example: 'transportFailure' },
+    [S.REQUEST_DELIVERY_FAILURE]: { when: "the call to the integrator failed (called again while the answer's budget lasts)", payload: '{"schema":"IntegratorCallFailure","error":…}', example: 'callFailure' },
     [S.TIMEOUT]: { when: 'no valid answer came within the answer budget: the scheme is answered with AB06', payload: `the ${message}`, example: 'request' },
     [S.RESPONSE_RECEIVED]: { when: "the integrator's answer arrives (the sync call's 200, or its report)", payload: `the integrator's ${answer}`, example: 'answer' },
-    [S.RESPONSE_REJECTED]: { when: "the integrator's answer breaks the message rules: the scheme is answered with AB06 (CH21 for a lookup without both names)", payload: '{"problem":…}', example: 'problem' },
+    [S.RESPONSE_REJECTED]: { when: "the integrator's answer breaks the message rules: the scheme is answered with AB06 (CH21 for a lookup without both names)", payload: '{"schema":"IntegratorAnswerProblem","problem":…}', example: 'problem' },
     [S.RESPONSE_ACCEPTED]: { when: "the integrator's answer is valid (or the service approved by arrangement)", payload: `the ${message}`, example: 'request' },
     [S.RESPONSE_PENDING]: { when: 'the answer to the scheme is decided and stored, and about to be sent', payload: `the ${message}`, example: 'request' },
     [S.RESPONSE_DELIVERED]: { when: "the scheme's transport took the answer", payload: `the ${message}`, example: 'request' },
-    [S.RESPONSE_DELIVERY_FAILURE]: { when: "the scheme's transport did not take the answer (sent again, same message id)", payload: '{"error":…}', example: 'transportFailure' },
+    [S.RESPONSE_DELIVERY_FAILURE]: { when: "the scheme's transport did not take the answer (sent again, same message id)", payload: TRANSPORT_FAILURE, example: 'transportFailure' },
   };
 }
 

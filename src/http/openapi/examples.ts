@@ -479,7 +479,9 @@ function payloadExample(made: Made, kind: TransactionKind, subject: EventSubject
     case 'answer':
       return subject.response;
     case 'problem':
-      return { problem: 'report.reportInformation.accountOwner.legalName is missing' };
+      return { schema: 'IntegratorAnswerProblem', problem: '/report/reportInformation/accountOwner/legalName: a SUCCESSFUL answer must name the legal name (mandatory in ZA_RPP)' };
+    case 'callFailure':
+      return { schema: 'IntegratorCallFailure', error: 'HTTP 503' };
     case 'schemeReport':
       return kind === 'IDENTIFIER_DETERMINATION' || kind === 'INBOUND_IDENTIFIER_DETERMINATION' ? acmt024(made, subject.request as IdentifierDeterminationRequest) : pacs002(made, subject.request as CreditTransfer);
     case 'transportFailure':
