@@ -46,10 +46,9 @@ const validateReceiveRequest = makeValidator(ReceiveRequestSchema);
 
 /**
  * The built-in simulator sends an integrator traffic as the scheme would (the receiving
- * direction; docs/simulator.md, inbound scenarios): `POST /admin/v1/simulator/inbound` starts a
- * scenario for the integrator's institution and answers with the UETR and message ids to follow
- * it by; `GET /admin/v1/simulator/inbound/{scheme}/{uetr}` says what the simulated operator saw of
- * it. Only for schemes on the built-in simulator.
+ * direction; docs/simulator.md has the scenarios). The POST starts a scenario for the
+ * integrator's institution and answers with the UETR and message ids to follow it by; the GET says
+ * what the simulated operator saw of it. Only for schemes on the built-in simulator.
  */
 export function adminInboundRoutes(scope: FastifyInstance, deps: AdminInboundDeps): void {
   const inbound = deps.simulatedInbound;
