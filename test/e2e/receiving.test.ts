@@ -1,10 +1,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Receiver, type Received } from '../support/receiver.js';
-import { basicAuth, startServer, writeTestConfig, type RunningServer } from '../support/server.js';
+import { basicAuth, OTHER_USER, startServer, testConfigObject, type RunningServer } from '../support/server.js';
 
 /**
  * The receiving direction end to end (CONTRACT §11): the built-in simulator, as the scheme,
@@ -13,7 +13,10 @@ import { basicAuth, startServer, writeTestConfig, type RunningServer } from '../
  * word once, with events that say INBOUND.
  */
 const OPERATOR = { username: 'ops', password: 'ops-password-for-tests' };
+const ASYNC_USER = { username: 'async', password: 'async-password-for-tests', clientId: 'async-client', clientSecret: 'async-secret-for-tests' };
+const ANSWER_TIMEOUT_MS = 1_000;
 const PARTNER = '/partner-api/v1';
+const AUTHORISE_ASYNC = `${PARTNER}/transactions/inbound/credit-transfer-authorisation`;
 const EVENTS_PATH = '/events-api/v1/events';
 const AUTHORISE = `${PARTNER}/transactions/inbound/credit-transfer-authorisation-sync`;
 const LOOKUP = `${PARTNER}/identifiers/inbound/identifier-determination-sync`;
@@ -29,27 +32,39 @@ const eventsFor = (received: Received[], uetr: string) => received.filter((m) =>
 
 describe('receiving: lookups of the bank’s customers and credits to them, end to end', () => {
   let receiver: Receiver;
+  let slowReceiver: Receiver;
   let server: RunningServer;
 
   before(async () => {
     receiver = await Receiver.start();
+    slowReceiver = await Receiver.start({ answerDelayMs: 3_000 });
     const database = `sqlite:${join(mkdtempSync(join(tmpdir(), 'regpay-receiving-')), 'regpay.db')}`;
-    const configPath = writeTestConfig({
+    const config = testConfigObject({
       database,
       integratorExtra: { partnerApiUrl: receiver.partnerApiUrl, eventsApiUrl: receiver.eventsApiUrl },
       extra: {
         admin: { username: OPERATOR.username, password: OPERATOR.password, allowlist: ['127.0.0.1/32', '::1/128'] },
         schemes: {
-          ZA_RPP: { connector: 'simulator', timeBudgetMs: 10_000, simulatorLatencyMs: 5, inbound: { answerTimeoutMs: 1_000 } },
-          ZA_RTC: { connector: 'simulator', timeBudgetMs: 10_000, simulatorLatencyMs: 5, inbound: { answerTimeoutMs: 1_000 } },
+          ZA_RPP: { connector: 'simulator', timeBudgetMs: 10_000, simulatorLatencyMs: 5, inbound: { answerTimeoutMs: ANSWER_TIMEOUT_MS } },
+          ZA_RTC: { connector: 'simulator', timeBudgetMs: 10_000, simulatorLatencyMs: 5, inbound: { answerTimeoutMs: ANSWER_TIMEOUT_MS } },
         },
       },
-    });
+    }) as { integrators: Record<string, unknown>[] };
+    const [demo, other] = config.integrators;
+    // other-bank answers after its budget; async-bank authorises by arrangement, through its report.
+    config.integrators = [
+      demo!,
+      { ...other!, partnerApiUrl: slowReceiver.partnerApiUrl, eventsApiUrl: slowReceiver.eventsApiUrl },
+      { ...demo!, id: 'async-bank', institution: { bicfi: 'ASYNZAJJ', memberId: '260001' }, credentials: ASYNC_USER, inbound: { authorisation: 'async', identifierDetermination: 'async' } },
+    ];
+    const configPath = join(mkdtempSync(join(tmpdir(), 'regpay-receiving-config-')), 'regpay.json');
+    writeFileSync(configPath, JSON.stringify(config));
     server = await startServer({ configPath });
   });
   after(async () => {
     await server?.stop();
     await receiver?.down();
+    await slowReceiver?.down();
   });
 
   const originate = async (order: Record<string, unknown>): Promise<{ status: number; body: any }> => {
@@ -141,6 +156,72 @@ describe('receiving: lookups of the bank’s customers and credits to them, end 
     await new Promise((resolve) => setTimeout(resolve, 500));
     assert.equal(callsFor(receiver.received(), AUTHORISE, uetr).length, 1, 'one authorisation call for two identical pacs.008');
     assert.equal(callsFor(received, COMPLETION, uetr).length, 1, 'one completion');
+  });
+
+  it('answers the scheme AB06 within its budget when the integrator answers too late, and completes the credit REJECTED AB06 once', async () => {
+    const started = await originate({ integratorId: 'other-bank', scheme: 'ZA_RTC', scenario: 'CREDIT', accountNumber: '4071000021', amount: '20.00' });
+    assert.equal(started.status, 202, JSON.stringify(started.body));
+    const { uetr } = started.body as { uetr: string };
+    const received = await slowReceiver.waitFor((all) => callsFor(all, COMPLETION, uetr).length > 0, 20_000);
+    const completion = bodyOf(callsFor(received, COMPLETION, uetr)[0]!);
+    assert.equal(completion.status.outcome, 'REJECTED');
+    assert.equal(completion.status.reasonInfo[0].reason.value, 'AB06');
+    const view = await until(async () => {
+      const seen = await operatorView('ZA_RTC', uetr);
+      return JSON.stringify(seen ?? {}).includes('AB06') ? seen : undefined;
+    }, 'the operator to be answered AB06');
+    assert.equal(view.finalWord, undefined, 'no final word follows a rejection');
+    // The answer came ANSWER_TIMEOUT_MS after the pacs.008 (the scheme's budget is 10 s), not after the integrator's 3 s.
+    const events = eventsFor(slowReceiver.received(), uetr);
+    const at = (type: string) => Date.parse(events.find((event) => event.type === type)?.messageInfo.creationDateTime);
+    const answeredAfterMs = at('PAYMENT_AUTH_RESPONSE_PENDING') - at('PAYMENT_AUTH_REQUEST_RECEIVED');
+    assert.ok(answeredAfterMs >= ANSWER_TIMEOUT_MS - 50 && answeredAfterMs < ANSWER_TIMEOUT_MS + 1_000, `answered ${answeredAfterMs} ms after the pacs.008`);
+    assert.ok(events.some((event) => event.type === 'PAYMENT_AUTH_TIMEOUT'));
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    assert.equal(callsFor(slowReceiver.received(), COMPLETION, uetr).length, 1, 'the late approval changes nothing: one completion');
+  });
+
+  it('takes an async decision through the integrator API: 404 for another integrator, 202 once and for its retry, 409 for a second decision', async () => {
+    const started = await originate({ integratorId: 'async-bank', scheme: 'ZA_RTC', scenario: 'CREDIT', accountNumber: '4071000031', amount: '31.00' });
+    assert.equal(started.status, 202, JSON.stringify(started.body));
+    const { uetr } = started.body as { uetr: string };
+    const asked = await receiver.waitFor((all) => callsFor(all, AUTHORISE_ASYNC, uetr).length > 0, 20_000);
+    const credit = bodyOf(callsFor(asked, AUTHORISE_ASYNC, uetr)[0]!);
+    const decision = (messageIdentification: string, outcome: 'APPROVED' | 'REJECTED') => ({
+      schema: 'PaymentStatusReport',
+      messageIdentifiers: { messageIdentification, creationDateTime: new Date().toISOString() },
+      originalMessageIdentifiers: credit.messageIdentifiers,
+      transactionIdentifiers: credit.transactionIdentifiers,
+      status: outcome === 'APPROVED' ? { outcome } : { outcome, reasonInfo: [{ reason: { schema: 'CODE', value: 'AC06' } }] },
+    });
+    const report = (user: { username: string; password: string }, body: unknown) =>
+      fetch(`${server.url}/api/v1/transactions/inbound/credit-transfer-authorisation-response`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: basicAuth(user) },
+        body: JSON.stringify(body),
+      });
+    const approval = decision(`ASYNC${Date.now()}`, 'APPROVED');
+    assert.equal((await report(OTHER_USER, approval)).status, 404, 'another integrator cannot answer it');
+    assert.equal((await report(ASYNC_USER, approval)).status, 202);
+    assert.equal((await report(ASYNC_USER, approval)).status, 202, 'the identical retry');
+    const second = await report(ASYNC_USER, decision(`ASYNC${Date.now()}b`, 'REJECTED'));
+    assert.equal(second.status, 409);
+    assert.equal(((await second.json()) as { errors: { field: string }[] }).errors[0]?.field, '/transactionIdentifiers/uetr');
+    const received = await receiver.waitFor((all) => callsFor(all, COMPLETION, uetr).length > 0, 20_000);
+    assert.equal(bodyOf(callsFor(received, COMPLETION, uetr)[0]!).status.outcome, 'APPROVED');
+  });
+
+  it('refuses an async decision that breaks the rules, naming every bad field, and changes nothing', async () => {
+    const response = await fetch(`${server.url}/api/v1/transactions/inbound/credit-transfer-authorisation-response`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: basicAuth(ASYNC_USER) },
+      body: JSON.stringify({ schema: 'PaymentStatusReport', messageIdentifiers: { messageIdentification: 'X'.repeat(36), creationDateTime: 'yesterday' }, transactionIdentifiers: { uetr: 'not-a-uuid' }, status: { outcome: 'REJECTED' } }),
+    });
+    assert.equal(response.status, 400);
+    const fields = ((await response.json()) as { errors: { field: string }[] }).errors.map((error) => error.field).sort();
+    for (const field of ['/messageIdentifiers/messageIdentification', '/messageIdentifiers/creationDateTime', '/transactionIdentifiers/uetr', '/status/reasonInfo']) {
+      assert.ok(fields.includes(field), `${field} is named: ${fields.join(', ')}`);
+    }
   });
 
   it('refuses to originate for an integrator that does not exist', async () => {

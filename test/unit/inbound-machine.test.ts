@@ -34,7 +34,12 @@ function run(profile: InboundProfile, mode: InboundMode, inputs: readonly { inpu
   const completions: boolean[] = [];
   for (const { input, at } of inputs) {
     const decision = decideInbound(profile, { state, data, dueAt }, input, env(at));
-    if (decision === undefined || decision.refused !== undefined) continue;
+    if (decision === undefined) continue;
+    if (decision.refused !== undefined) {
+      // A refused input changes nothing: no state, no command, and the timer it found.
+      assert.deepEqual({ steps: decision.steps, commands: decision.commands, dueAt: decision.dueAt }, { steps: [], commands: [], dueAt }, `refused (${decision.refused}) yet changing`);
+      continue;
+    }
     for (const step of decision.steps) {
       assertLegalTransition(machine, state, step.state);
       state = step.state;

@@ -167,7 +167,8 @@ export function decideInbound(profile: InboundProfile, view: InboundView, input:
   const { state, data } = view;
   const asking = state === S.REQUEST_PENDING || state === S.REQUEST_DELIVERED || state === S.REQUEST_DELIVERY_FAILURE;
   const answering = state === S.RESPONSE_PENDING || state === S.RESPONSE_DELIVERY_FAILURE;
-  const none = (refused?: string): InboundDecision | undefined => (refused === undefined ? undefined : { steps: [], data, dueAt: null, commands: [], refused });
+  // A refused input changes nothing, the timer included.
+  const none = (refused?: string): InboundDecision | undefined => (refused === undefined ? undefined : { steps: [], data, dueAt: view.dueAt, commands: [], refused });
 
   /** The verdict decided: the states that lead to answering the scheme, and the first send. */
   const answer = (steps: Step[], verdict: Verdict): InboundDecision => ({
