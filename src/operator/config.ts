@@ -51,6 +51,13 @@ const OperatorFileSchema = Type.Object(
       { additionalProperties: false, default: {} },
     ),
     store: NonEmpty({ default: OPERATOR_DEFAULTS.store }),
+    /** The control listener (control.ts): plain HTTP, for originating inbound traffic; off when absent. */
+    control: Type.Optional(
+      Type.Object(
+        { host: NonEmpty({ default: OPERATOR_DEFAULTS.host }), port: Type.Integer({ minimum: 0, maximum: 65_535 }) },
+        { additionalProperties: false },
+      ),
+    ),
     link: Type.Object(
       {
         caFile: FilePath,
@@ -96,6 +103,8 @@ export interface OperatorSchemeConfig {
 
 export interface OperatorConfig {
   readonly listen: { readonly host: string; readonly port: number };
+  /** The control listener (plain HTTP: originate inbound traffic), when configured. */
+  readonly control?: { readonly host: string; readonly port: number };
   /** The SQLite file of the operator's state. */
   readonly store: string;
   /** The operator's end of the link, its files read; `peerKeys` are the bank's public keys, `peerFingerprints` its pinned client certificates. */
@@ -184,6 +193,7 @@ export function operatorConfigFrom(raw: unknown, source = 'operator configuratio
   if (problems.length > 0 || files === undefined) throw new OperatorConfigError(source, problems);
   return {
     listen: { ...file.listen },
+    ...(file.control === undefined ? {} : { control: { ...file.control } }),
     store: file.store,
     link: {
       ...files,

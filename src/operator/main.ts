@@ -16,7 +16,8 @@ async function main(): Promise<void> {
   const config = loadOperatorConfig(path);
   const log = pino({ level: config.logLevel, base: { component: 'operator-simulator' } });
   const operator = await OperatorSimulator.start(config, log);
-  process.stdout.write(`regpay operator simulator listening on https://${config.listen.host}:${operator.port} (schemes ${[...config.schemes.keys()].join(', ')}; store ${config.store})\n`);
+  const control = operator.controlPort === undefined ? '' : `; control http://${config.control?.host ?? ''}:${operator.controlPort}`;
+  process.stdout.write(`regpay operator simulator listening on https://${config.listen.host}:${operator.port} (schemes ${[...config.schemes.keys()].join(', ')}; store ${config.store}${control})\n`);
 
   let stopping = false;
   const shutdown = (signal: string): void => {

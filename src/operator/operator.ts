@@ -7,6 +7,7 @@ import { parseLinkPrivateKey, parseLinkPublicKey } from '../lib/link-keys.js';
 import type { Clock } from '../ports/clock.js';
 import type { SubmitOutcome } from '../ports/scheme.js';
 import type { OperatorConfig } from './config.js';
+import { ControlServer } from './control.js';
 import { Deliveries, type DeliveriesLog } from './deliveries.js';
 import { OperatorStore } from './store.js';
 
@@ -40,6 +41,8 @@ export class OperatorSimulator {
   /** Timers to arm once the transaction in progress commits. */
   #scheduled: { id: number; dueAt: number }[] = [];
   #stopped = false;
+  #control: ControlServer | undefined;
+  #controlPort: number | undefined;
 
   private constructor(config: OperatorConfig, clock: Clock, log: OperatorLog) {
     this.#clock = clock;
@@ -97,11 +100,20 @@ export class OperatorSimulator {
     const simulator = new OperatorSimulator(config, clock, log);
     simulator.#resume();
     await simulator.#server.listen();
+    if (config.control !== undefined) {
+      simulator.#control = new ControlServer(simulator);
+      simulator.#controlPort = await simulator.#control.listen(config.control.host, config.control.port);
+    }
     return simulator;
   }
 
   get port(): number {
     return this.#server.port;
+  }
+
+  /** The control listener's port, when it has one. */
+  get controlPort(): number | undefined {
+    return this.#controlPort;
   }
 
   /**
@@ -123,6 +135,7 @@ export class OperatorSimulator {
   /** Stops listening, then playing and delivering; what is pending stays in the store for the next start. */
   async stop(): Promise<void> {
     this.#stopped = true;
+    await this.#control?.close();
     await this.#server.close();
     for (const timer of this.#timers.values()) clearTimeout(timer);
     this.#timers.clear();

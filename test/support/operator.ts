@@ -15,6 +15,8 @@ export interface OperatorOptions {
   readonly bankUrls: readonly string[];
   /** The operator's settings per scheme; the file's default (every scheme) when absent. */
   readonly schemes?: Readonly<Record<string, { latencyMs?: number; lateAnswerMs?: number }>>;
+  /** Open the control listener (originating inbound traffic) on this port. */
+  readonly controlPort?: number;
 }
 
 /**
@@ -39,6 +41,7 @@ export class OperatorProcess {
       this.configPath,
       JSON.stringify({
         listen: { host: '127.0.0.1', port },
+        ...(options.controlPort === undefined ? {} : { control: { host: '127.0.0.1', port: options.controlPort } }),
         store: this.storePath,
         link: {
           caFile: pki.caFile,

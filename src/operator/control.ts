@@ -1,0 +1,100 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { InboundOrder } from '../connectors/simulator/inbound-values.js';
+import type { InboundView, OriginateResult } from '../connectors/simulator/simulated-operator.js';
+import { SCHEMES, type SchemeName } from '../domain/schemes.js';
+
+/**
+ * The operator simulator's control listener (docs/operator-link.md, `control`): plain HTTP on a
+ * loopback address, for the people rehearsing with it, never for the service.
+ * - `POST /v1/schemes/{SCHEME}/inbound` with an order (docs/simulator.md, inbound scenarios)
+ *   originates traffic for an institution: 202 with the UETR and message ids, 400 with the reason;
+ * - `GET /v1/schemes/{SCHEME}/inbound/{uetr}` shows what the operator sent and received for it.
+ */
+export interface ControlTarget {
+  originate(scheme: SchemeName, order: InboundOrder): OriginateResult;
+  inboundOf(scheme: SchemeName, uetr: string): InboundView | undefined;
+}
+
+const BODY_BYTES_MAX = 65_536;
+const ORIGINATE = /^\/v1\/schemes\/([A-Z_]+)\/inbound$/;
+const VIEW = /^\/v1\/schemes\/([A-Z_]+)\/inbound\/([0-9a-fA-F-]{36})$/;
+
+export class ControlServer {
+  readonly #server: Server;
+
+  constructor(target: ControlTarget) {
+    this.#server = createServer((request, response) => {
+      handle(target, request, response).catch(() => answer(response, 500, { error: 'control request failed' }));
+    });
+  }
+
+  listen(host: string, port: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.#server.once('error', reject);
+      this.#server.listen(port, host, () => {
+        const address = this.#server.address();
+        resolve(typeof address === 'object' && address !== null ? address.port : port);
+      });
+    });
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.#server.close(() => resolve()));
+  }
+}
+
+async function handle(target: ControlTarget, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const url = request.url ?? '';
+  const view = VIEW.exec(url);
+  if (request.method === 'GET' && view !== null) {
+    const scheme = schemeOf(view[1]);
+    const seen = scheme === undefined ? undefined : target.inboundOf(scheme, (view[2] ?? '').toLowerCase());
+    answer(response, seen === undefined ? 404 : 200, seen ?? { error: 'nothing originated with that uetr' });
+    return;
+  }
+  const originate = ORIGINATE.exec(url);
+  if (request.method !== 'POST' || originate === null) {
+    answer(response, 404, { error: 'POST /v1/schemes/{SCHEME}/inbound or GET /v1/schemes/{SCHEME}/inbound/{uetr}' });
+    return;
+  }
+  const scheme = schemeOf(originate[1]);
+  const body = await bodyOf(request);
+  let order: unknown;
+  try {
+    order = JSON.parse(body ?? '');
+  } catch {
+    answer(response, 400, { error: body === undefined ? `the body is over ${BODY_BYTES_MAX} bytes` : 'the body is not JSON' });
+    return;
+  }
+  if (scheme === undefined || !isRecord(order) || !isRecord(order.institution)) {
+    answer(response, 400, { error: scheme === undefined ? 'unknown scheme' : 'the body must be an order naming its institution' });
+    return;
+  }
+  // The order's fields are checked by the operator (checkOrder), which refuses a bad one with its reason.
+  const started = target.originate(scheme, order as unknown as InboundOrder);
+  answer(response, started.ok ? 202 : 400, started);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function schemeOf(name: string | undefined): SchemeName | undefined {
+  return SCHEMES.find((scheme) => scheme === name);
+}
+
+/** The body as text, or undefined past BODY_BYTES_MAX. */
+async function bodyOf(request: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    bytes += chunk.length;
+    if (bytes > BODY_BYTES_MAX) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function answer(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
