@@ -12,36 +12,21 @@ import { askMachine, type MachineRequestDeps } from './ask-machine.js';
  * be, answered without it). A retry of the same message is 202 again; another message after the
  * answer is 409.
  */
-export async function reportAuthorisation(
-  deps: MachineRequestDeps,
-  input: { integrator: IntegratorConfig; report: AuthorisationReport; rawBody: string; trace: TraceContext },
-): Promise<void> {
-  const { report } = input;
-  await askMachine(deps, {
-    ...input,
-    kind: 'INBOUND_CREDIT_TRANSFER',
-    what: 'inbound credit transfer',
-    uetrField: '/transactionIdentifiers/uetr',
-    uetr: report.transactionIdentifiers.uetr.toLowerCase(),
-    messageId: report.messageIdentifiers.messageIdentification,
-    message: report,
-    ask: { type: 'report', answerJson: input.rawBody, answer: report, trace: input.trace },
-  });
-}
+export type InboundAnswer =
+  | { readonly about: 'credit'; readonly report: AuthorisationReport }
+  | { readonly about: 'lookup'; readonly report: IdentifierDeterminationResponse };
 
-export async function reportLookup(
-  deps: MachineRequestDeps,
-  input: { integrator: IntegratorConfig; report: IdentifierDeterminationResponse; rawBody: string; trace: TraceContext },
-): Promise<void> {
-  const { report } = input;
+export async function reportInboundAnswer(deps: MachineRequestDeps, input: InboundAnswer & { integrator: IntegratorConfig; rawBody: string; trace: TraceContext }): Promise<void> {
+  const named =
+    input.about === 'credit'
+      ? ({ kind: 'INBOUND_CREDIT_TRANSFER', what: 'inbound credit transfer', uetrField: '/transactionIdentifiers/uetr', uetr: input.report.transactionIdentifiers.uetr } as const)
+      : ({ kind: 'INBOUND_IDENTIFIER_DETERMINATION', what: 'inbound identifier determination', uetrField: '/uetr', uetr: input.report.uetr } as const);
   await askMachine(deps, {
     ...input,
-    kind: 'INBOUND_IDENTIFIER_DETERMINATION',
-    what: 'inbound identifier determination',
-    uetrField: '/uetr',
-    uetr: report.uetr.toLowerCase(),
-    messageId: report.messageIdentifiers.messageIdentification,
-    message: report,
-    ask: { type: 'report', answerJson: input.rawBody, answer: report, trace: input.trace },
+    ...named,
+    uetr: named.uetr.toLowerCase(),
+    messageId: input.report.messageIdentifiers.messageIdentification,
+    message: input.report,
+    ask: { type: 'report', answerJson: input.rawBody, answer: input.report, trace: input.trace },
   });
 }

@@ -9,7 +9,8 @@ import type { SchemeName } from '../domain/schemes.js';
 import { inboundTransactionId } from '../lib/inbound-id.js';
 import { parseJson } from '../lib/json.js';
 import type { Money } from '../lib/money.js';
-import { newTraceparent } from '../lib/trace.js';
+import { traceparentFromUuid } from '../lib/trace.js';
+import { INBOUND_ANSWER_TIMEOUT_MS_MAX_DEFAULT } from '../config/schema.js';
 import type { AddressedInstitution, OriginateOutcome, SchemeRequest } from '../ports/scheme.js';
 import { admit, type AdmitDeps } from './admit.js';
 
@@ -101,13 +102,14 @@ export async function receiveFromScheme(deps: ReceiveDeps, request: SchemeReques
     rawBody: request.bodyJson,
     message: parsed.value,
     ...(checked.amount === undefined ? {} : { amount: checked.amount }),
-    trace: { traceparent: newTraceparent(), tracestate: null },
+    // A scheme message starts a trace of its own (the link carries none to continue).
+    trace: { traceparent: traceparentFromUuid(deps.ids.uuid()), tracestate: null },
     data,
   });
   if (outcome.kind === 'accepted') return { kind: 'accepted' };
   // The scheme sent the message again (same MsgId, or the same UETR under a new MsgId): answered again, never asked twice.
   const existing = outcome.kind === 'uetr_conflict' ? (await deps.store.findTransaction(integrator.id, uetr, receivable.kind))?.id : outcome.transactionId;
-  if (existing !== undefined) await deps.processing?.request(existing, { type: 'resend', trace: { traceparent: newTraceparent(), tracestate: null } });
+  if (existing !== undefined) await deps.processing?.request(existing, { type: 'resend', trace: { traceparent: traceparentFromUuid(deps.ids.uuid()), tracestate: null } });
   return { kind: 'accepted' };
 }
 
@@ -124,7 +126,7 @@ export function integratorOf(integrators: ReadonlyMap<string, IntegratorConfig>,
 }
 
 function answerTimeoutMs(deps: ReceiveDeps, integrator: IntegratorConfig, scheme: SchemeName): number {
-  return integrator.inbound.answerTimeoutMs ?? deps.schemes[scheme]?.inbound.answerTimeoutMs ?? 5_000;
+  return integrator.inbound.answerTimeoutMs ?? deps.schemes[scheme]?.inbound.answerTimeoutMs ?? INBOUND_ANSWER_TIMEOUT_MS_MAX_DEFAULT;
 }
 
 function refused(reasonCode: string, reasonText: string): OriginateOutcome {

@@ -30,6 +30,12 @@ export function newTraceparent(): string {
   return `00-${randomHex(16)}-${randomHex(8)}-01`;
 }
 
+/** A new trace whose ids are drawn from a UUID (the Ids port's, so a simulation controls them): its 32 hex digits as trace id, 16 of them as span id. */
+export function traceparentFromUuid(uuid: string): string {
+  const hex = uuid.replaceAll('-', '').toLowerCase();
+  return `00-${hex}-${hex.slice(16)}-01`;
+}
+
 /** A child span of the given trace: same trace id and flags, new span id. */
 export function childTraceparent(parent: string): string {
   const match = TRACEPARENT.exec(parent);

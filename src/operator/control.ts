@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { InboundOrder } from '../connectors/simulator/inbound-values.js';
 import type { InboundView, OriginateResult } from '../connectors/simulator/simulated-operator.js';
+import { isRecord } from '../domain/messages/validate.js';
 import { SCHEMES, type SchemeName } from '../domain/schemes.js';
 
 /**
@@ -73,10 +74,6 @@ async function handle(target: ControlTarget, request: IncomingMessage, response:
   // The order's fields are checked by the operator (checkOrder), which refuses a bad one with its reason.
   const started = target.originate(scheme, order as unknown as InboundOrder);
   answer(response, started.ok ? 202 : 400, started);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function schemeOf(name: string | undefined): SchemeName | undefined {

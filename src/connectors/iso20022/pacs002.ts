@@ -1,3 +1,4 @@
+import type { SchemeOriginal } from '../../ports/scheme.js';
 import { readReason, type ReadReason } from './reason-codes.js';
 import { child, children, readDocument, text, writeDocument, type XmlElement } from './xml.js';
 
@@ -6,16 +7,8 @@ import { child, children, readDocument, text, writeDocument, type XmlElement } f
  * enquiry (pacs.028). Versions .10 and .12 share every element used here.
  */
 
-/** The transfer a status report is about, as the original pacs.008 named it. */
-export interface OriginalTransfer {
-  readonly messageId: string;
-  readonly messageName: string;
-  readonly createdAt?: string;
-  readonly instructionId?: string;
-  readonly endToEndId?: string;
-  readonly transactionId?: string;
-  readonly uetr?: string;
-}
+/** The transfer a status report is about, as the original pacs.008 named it (whoever sent it). */
+export type OriginalTransfer = SchemeOriginal;
 
 export interface Pacs002Input {
   readonly messageName: string;

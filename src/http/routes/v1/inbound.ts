@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { reportAuthorisation, reportLookup } from '../../../app/inbound-answers.js';
+import { reportInboundAnswer } from '../../../app/inbound-answers.js';
 import type { MachineRequestDeps } from '../../../app/ask-machine.js';
 import { ApiError } from '../../../domain/errors.js';
 import { validateAuthorisationReport, validateLookupAnswer, type AuthorisationReport } from '../../../domain/messages/inbound-answers.js';
@@ -39,7 +39,7 @@ export function inboundRoutes(app: FastifyInstance, deps: Omit<MachineRequestDep
     },
     async (request, reply) => {
       assert(request.integrator !== null && request.rawBody !== undefined, 'auth and body parsing ran');
-      await reportAuthorisation(machine(), { integrator: request.integrator, report: request.body, rawBody: request.rawBody, trace: traceFromHeaders(request.headers.traceparent, request.headers.tracestate) });
+      await reportInboundAnswer(machine(), { about: 'credit', integrator: request.integrator, report: request.body, rawBody: request.rawBody, trace: traceFromHeaders(request.headers.traceparent, request.headers.tracestate) });
       return reply.code(202).send();
     },
   );
@@ -61,7 +61,7 @@ export function inboundRoutes(app: FastifyInstance, deps: Omit<MachineRequestDep
     },
     async (request, reply) => {
       assert(request.integrator !== null && request.rawBody !== undefined, 'auth and body parsing ran');
-      await reportLookup(machine(), { integrator: request.integrator, report: request.body, rawBody: request.rawBody, trace: traceFromHeaders(request.headers.traceparent, request.headers.tracestate) });
+      await reportInboundAnswer(machine(), { about: 'lookup', integrator: request.integrator, report: request.body, rawBody: request.rawBody, trace: traceFromHeaders(request.headers.traceparent, request.headers.tracestate) });
       return reply.code(202).send();
     },
   );
