@@ -42,23 +42,31 @@ const REASON_CODE = /^[A-Z0-9]{4}$/;
 /** A REJECTED decision names its reason code. */
 function rejectionNamesReason(body: unknown, report: Report): void {
   if (!isRecord(body) || !isRecord(body.status) || body.status.outcome !== 'REJECTED') return;
-  if (reasonCodeOf(body.status.reasonInfo) === undefined) report('/status/reasonInfo', 'a REJECTED decision must name an ISO 20022 reason code (reasonInfo[0].reason.value, four letters or digits)');
+  const { reasonInfo } = body.status;
+  const what = 'a REJECTED decision names an ISO 20022 reason code (reasonInfo[0].reason.value, four letters or digits)';
+  if (reasonInfo === undefined) report('/status/reasonInfo', `is required: ${what}`);
+  // The items of a list are the schema's to judge (each names its reason code); a list that is not one, too.
+  else if (Array.isArray(reasonInfo) && reasonInfo.length === 0) report('/status/reasonInfo', `must not be empty: ${what}`);
 }
 
-/** A SUCCESSFUL lookup answer names the account and both names (PayShap makes both mandatory); a FAILED one its reason. */
+/**
+ * A SUCCESSFUL lookup answer names the account and both names (PayShap makes both mandatory); a
+ * FAILED one its reason. Only inside objects: a part that is not one is the schema's fault to name.
+ */
 function lookupAnswerComplete(body: unknown, report: Report): void {
   const information = isRecord(body) && isRecord(body.report) && isRecord(body.report.reportInformation) ? body.report.reportInformation : undefined;
   if (information === undefined) return;
+  const at = '/report/reportInformation';
   if (information.outcome === 'FAILED') {
-    if (information.reasonCode === undefined) report('/report/reportInformation/reasonCode', 'a FAILED answer must name its reason code');
+    if (information.reasonCode === undefined) report(`${at}/reasonCode`, 'is required: a FAILED answer names its reason code');
     return;
   }
   if (information.outcome !== 'SUCCESSFUL') return;
-  const account = isRecord(information.accountInformation) ? information.accountInformation : {};
-  const owner = isRecord(information.accountOwner) ? information.accountOwner : {};
-  if (typeof account.traditionalIdentifier !== 'string') report('/report/reportInformation/accountInformation/traditionalIdentifier', 'a SUCCESSFUL answer must name the account');
-  if (typeof owner.knownAsName !== 'string') report('/report/reportInformation/accountOwner/knownAsName', 'a SUCCESSFUL answer must name the known-as name (mandatory in ZA_RPP)');
-  if (typeof owner.legalName !== 'string') report('/report/reportInformation/accountOwner/legalName', 'a SUCCESSFUL answer must name the legal name (mandatory in ZA_RPP)');
+  const { accountInformation: account, accountOwner: owner } = information;
+  if (isRecord(account) && account.traditionalIdentifier === undefined) report(`${at}/accountInformation/traditionalIdentifier`, 'is required: a SUCCESSFUL answer names the account');
+  if (!isRecord(owner)) return;
+  if (owner.knownAsName === undefined) report(`${at}/accountOwner/knownAsName`, 'is required: a SUCCESSFUL answer names the known-as name (mandatory in ZA_RPP)');
+  if (owner.legalName === undefined) report(`${at}/accountOwner/legalName`, 'is required: a SUCCESSFUL answer names the legal name (mandatory in ZA_RPP)');
 }
 
 export const validateAuthorisationReport: (body: unknown) => Validation<AuthorisationReport> = makeValidator(AuthorisationReportSchema, [rejectionNamesReason]);
