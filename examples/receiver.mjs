@@ -10,15 +10,30 @@
 //                          can be verified: every message is taken and printed as "unsigned".
 //   RECEIVER_PORT          port to listen on (default 9090, where the demo sends; 0 = any free port)
 //   RECEIVER_HOST          address to listen on (default 127.0.0.1)
+//   RECEIVER_DECLINE_ACCOUNTS  account numbers whose credits this bank declines, comma-separated,
+//                          each optionally with its ISO 20022 reason: "4071001004,4071001006:AC06"
+//                          (AC04, account closed, when none is given)
+//   RECEIVER_PROXY_ACCOUNT the account a proxy (mobile number, ShapID) resolves to (default 4071000001)
 //
 // Answers: 204 to a message whose signature verifies (any 2xx is regpay's acknowledgement);
 // 401 to one whose signature is missing, wrong, or more than five minutes away from our clock
 // (regpay then retries it on its schedule); 405 to anything but POST; 413 to a body over 1 MiB.
 //
+// As the receiving bank (docs/api.md, "Receiving"), it answers regpay's two sync calls, once
+// their signature verifies, 200 with the decision:
+//   POST .../identifiers/inbound/identifier-determination-sync  -> IdentifierDeterminationResponse:
+//        SUCCESSFUL, the account (the one asked about, or RECEIVER_PROXY_ACCOUNT for a proxy) and
+//        the names "Demo Customer"; FAILED with the reason for a declined account
+//   POST .../transactions/inbound/credit-transfer-authorisation-sync  -> PaymentStatusReport:
+//        APPROVED, or REJECTED with the reason for a declined account
+// and acknowledges the completion (.../credit-transfer-completion: APPROVED means settled, credit
+// the customer now) with 204, as any other callback. A real bank decides from its own accounts.
+//
 // What a real receiver must add: store the message before answering 2xx, and de-duplicate on
-// webhook-id (delivery is at least once; this one only marks a repeat it has seen). The printed
-// line is {"result", "webhookId", "path", "kind", "summary", "body"}: kind is "callback" (under
-// /partner-api/v1) or "event" (/events-api/v1/events).
+// webhook-id (delivery is at least once; this one only marks a repeat it has seen), and answer a
+// repeated sync call as it answered it the first time. The printed line is {"result",
+// "webhookId", "path", "kind", "summary", "body"}, and "answer" when it answered a sync call:
+// kind is "callback" (under /partner-api/v1) or "event" (/events-api/v1/events).
 import { Buffer } from 'node:buffer';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -39,6 +54,70 @@ if (secret !== '' && !/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret)) {
   process.exit(2);
 }
 const key = secret === '' ? undefined : Buffer.from(secret.slice('whsec_'.length), 'base64');
+
+/** Account number -> ISO 20022 reason of the decline. */
+const declined = new Map();
+for (const entry of (process.env.RECEIVER_DECLINE_ACCOUNTS ?? '').split(',').map((text) => text.trim()).filter((text) => text !== '')) {
+  const [account, reason = 'AC04'] = entry.split(':');
+  if (!/^[A-Za-z0-9]{1,34}$/.test(account) || !/^[A-Z0-9]{4}$/.test(reason)) {
+    process.stderr.write(`receiver: RECEIVER_DECLINE_ACCOUNTS: "${entry}" is not <account>[:<ISO reason code>]\n`);
+    process.exit(2);
+  }
+  declined.set(account, reason);
+}
+const proxyAccount = process.env.RECEIVER_PROXY_ACCOUNT ?? '4071000001';
+const CUSTOMER_NAMES = { knownAsName: 'Demo Customer', legalName: 'Demo Customer' };
+let answers = 0;
+
+/** The answer's own message identifiers: a new id (at most 35 characters) and the time. */
+function ownIdentifiers() {
+  answers += 1;
+  return { messageIdentification: `RCV${process.pid}T${Date.now()}N${answers}`, creationDateTime: new Date().toISOString() };
+}
+
+/** The bank's decision on a credit (a CreditTransfer): a PaymentStatusReport naming the credit. */
+function authorisationAnswer(transfer) {
+  const account = transfer.creditorAccount?.identification?.value ?? proxyAccount;
+  const reason = declined.get(account);
+  return {
+    schema: 'PaymentStatusReport',
+    messageIdentifiers: ownIdentifiers(),
+    originalMessageIdentifiers: transfer.messageIdentifiers,
+    transactionIdentifiers: transfer.transactionIdentifiers,
+    status: reason === undefined ? { outcome: 'APPROVED', reasonInfo: [] } : { outcome: 'REJECTED', reasonInfo: [{ reason: { schema: 'CODE', value: reason } }] },
+  };
+}
+
+/** The bank's answer to a lookup of its customer (an IdentifierDeterminationRequest). */
+function lookupAnswer(lookup) {
+  const { identifier } = lookup.request;
+  const isProxy = identifier.schema === 'MOBILE' || identifier.schema === 'CUSTOM';
+  const account = isProxy ? proxyAccount : identifier.value;
+  const reason = declined.get(account);
+  const proxy = isProxy ? { proxy: { value: identifier.value, schema: identifier.schema } } : {};
+  return {
+    schema: 'IdentifierDeterminationResponse',
+    messageIdentifiers: ownIdentifiers(),
+    originalMessageIdentifiers: lookup.messageIdentifiers,
+    scheme: lookup.request.schema,
+    uetr: lookup.request.uetr,
+    verificationIdentification: lookup.request.verificationIdentification,
+    report: {
+      reportInformation:
+        reason === undefined
+          ? { outcome: 'SUCCESSFUL', accountInformation: { ...proxy, traditionalIdentifier: account }, accountOwner: CUSTOMER_NAMES }
+          : { outcome: 'FAILED', reasonCode: reason, accountInformation: { ...proxy }, accountOwner: {} },
+    },
+  };
+}
+
+/** The 200 answer of a sync call regpay makes to the receiving bank, or undefined for anything else. */
+function syncAnswer(path, body) {
+  if (body === null || typeof body !== 'object') return undefined;
+  if (path.endsWith('/transactions/inbound/credit-transfer-authorisation-sync')) return authorisationAnswer(body);
+  if (path.endsWith('/identifiers/inbound/identifier-determination-sync') && typeof body.request?.identifier === 'object') return lookupAnswer(body);
+  return undefined;
+}
 
 /**
  * The Standard Webhooks check: HMAC-SHA256 under the secret's key bytes over
@@ -71,7 +150,7 @@ function summarise(body) {
   if (typeof body.name === 'string') return { event: body.name, uetr: body.tranInfo?.tranUetr, scheme: body.tranInfo?.paymentScheme };
   return {
     schema: body.schema,
-    uetr: body.transactionIdentifiers?.uetr ?? body.originalTransactionIdentifiers?.uetr ?? body.uetr,
+    uetr: body.transactionIdentifiers?.uetr ?? body.originalTransactionIdentifiers?.uetr ?? body.uetr ?? body.request?.uetr,
     outcome: body.status?.outcome ?? body.status?.status ?? body.cancellationStatus?.status ?? body.report?.reportInformation?.outcome,
   };
 }
@@ -123,8 +202,10 @@ const server = createServer((request, response) => {
       body = rawBody.toString('utf8');
     }
     const result = key === undefined ? 'unsigned' : firstTime(webhookId) ? 'verified' : 'verified-repeat';
-    print({ result, webhookId, path, kind, summary: summarise(body), body });
-    response.writeHead(204).end();
+    const answer = kind === 'callback' ? syncAnswer(path, body) : undefined;
+    print({ result, webhookId, path, kind, summary: summarise(body), body, ...(answer === undefined ? {} : { answer }) });
+    if (answer === undefined) response.writeHead(204).end();
+    else response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
   });
 });
 

@@ -21,7 +21,7 @@ import { openFilesLimit, systemIds, systemClock } from './adapters/system/system
 import { demoCredentialLines } from './config/demo.js';
 import { loadConfig } from './config/load.js';
 import type { Config } from './config/types.js';
-import { createConnectors } from './connectors/registry.js';
+import { createConnectors, steadyInbound } from './connectors/registry.js';
 import { Dispatcher } from './engine/dispatcher.js';
 import { Engine } from './engine/engine.js';
 import { instanceIdOf, recoverAtStart } from './engine/crash-recovery.js';
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
   const milestones = transactionMilestones(log.child({ component: 'transaction' }), metrics, knownReason);
   const integrators = new Map(config.integrators.map((integrator) => [integrator.id, integrator]));
 
-  const connectors = createConnectors(config, clock, { log: log.child({ component: 'connector' }) });
+  const connectors = createConnectors(config, clock, { log: log.child({ component: 'connector' }), simulatorInbound: steadyInbound(config) });
   const { delivery } = config;
   let sender: PartnerSender = new HttpPartnerSender({
     clock,

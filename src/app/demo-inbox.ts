@@ -2,12 +2,15 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Secret } from '../lib/secret.js';
 import { webhookSignature } from '../lib/webhook-signature.js';
 import type { Clock } from '../ports/clock.js';
+import { demoBankAnswer } from './demo-customers.js';
 
 /**
  * The demo integrator's receiver, run by the service itself (config/demo.ts points its callback
  * and events URLs here): what an integrator would be sent becomes visible without anything else
  * running. Each POST is checked as a receiver should check it (Standard Webhooks signature over
- * the raw body) and kept in memory, the latest `capacity` only; the admin API lists them.
+ * the raw body) and kept in memory, the latest `capacity` only; the admin API lists them. As the
+ * receiving bank it answers the scheme's sync lookups and credit authorisations from the demo
+ * bank's directory of customers (demo-customers.ts), once the signature checks out.
  */
 export interface InboxEntry {
   /** Arrival order, from 1; the admin API pages by it. */
@@ -22,6 +25,8 @@ export interface InboxEntry {
   readonly traceparent: string | null;
   /** The body as JSON when it is JSON, else as text. */
   readonly body: unknown;
+  /** What the demo bank answered with its 200 (a sync lookup or authorisation); absent when it only acknowledged. */
+  readonly answer?: Record<string, unknown>;
 }
 
 export const DEMO_INBOX_CAPACITY = 1_000;
@@ -39,19 +44,28 @@ export class DemoInbox {
     this.#capacity = capacity;
   }
 
-  /** Keep one POST; answers whether its signature was valid (the route acknowledges only those). */
+  /** Keep one POST, with the demo bank's answer when it is a sync call; the route acknowledges only those whose signature was valid. */
   receive(channel: InboxEntry['channel'], path: string, headers: Readonly<Record<string, string | string[] | undefined>>, rawBody: string): InboxEntry {
     const webhookId = single(headers['webhook-id']);
     const timestamp = single(headers['webhook-timestamp']);
+    const receivedAt = this.#clock.now();
+    const signatureValid = this.#verify(webhookId, timestamp, single(headers['webhook-signature']), rawBody);
+    const body = parsed(rawBody);
+    // Only a genuine call is answered; the answer's id follows from the call's, so a retry of the call gets the same answer.
+    const answer =
+      signatureValid && channel === 'callback' && webhookId !== undefined
+        ? demoBankAnswer(path, body, { messageIdentification: `D${webhookId.replaceAll('-', '').slice(0, 34)}`, creationDateTime: new Date(receivedAt).toISOString() })
+        : undefined;
     const entry: InboxEntry = {
       seq: (this.#seq += 1),
-      receivedAt: this.#clock.now(),
+      receivedAt,
       channel,
       path,
       webhookId: webhookId ?? null,
-      signatureValid: this.#verify(webhookId, timestamp, single(headers['webhook-signature']), rawBody),
+      signatureValid,
       traceparent: single(headers['traceparent']) ?? null,
-      body: parsed(rawBody),
+      body,
+      ...(answer === undefined ? {} : { answer }),
     };
     this.#entries.push(entry);
     if (this.#entries.length > this.#capacity) this.#entries.splice(0, this.#entries.length - this.#capacity);

@@ -343,6 +343,17 @@ function checkServer(file: ConfigFile, problems: string[]): void {
   if (headersTimeoutMs > requestTimeoutMs) problems.push(`server.headersTimeoutMs: must be at most server.requestTimeoutMs (${requestTimeoutMs}): the headers are part of the request`);
 }
 
+/** A steady rate needs someone to address: an integrator with ZA_RPP on the built-in simulator. */
+function checkSimulator(file: ConfigFile, problems: string[]): void {
+  const { inbound } = file.simulator;
+  if (/^0+(\.0+)?$/.test(inbound.amount)) problems.push('simulator.inbound.amount: must be above zero');
+  if (inbound.ratePerSecond === 0) return;
+  const simulated = (file.schemes.ZA_RPP?.connector ?? 'simulator') === 'simulator';
+  if (!simulated || !file.integrators.some((integrator) => integrator.schemes.includes('ZA_RPP'))) {
+    problems.push('simulator.inbound.ratePerSecond: the simulator originates on ZA_RPP, and no integrator has ZA_RPP on the built-in simulator');
+  }
+}
+
 function checkAdmin(file: ConfigFile, problems: string[]): void {
   if (file.admin === undefined) return;
   checkSecretPair(file.admin as unknown as Record<string, string | undefined>, ['admin'], 'password', 'passwordHash', true, problems);
@@ -543,6 +554,7 @@ async function buildConfig(input: unknown, source: string, env: NodeJS.ProcessEn
   checkDelivery(file, problems);
   checkServer(file, problems);
   checkAdmin(file, problems);
+  checkSimulator(file, problems);
   const links = operatorLinks(file, problems);
   if (problems.length > 0) throw new ConfigError(source, distinct(problems));
 
@@ -582,6 +594,7 @@ async function buildConfig(input: unknown, source: string, env: NodeJS.ProcessEn
       ...otlpEndpoint(file.telemetry.otlpEndpoint ?? env['OTEL_EXPORTER_OTLP_ENDPOINT']),
     },
     schemeMessages: { ...file.schemeMessages },
+    simulator: { inbound: { ...file.simulator.inbound } },
     demo,
   };
 }

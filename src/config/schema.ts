@@ -81,6 +81,13 @@ export const DEFAULTS = {
   telemetryServiceName: 'regpay',
   /** Scheme messages are for diagnosing recent payments; each transaction's history keeps what they said for good. */
   schemeMessagesRetentionDays: 30,
+  /** The built-in simulator originates no traffic of its own unless asked to. */
+  simulatorInboundRatePerSecond: 0,
+  simulatorInboundOutstandingMax: 100,
+  simulatorInboundOutstandingMs: 60_000,
+  simulatorInboundAmount: '100.00',
+  /** The demo bank's first customer (src/app/demo-customers.ts): in the demo every originated credit settles. */
+  simulatorInboundAccountNumber: '4071000001',
 } as const;
 
 /**
@@ -381,6 +388,31 @@ const RequestToPaySchema = Type.Object(
   { additionalProperties: false, default: {} },
 );
 
+/**
+ * The built-in simulator as the scheme's other side (docs/simulator.md): a steady rate of lookups
+ * and credits originated on ZA_RPP for every integrator with ZA_RPP on the simulator.
+ */
+const SimulatorSchema = Type.Object(
+  {
+    inbound: Type.Object(
+      {
+        /** Orders a second, LOOKUP_THEN_CREDIT and CREDIT in turn; 0: none. */
+        ratePerSecond: Type.Number({ minimum: 0, maximum: 1_000, default: DEFAULTS.simulatorInboundRatePerSecond }),
+        /** No new order while this many it started are still going. */
+        outstandingMax: Type.Integer({ minimum: 1, maximum: 100_000, default: DEFAULTS.simulatorInboundOutstandingMax }),
+        /** An order the service never finishes stops counting as going after this long. */
+        outstandingMs: Type.Integer({ minimum: 1_000, maximum: 3_600_000, default: DEFAULTS.simulatorInboundOutstandingMs }),
+        /** ZAR, decimal text. */
+        amount: Type.String({ pattern: '^[0-9]{1,15}(\\.[0-9]{1,2})?$', default: DEFAULTS.simulatorInboundAmount }),
+        /** The integrators' customer the orders name. */
+        accountNumber: Type.String({ pattern: '^[A-Za-z0-9]{1,34}$', default: DEFAULTS.simulatorInboundAccountNumber }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+  },
+  { additionalProperties: false, default: {} },
+);
+
 export const ConfigFileSchema = Type.Object(
   {
     server: ServerSchema,
@@ -400,6 +432,7 @@ export const ConfigFileSchema = Type.Object(
     metrics: MetricsSchema,
     telemetry: TelemetrySchema,
     schemeMessages: SchemeMessagesSchema,
+    simulator: SimulatorSchema,
   },
   { additionalProperties: false },
 );
@@ -425,6 +458,7 @@ export interface ConfigFile {
   metrics: Static<typeof MetricsSchema>;
   telemetry: Static<typeof TelemetrySchema>;
   schemeMessages: Static<typeof SchemeMessagesSchema>;
+  simulator: Static<typeof SimulatorSchema>;
 }
 
 export type IntegratorFile = Omit<Static<typeof IntegratorSchema>, 'limits'> & {

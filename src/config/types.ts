@@ -246,10 +246,29 @@ export interface Config {
   readonly telemetry: { readonly otlpEndpoint?: string; readonly serviceName: string };
   /** How long the scheme messages sent and received are kept. */
   readonly schemeMessages: { readonly retentionDays: number };
+  /** The built-in simulator as the scheme's other side. */
+  readonly simulator: { readonly inbound: SimulatorInboundConfig };
   /** True when started without a config file: the demo setup (its credentials are printed). */
   readonly demo: boolean;
   /** Present exactly when `demo` is true: the generated credentials main prints at start. */
   readonly demoCredentials?: DemoCredentials;
+}
+
+/**
+ * A steady rate of traffic the built-in simulator originates on ZA_RPP, for every integrator
+ * with ZA_RPP on the simulator (docs/simulator.md, inbound scenarios).
+ */
+export interface SimulatorInboundConfig {
+  /** LOOKUP_THEN_CREDIT and CREDIT orders a second, in turn; 0: none. */
+  readonly ratePerSecond: number;
+  /** No new order while this many started are still going. */
+  readonly outstandingMax: number;
+  /** An order the service never finishes stops counting as going after this long. */
+  readonly outstandingMs: number;
+  /** ZAR, decimal text. */
+  readonly amount: string;
+  /** The integrators' customer the orders name. */
+  readonly accountNumber: string;
 }
 
 /** The demo integrator's credentials, generated at each start (config/demo.ts). */

@@ -1,12 +1,12 @@
 import { TIME_BUDGET_MS_DEFAULTS } from '../config/schema.js';
-import type { SchemeConfig } from '../config/types.js';
+import type { IntegratorConfig, SchemeConfig, SimulatorInboundConfig } from '../config/types.js';
 import { SCHEMES, supports, type SchemeName } from '../domain/schemes.js';
 import type { Clock } from '../ports/clock.js';
 import type { SchemeConnector } from '../ports/scheme.js';
 import { CBPR_PLUS } from './cbpr-plus/family.js';
 import { createIsoConnector, type ConnectorLog, type SchemeFamily } from './iso20022/connector.js';
 import { operatorLinkTransport } from './operator-link/transport.js';
-import type { SimulatorOverrides } from './simulator/simulator.js';
+import type { InboundRate, SimulatorOverrides } from './simulator/simulator.js';
 import { threadedSimulatorTransport } from './simulator/threaded-simulator.js';
 import { TCIB } from './tcib/family.js';
 import type { TransportFactory } from './transport.js';
@@ -31,6 +31,8 @@ export function familyOf(scheme: SchemeName): SchemeFamily | undefined {
 export interface CreateConnectorsOptions {
   /** Simulator settings for every simulated scheme (latency, late answer, memory bound). */
   readonly simulator?: SimulatorOverrides;
+  /** A steady rate of originated traffic, by simulated scheme (steadyInbound). */
+  readonly simulatorInbound?: Readonly<Partial<Record<SchemeName, InboundRate>>>;
   /** Transports by the name used in `schemes.<SCHEME>.connector`, beside the built-in `simulator` and `operator-link`. */
   readonly transports?: Readonly<Record<string, TransportFactory>>;
   readonly log?: ConnectorLog;
@@ -50,8 +52,12 @@ export function createConnectors(
   clock: Clock = systemClock,
   options: CreateConnectorsOptions = {},
 ): Map<SchemeName, SchemeConnector> {
+  const simulator: TransportFactory = (context) => {
+    const inbound = options.simulatorInbound?.[context.scheme];
+    return threadedSimulatorTransport({ ...options.simulator, ...(inbound === undefined ? {} : { inbound }) })(context);
+  };
   const transports: Readonly<Record<string, TransportFactory>> = {
-    simulator: threadedSimulatorTransport(options.simulator),
+    simulator,
     'operator-link': operatorLinkTransport,
     ...options.transports,
   };
@@ -71,4 +77,25 @@ export function createConnectors(
     connectors.set(scheme, createIsoConnector(family, { scheme, transport: transport({ scheme, timeBudgetMs, config: configured, clock, ...log }), clock, ...log }));
   }
   return connectors;
+}
+
+/** The scheme the built-in simulator originates its steady rate on: PayShap, the one scheme with lookups before credits. */
+export const STEADY_INBOUND_SCHEME: SchemeName = 'ZA_RPP';
+
+/**
+ * The configuration's steady rate (`simulator.inbound`) as the simulator takes it: on
+ * STEADY_INBOUND_SCHEME when it runs on the built-in simulator, addressed in turn to every
+ * integrator with that scheme, each with the configured customer account. None at rate 0.
+ */
+export function steadyInbound(config: {
+  readonly simulator: { readonly inbound: SimulatorInboundConfig };
+  readonly integrators: readonly Pick<IntegratorConfig, 'institution' | 'schemes'>[];
+  readonly schemes: Readonly<Partial<Record<SchemeName, SchemeConfig>>>;
+}): Partial<Record<SchemeName, InboundRate>> {
+  const { ratePerSecond, outstandingMax, outstandingMs, amount, accountNumber } = config.simulator.inbound;
+  if (ratePerSecond === 0 || (config.schemes[STEADY_INBOUND_SCHEME]?.connector ?? 'simulator') !== 'simulator') return {};
+  const targets = config.integrators
+    .filter((integrator) => integrator.schemes.includes(STEADY_INBOUND_SCHEME))
+    .map((integrator) => ({ institution: { ...integrator.institution }, accountNumber }));
+  return targets.length === 0 ? {} : { [STEADY_INBOUND_SCHEME]: { ratePerSecond, outstandingMax, outstandingMs, amount, targets } };
 }

@@ -214,6 +214,7 @@ export const DemoInboxPageSchema = Type.Object(
         signatureValid: Type.Boolean({ description: "The webhook-signature matched the demo's secret" }),
         traceparent: Nullable(Type.String()),
         body: Type.Unknown({ description: 'The body, as JSON when it is JSON' }),
+        answer: Type.Optional(Type.Unknown({ description: "The demo bank's 200 answer to a sync lookup or credit authorisation (docs/simulator.md, the demo bank's customers)" })),
       }),
       { description: 'Oldest first' },
     ),

@@ -69,4 +69,57 @@ describe('the demo inbox (service started with no configuration)', () => {
     assert.ok(rest.every((entry) => entry.seq > callback.seq), 'pages go on after a sequence number');
     assert.equal((await fetch(`${server.url}/admin/v1/demo-inbox`)).status, 401, 'only for the operator');
   });
+
+  type Entry = { seq: number; channel: string; path: string; signatureValid: boolean; body: any; answer?: any };
+  const uetrOf = (entry: Entry): string | undefined => entry.body?.transactionIdentifiers?.uetr ?? entry.body?.request?.uetr ?? entry.body?.tranInfo?.tranUetr;
+
+  /** The operator's trigger: the simulated scheme sends the demo bank a lookup and/or a credit. */
+  async function originate(order: Record<string, unknown>): Promise<string> {
+    const response = await fetch(`${server.url}/admin/v1/simulator/inbound`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: admin() }, body: JSON.stringify(order) });
+    const body = (await response.json()) as { uetr: string };
+    assert.equal(response.status, 202, JSON.stringify(body));
+    return body.uetr;
+  }
+
+  /** What reached the inbox about one transaction, once `done` holds. */
+  async function inboxFor(uetr: string, done: (entries: Entry[]) => boolean): Promise<Entry[]> {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const response = await fetch(`${server.url}/admin/v1/demo-inbox?limit=1000`, { headers: { authorization: admin() } });
+      const entries = ((await response.json()) as { messages: Entry[] }).messages.filter((entry) => uetrOf(entry) === uetr);
+      if (done(entries)) return entries;
+      if (Date.now() > deadline) assert.fail(`the inbox did not get there: ${JSON.stringify(entries.map((entry) => [entry.path, entry.body?.type]))}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  const completed = (entries: Entry[]) => entries.some((entry) => entry.body?.type === 'PAYMENT_COMPLETION_DELIVERED');
+
+  it('answers the scheme’s lookup of a demo customer and its credit to them, and is told the credit settled, with INBOUND events', async () => {
+    const uetr = await originate({ integratorId: 'demo-bank', scenario: 'LOOKUP_THEN_CREDIT', proxy: { value: '+27-0821234567', schema: 'MOBILE' }, amount: '150.25' });
+    const entries = await inboxFor(uetr, completed);
+    const lookup = entries.find((entry) => entry.path === '/identifiers/inbound/identifier-determination-sync');
+    assert.ok(lookup, 'the demo bank was asked who the proxy is');
+    assert.deepEqual(lookup.answer?.report.reportInformation.accountOwner, { knownAsName: 'Thandi', legalName: 'Thandi Nkosi' }, 'and answered from its directory');
+    const authorisation = entries.find((entry) => entry.path === '/transactions/inbound/credit-transfer-authorisation-sync');
+    assert.equal(authorisation?.body.creditorAccount.identification.value, '4071000001', 'the credit goes to the account the demo bank named');
+    assert.equal(authorisation?.answer?.status.outcome, 'APPROVED');
+    const completion = entries.filter((entry) => entry.path === '/transactions/inbound/credit-transfer-completion');
+    assert.equal(completion.length, 1, 'told the final word once');
+    assert.equal(completion[0]?.body.status.outcome, 'APPROVED', 'settled: credit the customer');
+    assert.equal(authorisation?.body.amounts.bankSettlementAmount.value, 150.25, 'the amount the scheme sent');
+    assert.deepEqual(completion[0]?.body.transactionIdentifiers, authorisation?.body.transactionIdentifiers, 'the completion names the credit');
+    assert.ok(entries.every((entry) => entry.signatureValid), 'every call signed with the printed webhook secret');
+    const events = entries.filter((entry) => entry.channel === 'event').map((entry) => entry.body);
+    assert.ok(events.length > 0 && events.every((event) => event.tranInfo.direction === 'INBOUND' && event.tranInfo.service === 'RPP_INBOUND'), JSON.stringify(events.map((event) => event.tranInfo)));
+  });
+
+  it('declines a credit to a demo customer whose account is closed, AC04, and is told the credit was rejected', async () => {
+    const uetr = await originate({ integratorId: 'demo-bank', scenario: 'CREDIT', accountNumber: '4071001004', amount: '10.00' });
+    const entries = await inboxFor(uetr, completed);
+    const authorisation = entries.find((entry) => entry.path === '/transactions/inbound/credit-transfer-authorisation-sync');
+    assert.equal(authorisation?.answer?.status.reasonInfo[0].reason.value, 'AC04');
+    const completion = entries.find((entry) => entry.path === '/transactions/inbound/credit-transfer-completion');
+    assert.equal(completion?.body.status.outcome, 'REJECTED');
+    assert.equal(completion?.body.status.reasonInfo[0].reason.value, 'AC04');
+  });
 });

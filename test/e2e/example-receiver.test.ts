@@ -19,6 +19,7 @@ import { basicAuth, startServer, writeTestConfig, type RunningServer } from '../
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const RECEIVER = join(REPO, 'examples/receiver.mjs');
 const WAIT_MS = 60_000;
+const OPERATOR = { username: 'ops', password: 'ops-password-for-tests' };
 
 interface Printed {
   readonly result: string;
@@ -28,6 +29,7 @@ interface Printed {
   readonly kind: string;
   readonly summary?: Record<string, unknown>;
   readonly body?: any;
+  readonly answer?: any;
 }
 
 interface Receiver {
@@ -37,9 +39,9 @@ interface Receiver {
   stderr(): string;
 }
 
-async function startReceiver(secret: string): Promise<Receiver> {
+async function startReceiver(secret: string, env: Record<string, string> = {}): Promise<Receiver> {
   const child = tracked(spawn(process.execPath, [RECEIVER], {
-    env: { PATH: process.env.PATH ?? '', REGPAY_WEBHOOK_SECRET: secret, RECEIVER_PORT: '0' },
+    env: { PATH: process.env.PATH ?? '', REGPAY_WEBHOOK_SECRET: secret, RECEIVER_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   }));
   let stdout = '';
@@ -78,12 +80,13 @@ void describe('examples/receiver.mjs', () => {
   let server: RunningServer;
 
   before(async () => {
-    receiver = await startReceiver(secret);
+    receiver = await startReceiver(secret, { RECEIVER_DECLINE_ACCOUNTS: '4071001004,4071001006:AC06' });
     const database = `sqlite:${join(mkdtempSync(join(tmpdir(), 'regpay-receiver-')), 'regpay.db')}`;
     server = await startServer({
       configPath: writeTestConfig({
         database,
         integratorExtra: { partnerApiUrl: `${receiver.url}/partner-api/v1`, eventsApiUrl: `${receiver.url}/events-api/v1`, webhookSecret: secret },
+        extra: { admin: { username: OPERATOR.username, password: OPERATOR.password, allowlist: ['127.0.0.1/32', '::1/128'] } },
       }),
     });
   });
@@ -149,6 +152,56 @@ void describe('examples/receiver.mjs', () => {
       [],
       'nothing the service sent was refused',
     );
+  });
+
+  /** The operator's trigger: the simulated scheme sends the integrator's institution a lookup and/or a credit. */
+  async function originate(order: Record<string, unknown>): Promise<string> {
+    const response = await fetch(`${server.url}/admin/v1/simulator/inbound`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: basicAuth(OPERATOR) },
+      body: JSON.stringify(order),
+    });
+    const body = (await response.json()) as { uetr: string };
+    assert.equal(response.status, 202, JSON.stringify(body));
+    return body.uetr;
+  }
+  const about = (uetr: string) => (line: Printed) => line.summary?.uetr === uetr;
+  const COMPLETION = '/partner-api/v1/transactions/inbound/credit-transfer-completion';
+
+  void it('answers the scheme’s lookup of its customer and the credit to them, verifying each call, and acknowledges the settled completion', async () => {
+    const uetr = await originate({ integratorId: 'demo-bank', scenario: 'LOOKUP_THEN_CREDIT', proxy: { value: '+27-0821234567', schema: 'MOBILE' }, amount: '150.25' });
+    const completion = await waitFor('the receiver printed the completion', () => receiver.lines().find((line) => about(uetr)(line) && line.path === COMPLETION), diagnostics);
+    assert.equal(completion.result, 'verified');
+    assert.equal(completion.summary?.outcome, 'APPROVED', 'settled: the customer is credited now');
+    assert.equal(completion.answer, undefined, 'a completion is only acknowledged');
+
+    const calls = receiver.lines().filter(about(uetr));
+    const lookup = calls.find((line) => line.path === '/partner-api/v1/identifiers/inbound/identifier-determination-sync');
+    assert.equal(lookup?.result, 'verified');
+    assert.equal(lookup?.answer.report.reportInformation.outcome, 'SUCCESSFUL');
+    assert.equal(lookup?.answer.report.reportInformation.accountInformation.traditionalIdentifier, '4071000001', 'a proxy resolves to RECEIVER_PROXY_ACCOUNT');
+    const authorisation = calls.find((line) => line.path === '/partner-api/v1/transactions/inbound/credit-transfer-authorisation-sync');
+    assert.equal(authorisation?.result, 'verified');
+    assert.equal(authorisation?.body.creditorAccount.identification.value, '4071000001', 'the credit goes to the account the receiver named');
+    assert.equal(authorisation?.answer.status.outcome, 'APPROVED');
+    const events = await waitFor(
+      'the receiver printed the INBOUND events up to the completion delivered',
+      () => {
+        const found = receiver.lines().filter((line) => line.kind === 'event' && line.summary?.uetr === uetr);
+        return found.some((event) => event.body.type === 'PAYMENT_COMPLETION_DELIVERED') ? found : undefined;
+      },
+      diagnostics,
+    );
+    assert.ok(events.every((event) => event.result === 'verified' && event.body.tranInfo.direction === 'INBOUND'));
+  });
+
+  void it('declines a credit to an account in RECEIVER_DECLINE_ACCOUNTS with its reason, and the completion says REJECTED with it', async () => {
+    for (const [account, reason] of [['4071001004', 'AC04'], ['4071001006', 'AC06']] as const) {
+      const uetr = await originate({ integratorId: 'demo-bank', scenario: 'CREDIT', accountNumber: account, amount: '10.00' });
+      const completion = await waitFor(`the completion of the credit to ${account}`, () => receiver.lines().find((line) => about(uetr)(line) && line.path === COMPLETION), diagnostics);
+      assert.equal(completion.summary?.outcome, 'REJECTED');
+      assert.equal(completion.body.status.reasonInfo[0].reason.value, reason);
+    }
   });
 
   async function post(headers: Record<string, string>, body: string, method = 'POST'): Promise<number> {

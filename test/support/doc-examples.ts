@@ -9,7 +9,10 @@ import { spawnSync } from 'node:child_process';
  *   # then: credit-transfer-response APPROVED      a callback to a path ending so, for the block's uetr, contains "APPROVED"
  *   # then: credit-transfer-response, 2 in all     at least two callbacks to that path for the block's uetr
  *   # run                                          a setup step (sets shell variables); must exit 0
+ *   # demo only                                    run against the zero-config demo only (it reads the demo inbox, or needs its answers)
  *
+ * A `# then:` is about the first `"uetr": "…"` of the block, else the first `"uetr":"…"` of its
+ * answer (a transaction the example had the service start, e.g. the simulator's inbound trigger).
  * Blocks without a marker are not run (e.g. how to start the service).
  */
 export interface DocExample {
@@ -20,8 +23,10 @@ export interface DocExample {
   readonly status?: number;
   readonly answerContains: readonly string[];
   readonly then: readonly DocCallback[];
-  /** The first `"uetr": "…"` of the block: the transaction a `# then:` is about. */
+  /** The first `"uetr": "…"` of the block: the transaction a `# then:` is about (else the answer's). */
   readonly uetr?: string;
+  /** Marked `# demo only`. */
+  readonly demoOnly: boolean;
 }
 
 /** A callback an example causes: to a path ending in `pathSuffix`, one containing `"text"` when given, `count` in all at least. */
@@ -64,6 +69,7 @@ export function docExamples(markdown: string): { examples: DocExample[]; unmarke
           return { pathSuffix: match[1] ?? '', ...(match[2] === undefined ? {} : { text: match[2] }), count: Number(match[3] ?? '1') };
         }),
       ...(uetr === undefined ? {} : { uetr }),
+      demoOnly: markers.includes('demo only'),
     });
   }
   return { examples, unmarkedCurlLines };
@@ -108,4 +114,9 @@ export function requireCurl(): void {
   if (probe.error !== undefined || probe.status !== 0) {
     throw new Error(`curl is required to run the examples of docs/api.md and was not found or failed (${probe.error?.message ?? `exit ${String(probe.status)}`}); install curl (Debian: apt-get install curl)`);
   }
+}
+
+/** The first uetr in an example's printed answer (compact JSON), for a `# then:` of a block that names none. */
+export function answerUetr(output: string): string | undefined {
+  return /"uetr":"([0-9a-f-]{36})"/.exec(output)?.[1];
 }

@@ -8,6 +8,7 @@ import { describe, it } from 'node:test';
 import { ConfigError, configFromObject, loadConfig } from '../../src/config/load.js';
 import { demoCredentialLines } from '../../src/config/demo.js';
 import { ConfigFileSchema } from '../../src/config/schema.js';
+import { steadyInbound } from '../../src/connectors/registry.js';
 import { SCHEMES } from '../../src/domain/schemes.js';
 import { hashSecret, verifySecret } from '../../src/lib/password-hash.js';
 import { linkPki } from '../support/pki.js';
@@ -499,5 +500,42 @@ void describe('docs/configuration.md', () => {
     assert.ok(paths.length > 40);
     const missing = paths.filter((path) => !docs.includes(`| \`${path}\` |`));
     assert.deepEqual(missing, []);
+  });
+});
+
+void describe('simulator.inbound: the steady rate of traffic the built-in simulator originates', () => {
+  void it('originates nothing unless a rate is configured', async () => {
+    const config = await configFromObject(minimal());
+    assert.deepEqual(config.simulator.inbound, { ratePerSecond: 0, outstandingMax: 100, outstandingMs: 60_000, amount: '100.00', accountNumber: '4071000001' });
+    assert.deepEqual(steadyInbound(config), {});
+  });
+
+  void it('addresses every integrator with ZA_RPP, on ZA_RPP, with the configured customer, amount and bound', async () => {
+    const second = { ...(minimal().integrators as Record<string, unknown>[])[0], id: 'bank-b', institution: { bicfi: 'BANKZAJC', memberId: '250001' }, credentials: { username: 'bob', password: 'b-password', clientId: 'b-client', clientSecret: 'b-secret' } };
+    const third = { ...second, id: 'bank-c', institution: { bicfi: 'BANKZAJD' }, credentials: { username: 'carol', password: 'c-password', clientId: 'c-client', clientSecret: 'c-secret' }, schemes: ['ZA_RTC'] };
+    const raw = minimal({ simulator: { inbound: { ratePerSecond: 2.5, outstandingMax: 7, amount: '12.34', accountNumber: '4071000002' } } });
+    const config = await configFromObject({ ...raw, integrators: [...(raw.integrators as unknown[]), second, third] });
+    assert.deepEqual(steadyInbound(config), {
+      ZA_RPP: {
+        ratePerSecond: 2.5,
+        outstandingMax: 7,
+        outstandingMs: 60_000,
+        amount: '12.34',
+        targets: [
+          { institution: { bicfi: 'BANKZAJJ' }, accountNumber: '4071000002' },
+          { institution: { bicfi: 'BANKZAJC', memberId: '250001' }, accountNumber: '4071000002' },
+        ],
+      },
+    });
+  });
+
+  void it('refuses a rate with no integrator on ZA_RPP to address, a zero amount and a negative rate, naming the keys', async () => {
+    const noTarget = await problemsOf(minimal({ simulator: { inbound: { ratePerSecond: 1 } } }, { schemes: ['ZA_RTC'] }));
+    assert.ok(noTarget.some((problem) => problem.startsWith('simulator.inbound.ratePerSecond: ') && problem.includes('ZA_RPP')), noTarget.join('\n'));
+    const bad = await problemsOf(minimal({ simulator: { inbound: { ratePerSecond: -1, amount: '0.00', rate: 3 } } }));
+    assert.ok(bad.some((problem) => problem.startsWith('simulator.inbound.ratePerSecond')), bad.join('\n'));
+    assert.ok(bad.some((problem) => problem.startsWith('simulator.inbound.rate: is not a known key')), bad.join('\n'));
+    const zero = await problemsOf(minimal({ simulator: { inbound: { amount: '0.00' } } }));
+    assert.deepEqual(zero, ['simulator.inbound.amount: must be above zero']);
   });
 });

@@ -61,8 +61,8 @@ export type SimulatorOverrides = Partial<Omit<SimulatorOptions, 'scheme' | 'cloc
 /**
  * A simulated scheme's settings from its configuration. Latency: the scheme's
  * `simulatorLatencyMs`, else `overrides.latencyMs`, else the default; the directory: the scheme's
- * `simulatorDirectory`, else `overrides.directoryPath`, else the shipped one; the other settings
- * from `overrides` or the defaults.
+ * `simulatorDirectory`, else `overrides.directoryPath`, else the shipped one; the steady inbound
+ * rate from `overrides.inbound` (none when absent); the other settings from `overrides` or the defaults.
  */
 export function simulatorSettings(context: TransportContext, overrides: SimulatorOverrides = {}): Omit<SimulatorOptions, 'clock'> {
   const directoryPath = context.config?.simulatorDirectory ?? overrides.directoryPath;
@@ -73,6 +73,7 @@ export function simulatorSettings(context: TransportContext, overrides: Simulato
     entriesMax: overrides.entriesMax ?? SIMULATOR_DEFAULTS.entriesMax,
     deliveryAttemptsMax: overrides.deliveryAttemptsMax ?? SIMULATOR_DEFAULTS.deliveryAttemptsMax,
     ...(directoryPath === undefined ? {} : { directoryPath }),
+    ...(overrides.inbound === undefined ? {} : { inbound: overrides.inbound }),
   };
 }
 
