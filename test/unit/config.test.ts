@@ -88,13 +88,17 @@ void describe('configuration loading', () => {
     assert.deepEqual(bank.schemes, ['ZA_RPP', 'ZA_RTC', 'ZA_EFT', 'CBPR_PLUS', 'TCIB']);
     assert.deepEqual(bank.callbackAuth, { type: 'none' });
     assert.deepEqual(bank.limits, { requestsPerSecond: 50, burst: 100, amountMax: { ZA_RPP: '50000.00' } });
+    // The receiving answer budget: half the scheme's, at most 5 s.
+    const inbound = { answerTimeoutMs: 5_000 };
     assert.deepEqual(config.schemes, {
-      ZA_RTC: { connector: 'simulator', timeBudgetMs: 60_000 },
-      ZA_RPP: { connector: 'simulator', timeBudgetMs: 10_000 },
-      ZA_EFT: { connector: 'simulator', timeBudgetMs: 86_400_000 },
-      CBPR_PLUS: { connector: 'simulator', timeBudgetMs: 86_400_000 },
-      TCIB: { connector: 'simulator', timeBudgetMs: 60_000 },
+      ZA_RTC: { connector: 'simulator', timeBudgetMs: 60_000, inbound },
+      ZA_RPP: { connector: 'simulator', timeBudgetMs: 10_000, inbound },
+      ZA_EFT: { connector: 'simulator', timeBudgetMs: 86_400_000, inbound },
+      CBPR_PLUS: { connector: 'simulator', timeBudgetMs: 86_400_000, inbound },
+      TCIB: { connector: 'simulator', timeBudgetMs: 60_000, inbound },
     });
+    assert.deepEqual(bank.inbound, { authorisation: 'sync', identifierDetermination: 'sync' });
+    assert.equal(bank.eventTypeNames, 'current');
   });
 
   void it('finds the file through REGPAY_CONFIG and through --config=<path>', async () => {

@@ -175,7 +175,8 @@ void describe('the simulated operator originating inbound traffic', () => {
     assert.ok(lookup.ok);
     assert.equal(lookup.value.messageId, started.messageIds.lookup);
     assert.equal(lookup.value.uetr, started.uetr);
-    assert.deepEqual(lookup.value.identifier, { schema: 'MOBILE', value: '+27-0821234567' });
+    // A proxy lookup names its namespace: PayShap's own when the order names none.
+    assert.deepEqual(lookup.value.identifier, { schema: 'MOBILE', value: '+27-0821234567', namespace: 'ZA_MOBILE' });
     assert.equal(text(lookup.value.assignee, 'Agt', 'FinInstnId', 'BICFI'), 'DEMOZAJJ', 'addressed to the institution');
     assert.equal(text(lookup.value.assigner, 'Agt', 'FinInstnId', 'BICFI'), SIMULATED_BANK.bicfi);
 
