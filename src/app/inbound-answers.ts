@@ -1,6 +1,7 @@
 import type { IntegratorConfig } from '../config/types.js';
 import type { AuthorisationReport } from '../domain/messages/inbound-answers.js';
 import type { IdentifierDeterminationResponse } from '../domain/messages/identifier-determination.js';
+import type { RequestToPayResponse } from '../domain/messages/request-to-pay.js';
 import type { TraceContext } from '../lib/trace.js';
 import { askMachine, type MachineRequestDeps } from './ask-machine.js';
 
@@ -40,6 +41,30 @@ export async function reportLookup(
     what: 'inbound identifier determination',
     uetrField: '/uetr',
     uetr: report.uetr.toLowerCase(),
+    messageId: report.messageIdentifiers.messageIdentification,
+    message: report,
+    ask: { type: 'report', answerJson: input.rawBody, answer: report, trace: input.trace },
+  });
+}
+
+/**
+ * The integrator's decision on a request-to-pay the scheme brought to its customer (PRESENTED,
+ * ACCEPTED, or REJECTED with a reason), each forwarded to the scheme as a pain.014. Taken while the
+ * request is open and the decision moves it forward; after PAID, REJECTED, CANCELLED or EXPIRED,
+ * or going back (PRESENTED after ACCEPTED), 409 ANSWER_NOT_AWAITED. The same decision again under
+ * a new message id is taken and changes nothing.
+ */
+export async function reportRequestToPayDecision(
+  deps: MachineRequestDeps,
+  input: { integrator: IntegratorConfig; report: RequestToPayResponse; rawBody: string; trace: TraceContext },
+): Promise<void> {
+  const { report } = input;
+  await askMachine(deps, {
+    ...input,
+    kind: 'INBOUND_REQUEST_TO_PAY',
+    what: 'inbound request-to-pay',
+    uetrField: '/transactionIdentifiers/uetr',
+    uetr: report.transactionIdentifiers.uetr.toLowerCase(),
     messageId: report.messageIdentifiers.messageIdentification,
     message: report,
     ask: { type: 'report', answerJson: input.rawBody, answer: report, trace: input.trace },
