@@ -212,7 +212,7 @@ function decideOne(view: IrtpView, input: IrtpInput, env: IrtpEnv): Draft | unde
     steps: [...paid.steps, ...rest.steps],
     data: rest.data,
     commands: [...paid.commands, ...rest.commands],
-    ...(rest.notice === undefined ? {} : { notice: rest.notice }),
+    ...((rest.notice ?? paid.notice) === undefined ? {} : { notice: rest.notice ?? paid.notice }),
     ...(rest.refused === undefined ? (paid.refused === undefined ? {} : { refused: paid.refused }) : { refused: rest.refused }),
   };
 }
