@@ -12,7 +12,7 @@ import {
 import { CANCELLATION_REASON_CODES, type RequestToPay, type RequestToPayResponse } from '../../domain/messages/request-to-pay.js';
 import type { SchemeOriginal } from '../../ports/scheme.js';
 import type { NewOutboxMessage, TransactionRecord } from '../../ports/store.js';
-import { callbackMessage, callbackRowInput, stateIn, type DriverEnv, type EngineInput, type KindContext, type KindDecision, type KindDriver } from './kind.js';
+import { callbackMessage, callbackRowInput, stateIn, type DriverEnv, type EngineInput, type KindDecision, type KindDriver } from './kind.js';
 
 /**
  * The engine's side of a request-to-pay the scheme brought to an integrator's customer (the
