@@ -8,6 +8,8 @@ import { admit, type AdmitDeps } from './admit.js';
 import { checkOwnInstitution } from './institution.js';
 import { linkUnlessRetry, paysProxy } from './proxy-link.js';
 import { retryOfStoredMessage } from './stored-message.js';
+import { requestToPayPaid } from './request-to-pay-payment.js';
+import { REQUEST_TO_PAY_LINK } from '../domain/machines/inbound-request-to-pay.js';
 
 export interface AcceptCreditTransferDeps extends AdmitDeps {
   /** Link payments to a proxy to their identifier determination (proxy-link.ts); without it, nothing is linked or required. */
@@ -38,6 +40,7 @@ export async function acceptCreditTransfer(deps: AcceptCreditTransferDeps, input
     throw new ApiError('SCHEME_NOT_ENABLED', `${transfer.scheme} is not enabled for this integrator`);
   }
   checkOwnInstitution(integrator, [{ agent: transfer.message.debtorAgent, pointer: '/debtorAgent' }]);
+  const requestToPayId = await requestToPayPaid(deps, integrator, transfer);
   const link = deps.proxyPayments === undefined || !paysProxy(transfer) ? undefined : await linkUnlessRetry({ ...deps, proxyPayments: deps.proxyPayments }, integrator, transfer);
 
   const outcome = await admit(deps, {
@@ -51,7 +54,9 @@ export async function acceptCreditTransfer(deps: AcceptCreditTransferDeps, input
     message: transfer.message,
     amount: transfer.settlementAmount,
     trace: input.trace,
-    ...(link === undefined ? {} : { data: { determination: link } }),
+    ...(link === undefined && requestToPayId === undefined
+      ? {}
+      : { data: { ...(link === undefined ? {} : { determination: link }), ...(requestToPayId === undefined ? {} : { [REQUEST_TO_PAY_LINK]: requestToPayId }) } }),
   });
   switch (outcome.kind) {
     case 'accepted':

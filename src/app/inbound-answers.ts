@@ -1,6 +1,7 @@
 import type { IntegratorConfig } from '../config/types.js';
 import type { AuthorisationReport } from '../domain/messages/inbound-answers.js';
 import type { IdentifierDeterminationResponse } from '../domain/messages/identifier-determination.js';
+import type { RequestToPayResponse } from '../domain/messages/request-to-pay.js';
 import type { TraceContext } from '../lib/trace.js';
 import { askMachine, type MachineRequestDeps } from './ask-machine.js';
 
@@ -14,13 +15,17 @@ import { askMachine, type MachineRequestDeps } from './ask-machine.js';
  */
 export type InboundAnswer =
   | { readonly about: 'credit'; readonly report: AuthorisationReport }
-  | { readonly about: 'lookup'; readonly report: IdentifierDeterminationResponse };
+  | { readonly about: 'lookup'; readonly report: IdentifierDeterminationResponse }
+  /**
+   * The debtor's decision on a request-to-pay the scheme brought (PRESENTED, ACCEPTED, or REJECTED
+   * with a reason), each forwarded to the scheme as a pain.014; taken while the request is open and
+   * the decision moves it forward (going back, or after it ended: 409). The same decision again
+   * under a new message id is taken and changes nothing.
+   */
+  | { readonly about: 'request_to_pay'; readonly report: RequestToPayResponse };
 
 export async function reportInboundAnswer(deps: MachineRequestDeps, input: InboundAnswer & { integrator: IntegratorConfig; rawBody: string; trace: TraceContext }): Promise<void> {
-  const named =
-    input.about === 'credit'
-      ? ({ kind: 'INBOUND_CREDIT_TRANSFER', what: 'inbound credit transfer', uetrField: '/transactionIdentifiers/uetr', uetr: input.report.transactionIdentifiers.uetr } as const)
-      : ({ kind: 'INBOUND_IDENTIFIER_DETERMINATION', what: 'inbound identifier determination', uetrField: '/uetr', uetr: input.report.uetr } as const);
+  const named = namedBy(input);
   await askMachine(deps, {
     ...input,
     ...named,
@@ -29,4 +34,16 @@ export async function reportInboundAnswer(deps: MachineRequestDeps, input: Inbou
     message: input.report,
     ask: { type: 'report', answerJson: input.rawBody, answer: input.report, trace: input.trace },
   });
+}
+
+/** The transaction an answer names, in the words its errors use. */
+function namedBy(answer: InboundAnswer) {
+  switch (answer.about) {
+    case 'credit':
+      return { kind: 'INBOUND_CREDIT_TRANSFER', what: 'inbound credit transfer', uetrField: '/transactionIdentifiers/uetr', uetr: answer.report.transactionIdentifiers.uetr } as const;
+    case 'lookup':
+      return { kind: 'INBOUND_IDENTIFIER_DETERMINATION', what: 'inbound identifier determination', uetrField: '/uetr', uetr: answer.report.uetr } as const;
+    case 'request_to_pay':
+      return { kind: 'INBOUND_REQUEST_TO_PAY', what: 'inbound request-to-pay', uetrField: '/transactionIdentifiers/uetr', uetr: answer.report.transactionIdentifiers.uetr } as const;
+  }
 }

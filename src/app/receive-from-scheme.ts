@@ -2,6 +2,8 @@ import type { IntegratorConfig, SchemeConfig } from '../config/types.js';
 import type { TransactionKind } from '../domain/kinds.js';
 import { INBOUND_CREDIT_TRANSFER_MACHINE, INBOUND_IDENTIFIER_DETERMINATION_MACHINE, type InboundData, type InboundMode } from '../domain/machines/inbound.js';
 import type { MachineDefinition } from '../domain/machines/machine.js';
+import { INBOUND_REQUEST_TO_PAY_MACHINE, type IrtpData } from '../domain/machines/inbound-request-to-pay.js';
+import { validateRequestToPay } from '../domain/messages/request-to-pay.js';
 import { validateIdentifierDeterminationRequest } from '../domain/messages/identifier-determination.js';
 import type { FieldError } from '../domain/errors.js';
 import { validateCreditTransfer } from '../domain/messages/validate.js';
@@ -40,16 +42,33 @@ export interface ReceiveDeps extends AdmitDeps {
 interface Receivable {
   readonly kind: TransactionKind;
   readonly machine: MachineDefinition;
-  readonly mode: (integrator: IntegratorConfig) => InboundMode;
   /** The rendered message checked by the integrator API's own rules: its UETR and amount, or the faults. */
-  readonly check: (message: unknown) => { ok: true; uetr: string | undefined; amount?: Money } | { ok: false; errors: readonly FieldError[] };
+  readonly check: (message: unknown) => Checked | { ok: false; errors: readonly FieldError[] };
+  /** The machine's first working data (the scheme message's identity is added to it). */
+  readonly data: (deps: ReceiveDeps, integrator: IntegratorConfig, request: SchemeRequest, checked: Checked) => Record<string, unknown>;
 }
 
-const RECEIVABLE: Readonly<Record<SchemeRequest['kind'], Receivable | undefined>> = {
+interface Checked {
+  readonly ok: true;
+  readonly uetr: string | undefined;
+  readonly amount?: Money;
+  /** What the machine keeps of the message (a request-to-pay's expiry and conditions). */
+  readonly keep?: Readonly<Record<string, unknown>>;
+}
+
+/** The working data of a message the integrator is asked to answer within a budget (lookups, credits). */
+function answered(mode: (integrator: IntegratorConfig) => InboundMode) {
+  return (deps: ReceiveDeps, integrator: IntegratorConfig, request: SchemeRequest): InboundData & Record<string, unknown> => ({
+    mode: mode(integrator),
+    deadlineAt: request.receivedAt + answerTimeoutMs(deps, integrator, request.scheme),
+  });
+}
+
+const RECEIVABLE: Readonly<Record<SchemeRequest['kind'], Receivable>> = {
   credit: {
     kind: 'INBOUND_CREDIT_TRANSFER',
     machine: INBOUND_CREDIT_TRANSFER_MACHINE,
-    mode: (integrator) => integrator.inbound.authorisation,
+    data: answered((integrator) => integrator.inbound.authorisation),
     check: (message) => {
       const checked = validateCreditTransfer(message);
       return checked.ok ? { ok: true, uetr: checked.value.uetr, amount: checked.value.settlementAmount } : checked;
@@ -58,18 +77,36 @@ const RECEIVABLE: Readonly<Record<SchemeRequest['kind'], Receivable | undefined>
   lookup: {
     kind: 'INBOUND_IDENTIFIER_DETERMINATION',
     machine: INBOUND_IDENTIFIER_DETERMINATION_MACHINE,
-    mode: (integrator) => integrator.inbound.identifierDetermination,
+    data: answered((integrator) => integrator.inbound.identifierDetermination),
     check: (message) => {
       const checked = validateIdentifierDeterminationRequest(message);
       return checked.ok ? { ok: true, uetr: checked.value.message.request.uetr } : checked;
     },
   },
-  request_to_pay: undefined,
+  // The integrator's own expiry rules (in the future, within requestToPay.expiryHorizonMs) are not
+  // asked: the scheme and the creditor's bank set the expiry. A request that arrives already
+  // expired is taken, and its machine ends it EXPIRED at once without handing it over.
+  request_to_pay: {
+    kind: 'INBOUND_REQUEST_TO_PAY',
+    machine: INBOUND_REQUEST_TO_PAY_MACHINE,
+    data: (_deps, _integrator, _request, checked) => ({ ...checked.keep }),
+    check: (message) => {
+      const checked = validateRequestToPay(message);
+      if (!checked.ok) return checked;
+      const { value } = checked;
+      const keep: IrtpData & Record<string, unknown> = {
+        expiresAt: value.expiresAt,
+        endToEndId: value.message.transactionIdentifiers.endToEndIdentification,
+        ...(value.minAmount === undefined ? {} : { minMinor: value.minAmount.minor.toString() }),
+        ...(value.maxAmount === undefined ? {} : { maxMinor: value.maxAmount.minor.toString() }),
+      };
+      return { ok: true as const, uetr: value.uetr, amount: value.amount, keep };
+    },
+  },
 };
 
 export async function receiveFromScheme(deps: ReceiveDeps, request: SchemeRequest): Promise<OriginateOutcome> {
   const receivable = RECEIVABLE[request.kind];
-  if (receivable === undefined) return refused('AG03', `${request.kind} is not received yet`);
   const integrator = integratorOf(deps.integrators, request.scheme, request.institution);
   if (integrator === undefined) {
     deps.log.warn({ scheme: request.scheme, institution: request.institution, messageId: request.original.messageId }, 'scheme message for an institution no integrator holds refused (AGNT)');
@@ -85,9 +122,8 @@ export async function receiveFromScheme(deps: ReceiveDeps, request: SchemeReques
   const id = inboundTransactionId(request.scheme, request.original.messageName, request.original.messageId);
   const uetr = (checked.uetr ?? request.original.uetr ?? id).toLowerCase();
   const lookup = receivable.kind === 'INBOUND_CREDIT_TRANSFER' ? await deps.store.findTransaction(integrator.id, uetr, 'INBOUND_IDENTIFIER_DETERMINATION') : undefined;
-  const data: InboundData & Record<string, unknown> = {
-    mode: receivable.mode(integrator),
-    deadlineAt: request.receivedAt + answerTimeoutMs(deps, integrator, request.scheme),
+  const data: Record<string, unknown> = {
+    ...receivable.data(deps, integrator, request, checked),
     origin: request.original,
     ...(lookup === undefined ? {} : { lookupId: lookup.id }),
   };

@@ -5,8 +5,9 @@ export const TRANSACTION_KINDS = [
   'REQUEST_TO_PAY',
   'INBOUND_CREDIT_TRANSFER',
   'INBOUND_IDENTIFIER_DETERMINATION',
+  'INBOUND_REQUEST_TO_PAY',
 ] as const;
 
 /** The kinds the scheme starts for an integrator's institution (the receiving direction): their events say INBOUND. */
-export const INBOUND_KINDS: ReadonlySet<TransactionKind> = new Set<TransactionKind>(['INBOUND_CREDIT_TRANSFER', 'INBOUND_IDENTIFIER_DETERMINATION']);
+export const INBOUND_KINDS: ReadonlySet<TransactionKind> = new Set<TransactionKind>(['INBOUND_CREDIT_TRANSFER', 'INBOUND_IDENTIFIER_DETERMINATION', 'INBOUND_REQUEST_TO_PAY']);
 export type TransactionKind = (typeof TRANSACTION_KINDS)[number];

@@ -331,12 +331,23 @@ export class Engine implements SchemeAnswers, Processing {
       }
       // A command carries out the committed decision: it sees the transaction as committed.
       await this.#execute(driver, { ...context, transaction: committed }, decision);
+      this.#wakeLinked(transactionId, decision.wake ?? []);
       return 'done';
     }
     this.#deps.log.warn({ transactionId }, 'engine: decision stayed stale; the timer retries it');
     // A scheme answer is refused as a whole (receive rejects) and comes again: it is kept when it is recorded.
     if (input.type !== 'scheme') await store.recordSchemeMessages(recorded);
     return 'stale';
+  }
+
+  /** Linked transactions a committed decision names look at it now, each in its own serial slot (never awaited inside this one). */
+  #wakeLinked(transactionId: string, linked: readonly string[]): void {
+    for (const id of linked) {
+      if (id === transactionId) continue;
+      void this.#track(this.#handle(id, { type: 'tick' })).catch((error: unknown) =>
+        this.#deps.log.error({ err: error, transactionId: id, wokenBy: transactionId }, 'engine: waking a linked transaction failed; its timer decides it'),
+      );
+    }
   }
 
   /** Milestones an input is in itself (a scheme answer, a callback attempt), and the scheme message it brings, to keep. */

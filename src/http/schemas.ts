@@ -2,6 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { StringEnum } from '../domain/messages/common.js';
 import { IdentifierDeterminationResponseSchema } from '../domain/messages/identifier-determination.js';
 import { AuthorisationReportSchema } from '../domain/messages/inbound-answers.js';
+import { RequestToPayResponseSchema } from '../domain/messages/request-to-pay.js';
 
 /**
  * Schemas of the routes' requests and answers beyond the messages. Each has an `$id`: routes name
@@ -311,4 +312,5 @@ export const REFERENCED_SCHEMAS: readonly TSchema[] = [
   SimulatorSampleResultSchema,
   IdentifierDeterminationResponseSchema,
   AuthorisationReportSchema,
+  RequestToPayResponseSchema,
 ];

@@ -90,16 +90,17 @@ async function buildTestApp(options: AppOptions): Promise<FastifyInstance> {
 async function originateFor(app: FastifyInstance, document: Json, answer: { where: string; value: unknown }, sequence: number): Promise<void> {
   const deps = receiving.get(app);
   assert.ok(deps !== undefined, 'the app was built by buildTestApp');
-  const credit = answer.where.endsWith('/credit-transfer-authorisation-response');
-  const uetr = credit ? (answer.value as Json).transactionIdentifiers.uetr : (answer.value as Json).uetr;
+  const kind = answer.where.endsWith('/credit-transfer-authorisation-response') ? 'credit' : answer.where.endsWith('/request-to-pay-response') ? 'request_to_pay' : 'lookup';
+  const uetr = kind === 'lookup' ? (answer.value as Json).uetr : (answer.value as Json).transactionIdentifiers.uetr;
   const requests = Object.values(document.components.examples as Json).map((example) => (example as Json).value as Json);
-  const request = requests.find((value) => (credit ? value?.schema === 'CreditTransfer' && value.transactionIdentifiers.uetr === uetr : value?.schema === 'IdentifierDeterminationRequest' && value.request.uetr === uetr));
+  const schema = { credit: 'CreditTransfer', request_to_pay: 'RequestToPay', lookup: 'IdentifierDeterminationRequest' }[kind];
+  const request = requests.find((value) => value?.schema === schema && (kind === 'lookup' ? value.request.uetr : value.transactionIdentifiers.uetr) === uetr);
   assert.ok(request !== undefined, `an example request with the uetr ${String(uetr)} the answer names`);
-  const body = credit ? { ...request, creditorAgent: { bicfi: 'DEMOZAJJ' } } : request;
-  const messageName = credit ? 'pacs.008.001.08' : 'acmt.023.001.03';
+  const body = kind === 'credit' ? { ...request, creditorAgent: { bicfi: 'DEMOZAJJ' } } : request;
+  const messageName = { credit: 'pacs.008.001.08', request_to_pay: 'pain.013.001.09', lookup: 'acmt.023.001.03' }[kind];
   const outcome = await receiveFromScheme(deps, {
-    kind: credit ? 'credit' : 'lookup',
-    scheme: credit ? request.paymentScheme.schema : 'ZA_RPP',
+    kind,
+    scheme: kind === 'credit' ? request.paymentScheme.schema : 'ZA_RPP',
     original: { messageId: `SEXAMPLE${sequence}`, messageName },
     institution: { bicfi: 'DEMOZAJJ' },
     bodyJson: JSON.stringify(body),

@@ -48,6 +48,7 @@ const ID_PREFIX: Readonly<Record<TransactionKind, string>> = {
   REQUEST_TO_PAY: 'rtp',
   INBOUND_CREDIT_TRANSFER: 'in-ct',
   INBOUND_IDENTIFIER_DETERMINATION: 'in-id',
+  INBOUND_REQUEST_TO_PAY: 'in-rtp',
 };
 
 function idOf(kind: TransactionKind, scheme: SchemeName, label: string): string {

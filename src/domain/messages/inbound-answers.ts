@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { JudgedAnswer, Verdict } from '../machines/inbound.js';
 import { LIST_ITEMS_MAX, MessageIdentifiersSchema, OpenObject, StringEnum, TransactionIdentifiersSchema } from './common.js';
 import { IdentifierDeterminationResponseSchema, type IdentifierDeterminationResponse } from './identifier-determination.js';
-import { ReasonInfoSchema } from './request-to-pay.js';
+import { ReasonInfoSchema, RequestToPayResponseSchema, RTP_STATUSES, type RequestToPayResponse } from './request-to-pay.js';
 import { isRecord, makeValidator, type Report, type Validation } from './validate.js';
 
 /**
@@ -124,3 +124,23 @@ export function judgeAnswer(kind: 'credit' | 'lookup', parsed: unknown, answerJs
 function problemOf(errors: readonly { readonly field: string; readonly message: string }[]): string {
   return errors.map((error) => `${error.field || '(body)'}: ${error.message}`).join('; ');
 }
+
+/** The statuses the integrator reports on a request-to-pay brought to its customer; the others are the service's to give. */
+export const INBOUND_RTP_DECISIONS = ['PRESENTED', 'ACCEPTED', 'REJECTED'] as const;
+
+/** The integrator reports only its customer's decisions, and a rejection names its reason. */
+function requestToPayDecision(body: unknown, report: Report): void {
+  if (!isRecord(body) || !isRecord(body.status) || typeof body.status.status !== 'string') return;
+  const { status } = body.status;
+  if (!(RTP_STATUSES as readonly string[]).includes(status)) return; // the schema reports it
+  if (!(INBOUND_RTP_DECISIONS as readonly string[]).includes(status)) {
+    report('/status/status', `must be PRESENTED, ACCEPTED or REJECTED: ${status} is the service's to report (PAID by the integrator's credit transfer, EXPIRED and CANCELLED by the expiry or the scheme)`);
+    return;
+  }
+  if (status === 'REJECTED' && reasonCodeOf(body.status.reasonInfo) === undefined) {
+    report('/status/reasonInfo', 'a REJECTED decision must name an ISO 20022 reason code (reasonInfo[0].reason.value, four letters or digits)');
+  }
+}
+
+/** The integrator's RequestToPayResponse about a request-to-pay the scheme brought to its customer (the debtor). */
+export const validateInboundRequestToPayResponse: (body: unknown) => Validation<RequestToPayResponse> = makeValidator(RequestToPayResponseSchema, [requestToPayDecision]);

@@ -1,3 +1,4 @@
+import { REQUEST_TO_PAY_LINK } from '../../domain/machines/inbound-request-to-pay.js';
 import type { IntegratorConfig } from '../../config/types.js';
 import { CALLBACK_PATHS } from '../../domain/callback-paths.js';
 import { CREDIT_TRANSFER_MACHINE, CT, decide, type Command, type CtData, type CtInput, type CtState } from '../../domain/machines/credit-transfer.js';
@@ -20,6 +21,7 @@ export const CREDIT_TRANSFER_DRIVER: KindDriver = {
     const { transaction } = context;
     const state = stateIn(CREDIT_TRANSFER_MACHINE, transaction);
     const data = transaction.data as CtData;
+    const linked = transaction.data[REQUEST_TO_PAY_LINK];
     const ctInput = await machineInput(context, state, data, input, env);
     if (ctInput === undefined) return undefined;
     const decision = decide({ state, data, dueAt: transaction.dueAt }, ctInput, {
@@ -44,6 +46,8 @@ export const CREDIT_TRANSFER_DRIVER: KindDriver = {
       commands: decision.commands,
       outbox,
       ...(decision.callback === undefined ? {} : { outcome: { outcome: decision.callback.outcome, reasonCode: decision.callback.reasonCode ?? null } }),
+      // The request-to-pay this transfer pays looks at it whenever it moves (its outcome above all).
+      ...(typeof linked === 'string' && decision.steps.length > 0 ? { wake: [linked] } : {}),
     } satisfies KindDecision;
   },
 

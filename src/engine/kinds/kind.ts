@@ -61,8 +61,8 @@ export interface DriverEnv {
   /** The scheme's time budget. */
   readonly timeBudgetMs: number;
   readonly delays: EngineDelays;
-  /** Read access for the lookups a decision needs (a callback's outbox row). */
-  readonly store: Pick<Store, 'outbox'>;
+  /** Read access for the lookups a decision needs (a callback's outbox row, a transaction it is linked to). */
+  readonly store: Pick<Store, 'outbox' | 'findTransaction'>;
 }
 
 /** Retry and check intervals, from the engine's options. */
@@ -89,6 +89,13 @@ export interface KindDecision {
   readonly refused?: string;
   /** The transaction's final answer, when this decision gives it (kept with the change, logged, counted). */
   readonly outcome?: TransactionOutcome;
+  /**
+   * Transactions linked to this one (by ids in its working data) whose machines must look at it
+   * again: once the change is committed, the engine decides on each as its timer would (a tick).
+   * A wake lost to a crash is made up by the woken transaction's own timer, which must read the
+   * link itself.
+   */
+  readonly wake?: readonly string[];
 }
 
 /**

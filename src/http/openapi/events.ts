@@ -3,6 +3,7 @@ import { ID, type IdState } from '../../domain/machines/identifier-determination
 import { RTP, type RtpState } from '../../domain/machines/request-to-pay.js';
 import type { TransactionKind } from '../../domain/kinds.js';
 import { COMPLETION, inboundStates, type InboundPrefix } from '../../domain/machines/inbound.js';
+import { IRTP, type IrtpState } from '../../domain/machines/inbound-request-to-pay.js';
 
 /**
  * What the document says about each event type (CONTRACT §4; docs/state-machine.md has the full
@@ -24,6 +25,8 @@ export type PayloadExample =
   | 'answer'
   | 'problem'
   | 'callFailure'
+  | 'payment'
+  | 'withdrawal'
   | { readonly rtpStatus: 'PRES' | 'ACCP' | 'ACSC' | 'RJCT' };
 
 export interface EventDoc {
@@ -118,10 +121,29 @@ const INBOUND_CREDIT_TRANSFER_EVENTS: Readonly<Record<string, EventDoc>> = {
 
 const INBOUND_IDENTIFIER_DETERMINATION_EVENTS = inboundEvents('IDENTIFIER_DETERMINATION', 'IdentifierDeterminationRequest', 'IdentifierDeterminationResponse', 'acmt.023');
 
+const INBOUND_REQUEST_TO_PAY_EVENTS: Readonly<Record<IrtpState, EventDoc>> = {
+  [IRTP.RECEIVED]: { when: "the scheme's pain.013 for a customer of the integrator's institution (the debtor) is stored", payload: 'the RequestToPay rendered from it', example: 'request' },
+  [IRTP.ACCEPTED]: { when: 'the request is taken on (same commit as REQUEST_PENDING, or as the end of a request withdrawn or expired before it was handed over)', payload: 'the RequestToPay', example: 'request' },
+  [IRTP.REQUEST_PENDING]: { when: 'the inboundRequestToPay callback (the RequestToPay) is queued', payload: 'the RequestToPay', example: 'request' },
+  [IRTP.REQUEST_DELIVERED]: { when: 'the integrator acknowledged the inboundRequestToPay callback', payload: 'the RequestToPay', example: 'request' },
+  [IRTP.REQUEST_DELIVERY_FAILURE]: { when: "the inboundRequestToPay callback's first failed attempt (retries go on)", payload: 'the RequestToPay', example: 'request' },
+  [IRTP.PRESENTED]: { when: 'the integrator reports PRESENTED (request-to-pay-response): a pain.014 PRES goes to the scheme', payload: "the integrator's RequestToPayResponse", example: 'answer' },
+  [IRTP.ACCEPTED_BY_PAYER]: { when: 'the integrator reports ACCEPTED: a pain.014 ACCP goes to the scheme', payload: "the integrator's RequestToPayResponse", example: 'answer' },
+  [IRTP.REJECTED]: { when: 'the integrator reports REJECTED with a reason: a pain.014 RJCT goes to the scheme (final)', payload: "the integrator's RequestToPayResponse", example: 'answer' },
+  [IRTP.PAID]: { when: "the integrator's credit transfer carrying the request's uetr is approved: a pain.014 ACSC goes to the scheme (final)", payload: '{"schema":"RequestToPayPayment","transactionId":…} (the transfer)', example: 'payment' },
+  [IRTP.CANCELLED]: { when: "the scheme withdraws the request (camt.056): answered CNCL, and the integrator gets the cancellation-request notice (final)", payload: 'the camt.056 as JSON', example: 'withdrawal' },
+  [IRTP.EXPIRED]: {
+    when: "the request's expiryDateTime passed unpaid (or the scheme's camt.056 says EXPIRED): the integrator gets the cancellation-request notice (final)",
+    payload: '{"schema":"RequestToPayExpiry","expiryDateTime":…}, or the camt.056 as JSON',
+    example: 'expiry',
+  },
+};
+
 export const EVENT_DOCS: Readonly<Record<TransactionKind, Readonly<Record<string, EventDoc>>>> = {
   CREDIT_TRANSFER: CREDIT_TRANSFER_EVENTS,
   IDENTIFIER_DETERMINATION: IDENTIFIER_DETERMINATION_EVENTS,
   REQUEST_TO_PAY: REQUEST_TO_PAY_EVENTS,
   INBOUND_CREDIT_TRANSFER: INBOUND_CREDIT_TRANSFER_EVENTS,
   INBOUND_IDENTIFIER_DETERMINATION: INBOUND_IDENTIFIER_DETERMINATION_EVENTS,
+  INBOUND_REQUEST_TO_PAY: INBOUND_REQUEST_TO_PAY_EVENTS,
 };

@@ -58,6 +58,7 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   adminSendSimulatorSample: ['SimulatorSampleRejectAc01'],
   inboundCreditTransferAuthorisationResponse: ['PaymentStatusReportApproved'],
   inboundIdentifierDeterminationReport: ['IdentifierDeterminationResponseSuccessful'],
+  inboundRequestToPayResponse: ['RequestToPayResponseInboundPresented'],
   adminSimulatorInbound: ['SimulatorInboundLookupThenCredit'],
 };
 
@@ -94,6 +95,11 @@ export function buildExamples(context: ExampleContext): Record<string, Example> 
   const determinations = identifierDeterminations(made);
   const requestsToPay = requestToPays(made);
   const rtp = requestsToPay.RequestToPayMobile.value;
+  // The account example stands for a request the scheme brings to the demo bank's customer; its answer names it by uetr.
+  const inboundRtp = requestsToPay.RequestToPayAccount.value;
+  const inboundRtpAnswer = JSON.parse(
+    requestToPayResponseJson({ original: inboundRtp, status: 'PRESENTED', messageIdentification: made.id('RSP'), createdAt: made.at() }),
+  ) as unknown;
   const statusRequest: RequestToPayStatusRequest = {
     schema: 'RequestToPayStatusRequest',
     messageIdentifiers: made.identifiers('RSQ'),
@@ -121,6 +127,7 @@ export function buildExamples(context: ExampleContext): Record<string, Example> 
     ...requestsToPay,
     RequestToPayStatusRequest: { summary: 'Status of the mobile-proxy example request', value: statusRequest },
     RequestToPayCancellation: { summary: 'Cancel the mobile-proxy example request (the customer asked)', value: cancellation },
+    RequestToPayResponseInboundPresented: { summary: "The demo bank showed the account example request to its customer, the payer (PRESENTED)", value: inboundRtpAnswer },
     ...tokenRequests(),
     ReplayIntegratorSince: {
       summary: "Replay the integrator's undelivered messages of the last day",
@@ -155,6 +162,7 @@ export function buildExamples(context: ExampleContext): Record<string, Example> 
       uetr: determinations.IdentifierDeterminationMobile.value.request.uetr,
       response: answers.IdentifierDeterminationResponseSuccessful?.value,
     },
+    INBOUND_REQUEST_TO_PAY: { request: inboundRtp, scheme: 'ZA_RPP', uetr: inboundRtp.transactionIdentifiers.uetr, response: inboundRtpAnswer },
   });
   return { ...requests, ...answers, ...events };
 }
@@ -494,6 +502,10 @@ function payloadExample(made: Made, kind: TransactionKind, subject: EventSubject
       return { schema: 'RequestToPayExpiry', expiryDateTime: (subject.request as RequestToPay).expiryDateTime };
     case 'cancellationResolved':
       return camt029(made, subject.request as RequestToPay);
+    case 'payment':
+      return { schema: 'RequestToPayPayment', transactionId: made.uuid() };
+    case 'withdrawal':
+      return camt056(made, subject.request as RequestToPay);
   }
 }
 
@@ -552,6 +564,26 @@ function camt029(made: Made, request: RequestToPay): unknown {
           OrgnlEndToEndId: ids.endToEndIdentification,
           OrgnlUETR: ids.uetr,
           TxCxlSts: 'ACCR',
+        },
+      },
+    },
+  };
+}
+
+/** The scheme's camt.056 withdrawing a request-to-pay it brought to the integrator's customer (the creditor withdrew it). */
+function camt056(made: Made, request: RequestToPay): unknown {
+  const { transactionIdentifiers: ids } = request;
+  return {
+    schema: 'camt.056.001.10',
+    FIToFIPmtCxlReq: {
+      Assgnmt: { Id: made.id('OP'), Assgnr: { Agt: OPERATOR }, Assgne: { Agt: { FinInstnId: { BICFI: 'DEMOZAJJ' } } }, CreDtTm: made.time() },
+      Case: { Id: made.id('CS') },
+      Undrlyg: {
+        TxInf: {
+          OrgnlGrpInf: { OrgnlMsgId: made.id('OP'), OrgnlMsgNmId: 'pain.013.001.09' },
+          OrgnlEndToEndId: ids.endToEndIdentification,
+          OrgnlUETR: ids.uetr,
+          CxlRsnInf: { Rsn: { Cd: 'CUST' } },
         },
       },
     },

@@ -81,6 +81,7 @@ const EVENT_TAGS: Readonly<Record<TransactionKind, string>> = {
   REQUEST_TO_PAY: TAG_NAMES.requestToPayEvents,
   INBOUND_CREDIT_TRANSFER: TAG_NAMES.inboundEvents,
   INBOUND_IDENTIFIER_DETERMINATION: TAG_NAMES.inboundEvents,
+  INBOUND_REQUEST_TO_PAY: TAG_NAMES.inboundEvents,
 };
 
 /** Inbound kinds share type names with outbound ones (their direction tells them apart): their webhooks are named apart. */

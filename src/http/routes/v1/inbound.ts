@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { reportInboundAnswer } from '../../../app/inbound-answers.js';
 import type { MachineRequestDeps } from '../../../app/ask-machine.js';
 import { ApiError } from '../../../domain/errors.js';
-import { validateAuthorisationReport, validateLookupAnswer, type AuthorisationReport } from '../../../domain/messages/inbound-answers.js';
+import { validateAuthorisationReport, validateInboundRequestToPayResponse, validateLookupAnswer, type AuthorisationReport } from '../../../domain/messages/inbound-answers.js';
+import type { RequestToPayResponse } from '../../../domain/messages/request-to-pay.js';
 import { type IdentifierDeterminationResponse } from '../../../domain/messages/identifier-determination.js';
 import { assert } from '../../../lib/assert.js';
 import { traceFromHeaders } from '../../../lib/trace.js';
@@ -62,6 +63,34 @@ export function inboundRoutes(app: FastifyInstance, deps: Omit<MachineRequestDep
     async (request, reply) => {
       assert(request.integrator !== null && request.rawBody !== undefined, 'auth and body parsing ran');
       await reportInboundAnswer(machine(), { about: 'lookup', integrator: request.integrator, report: request.body, rawBody: request.rawBody, trace: traceFromHeaders(request.headers.traceparent, request.headers.tracestate) });
+      return reply.code(202).send();
+    },
+  );
+
+  app.post<{ Body: RequestToPayResponse }>(
+    '/transactions/inbound/request-to-pay-response',
+    {
+      schema: {
+        operationId: 'inboundRequestToPayResponse',
+        summary: "Decision on a request-to-pay to the bank's customer",
+        description:
+          "The paying bank reports its customer's decision on a request-to-pay the scheme brought it (the inboundRequestToPay callback): PRESENTED, ACCEPTED, " +
+          'or REJECTED with an ISO 20022 reason; each is sent to the scheme as a pain.014. Named by transactionIdentifiers.uetr. PAID follows from the bank\'s own ' +
+          "credit transfer carrying the request's uetr and end-to-end id; PENDING, PAID, EXPIRED and CANCELLED are never the bank's to report (400 at /status/status).",
+        tags: ['receiving'],
+        body: Type.Ref('RequestToPayResponse'),
+        response: {
+          ...accepted('Taken; the scheme is told'),
+          404: errorResponse('No inbound request-to-pay of this integrator has that uetr'),
+          ...commonErrorResponses,
+          409: errorResponse('The request-to-pay has ended (PAID, REJECTED, CANCELLED, EXPIRED), or the decision goes back (PRESENTED after ACCEPTED), or the message id was used for another body'),
+        },
+      },
+      validatorCompiler: domainValidator(validateInboundRequestToPayResponse, 'RequestToPayResponse'),
+    },
+    async (request, reply) => {
+      assert(request.integrator !== null && request.rawBody !== undefined, 'auth and body parsing ran');
+      await reportInboundAnswer(machine(), { about: 'request_to_pay', integrator: request.integrator, report: request.body, rawBody: request.rawBody, trace: traceFromHeaders(request.headers.traceparent, request.headers.tracestate) });
       return reply.code(202).send();
     },
   );
