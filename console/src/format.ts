@@ -88,7 +88,7 @@ const INBOUND_MEANINGS: readonly (readonly [string, string])[] = [
   ['COMPLETION_RECEIVED', "the scheme's final word received"],
   ['COMPLETION_PENDING', 'completion callback to the integrator due'],
   ['COMPLETION_DELIVERED', 'completion callback delivered to the integrator'],
-  ['COMPLETION_DELIVERY_FAILURE', 'completion callback not delivered yet: retried'],
+  ['COMPLETION_DELIVERY_FAILURE', 'completion callback not delivered yet (see its attempts below)'],
   ['REQUEST_RECEIVED', "the scheme's message received"],
   ['REQUEST_ACCEPTED', "the scheme's message passes the rules"],
   ['REQUEST_PENDING', 'call to the integrator due'],
