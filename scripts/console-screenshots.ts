@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'puppeteer-core';
-import { launchChromium, openDetails, waitForText } from '../test/support/browser.js';
+import { clickText, fillLabelled, launchChromium, openDetails, waitForText } from '../test/support/browser.js';
 import { outcomeOf, sendTransfer, signIn, startConsoleService } from '../test/support/console.js';
 
 const OUT_DIR = fileURLToPath(new URL('../../docs/console/', import.meta.url));
@@ -48,10 +48,21 @@ async function main(): Promise<void> {
     await shoot(page, 'health');
 
     await page.goto(`${server.url}/console/#/simulator`);
-    await waitForText(page, 'Send sample');
+    await page.waitForSelector('table.test-values', { timeout: 15_000 });
     await page.click('button[aria-label="Send sample: ZA_RTC CREDIT_TRANSFER REJECT-AC01"]');
     await waitForText(page, 'Open the transaction');
+    await fillLabelled(page, 'Scenario', 'CREDIT');
+    await fillLabelled(page, 'Account number', '4071000001');
+    await fillLabelled(page, 'Amount (ZAR)', '150.25');
+    await clickText(page, 'Send the payment');
+    await waitForText(page, 'Open the inbound credit');
     await shoot(page, 'simulator');
+
+    await clickText(page, 'Open the inbound credit');
+    await waitForText(page, 'completion: the scheme\'s final word', 30_000);
+    await page.setViewport({ width: 1360, height: 1600 });
+    await shoot(page, 'inbound');
+    await page.setViewport({ width: 1360, height: 900 });
   } finally {
     await browser.close();
     await server.stop();

@@ -82,3 +82,14 @@ export function Choice(props: {
     </label>
   );
 }
+
+/** Which way a transaction goes: received from the scheme (INBOUND) or sent by the integrator (OUTBOUND). */
+export function DirectionBadge({ direction }: { readonly direction: string }) {
+  const title = direction === 'INBOUND' ? 'the scheme sent it to the integrator' : 'the integrator sent it to the scheme';
+  return (
+    <span class={`badge direction-${direction.toLowerCase()}`} title={title}>
+      <span aria-hidden="true">{direction === 'INBOUND' ? '↓ ' : '↑ '}</span>
+      {direction}
+    </span>
+  );
+}

@@ -60,3 +60,45 @@ export function prettyXml(xml: string): string {
   }
   return depth === 0 ? lines.join('\n') : xml;
 }
+
+/** A kind as a person says it ("inbound credit", "lookup"); a kind the console does not know, in lower case. */
+export function kindLabel(kind: string): string {
+  const known: Readonly<Record<string, string>> = {
+    CREDIT_TRANSFER: 'credit transfer',
+    IDENTIFIER_DETERMINATION: 'lookup',
+    REQUEST_TO_PAY: 'request-to-pay',
+    INBOUND_CREDIT_TRANSFER: 'inbound credit',
+    INBOUND_IDENTIFIER_DETERMINATION: 'inbound lookup',
+    INBOUND_REQUEST_TO_PAY: 'inbound request-to-pay',
+  };
+  return known[kind] ?? kind.toLowerCase().replaceAll('_', ' ');
+}
+
+/**
+ * What entering a state of an inbound transaction means, by the state's last words (the inbound
+ * kinds share them: PAYMENT_AUTH_REQUEST_PENDING, IDENTIFIER_DETERMINATION_REQUEST_PENDING, …):
+ * the request comes from the scheme, the service calls the integrator, and answers the scheme.
+ * Undefined for a state it does not know.
+ */
+export function inboundStateMeaning(state: string): string | undefined {
+  return INBOUND_MEANINGS.find(([ending]) => state.endsWith(`_${ending}`))?.[1];
+}
+
+const INBOUND_MEANINGS: readonly (readonly [string, string])[] = [
+  ['COMPLETION_RECEIVED', "the scheme's final word received"],
+  ['COMPLETION_PENDING', 'completion callback to the integrator due'],
+  ['COMPLETION_DELIVERED', 'completion callback delivered to the integrator'],
+  ['COMPLETION_DELIVERY_FAILURE', 'completion callback not delivered yet (see its attempts below)'],
+  ['REQUEST_RECEIVED', "the scheme's message received"],
+  ['REQUEST_ACCEPTED', "the scheme's message passes the rules"],
+  ['REQUEST_PENDING', 'call to the integrator due'],
+  ['REQUEST_DELIVERED', 'call to the integrator made'],
+  ['REQUEST_DELIVERY_FAILURE', 'call to the integrator failed'],
+  ['TIMEOUT', 'no valid answer from the integrator in time'],
+  ['RESPONSE_RECEIVED', "the integrator's answer received"],
+  ['RESPONSE_REJECTED', "the integrator's answer breaks the rules"],
+  ['RESPONSE_ACCEPTED', 'answer to the scheme decided'],
+  ['RESPONSE_PENDING', 'answer to the scheme due'],
+  ['RESPONSE_DELIVERED', 'answer sent to the scheme'],
+  ['RESPONSE_DELIVERY_FAILURE', 'answer to the scheme not taken yet: sent again'],
+];

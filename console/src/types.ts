@@ -9,10 +9,14 @@ export interface Amount {
   readonly currency: string;
 }
 
+export type Direction = 'INBOUND' | 'OUTBOUND';
+
 export interface TransactionSummary {
   readonly id: string;
   readonly integratorId: string;
   readonly kind: string;
+  /** INBOUND: the scheme started it for the integrator's institution; OUTBOUND: the integrator sent it. */
+  readonly direction: Direction;
   readonly scheme: string;
   readonly uetr: string;
   readonly messageId: string;
@@ -143,4 +147,25 @@ export interface InboxMessage {
 export interface InboxPage {
   readonly messages: readonly InboxMessage[];
   readonly next: number;
+}
+
+/** What POST /admin/v1/simulator/inbound asks the simulated scheme to send an integrator. */
+export interface InboundOrder {
+  readonly integratorId?: string;
+  readonly scheme: string;
+  readonly scenario: string;
+  readonly accountNumber?: string;
+  readonly proxy?: { readonly value: string; readonly schema: 'MOBILE' | 'CUSTOM' };
+  readonly amount: string;
+  readonly customerName?: string;
+  readonly payerName?: string;
+}
+
+/** Its 202: the UETR and message ids of what the simulated scheme sends. */
+export interface InboundStarted {
+  readonly integratorId: string;
+  readonly scheme: string;
+  readonly scenario: string;
+  readonly uetr: string;
+  readonly messageIds: readonly string[];
 }

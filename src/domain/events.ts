@@ -10,7 +10,8 @@ import type { SchemeName } from './schemes.js';
 export const EVENTS_API_VERSION = '1.0.0';
 export const EVENT_CLASS = 'TRANSACTION_STATE';
 
-export type Direction = 'OUTBOUND' | 'INBOUND';
+export const DIRECTIONS = ['OUTBOUND', 'INBOUND'] as const;
+export type Direction = (typeof DIRECTIONS)[number];
 
 export interface EventInput {
   readonly type: string;

@@ -1,4 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
+import { DIRECTIONS } from '../domain/events.js';
+import { TRANSACTION_KINDS } from '../domain/kinds.js';
 import { StringEnum } from '../domain/messages/common.js';
 import { IdentifierDeterminationResponseSchema } from '../domain/messages/identifier-determination.js';
 import { AuthorisationReportSchema } from '../domain/messages/inbound-answers.js';
@@ -138,8 +140,9 @@ export const ReplayResultSchema = Type.Object(
 
 const transactionSummaryProperties = {
   id: Type.String({ description: 'Internal id of the transaction' }),
-  integratorId: Type.String({ description: 'The integrator that sent it' }),
-  kind: StringEnum(['CREDIT_TRANSFER', 'IDENTIFIER_DETERMINATION', 'REQUEST_TO_PAY'], { description: 'What kind of transaction' }),
+  integratorId: Type.String({ description: 'The integrator that sent it, or whose institution received it' }),
+  kind: StringEnum(TRANSACTION_KINDS, { description: 'What kind of transaction' }),
+  direction: StringEnum(DIRECTIONS, { description: 'INBOUND when the scheme started it for the integrator’s institution (the receiving kinds), OUTBOUND when the integrator sent it' }),
   scheme: Type.String({ description: 'The payment scheme' }),
   uetr: Type.String({ description: 'The UETR the integrator gave' }),
   messageId: Type.String({ description: "The request's messageIdentification" }),

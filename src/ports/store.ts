@@ -260,7 +260,8 @@ export interface TransactionQuery {
   readonly state?: string;
   readonly scheme?: string;
   readonly outcome?: string;
-  readonly kind?: string;
+  /** Only of one of these kinds (a kind, or the kinds of a direction); an empty list matches none. */
+  readonly kinds?: readonly string[];
   /** Continue after this row (the last of the previous page). */
   readonly before?: { readonly createdAt: number; readonly id: string };
   readonly limit: number;

@@ -1551,8 +1551,45 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
           assert.deepEqual(summaryIds(await store.searchTransactions({ integratorIds: BANKS, state: 'PAYMENT_AUTH_REQUEST_REJECTED', limit: 100 })), [decided.id]);
           const rejected = await store.searchTransactions({ integratorIds: BANKS, outcome: 'REJECTED', limit: 100 });
           assert.deepEqual(rejected.map((row) => [row.id, row.outcome, row.reasonCode]), [[decided.id, 'REJECTED', 'AM02']]);
-          assert.equal((await store.searchTransactions({ integratorIds: BANKS, kind: 'REQUEST_TO_PAY', limit: 100 })).length, 0);
-          assert.equal((await store.searchTransactions({ integratorIds: BANKS, kind: 'CREDIT_TRANSFER', limit: 100 })).length, made.length);
+          assert.equal((await store.searchTransactions({ integratorIds: BANKS, kinds: ['REQUEST_TO_PAY'], limit: 100 })).length, 0);
+          assert.equal((await store.searchTransactions({ integratorIds: BANKS, kinds: ['CREDIT_TRANSFER'], limit: 100 })).length, made.length);
+        }));
+
+      void it('lists exactly the transactions of the kinds asked for, such as the inbound ones, newest first and page by page, with every other filter', () =>
+        withStore(async (store) => {
+          const inboundKinds = ['INBOUND_CREDIT_TRANSFER', 'INBOUND_IDENTIFIER_DETERMINATION'];
+          const outbound = [
+            await accept(store, transfer({ receivedAt: T0 })),
+            await accept(store, transfer({ kind: 'IDENTIFIER_DETERMINATION', state: 'IDENTIFIER_DETERMINATION_REQUEST_RECEIVED', receivedAt: T0 + 20 })),
+            await accept(store, transfer({ kind: 'REQUEST_TO_PAY', state: 'REQUEST_TO_PAY_RECEIVED', receivedAt: T0 + 40 })),
+          ];
+          const lookup = await accept(store, transfer({ kind: 'INBOUND_IDENTIFIER_DETERMINATION', state: 'IDENTIFIER_DETERMINATION_REQUEST_RECEIVED', receivedAt: T0 + 10 }));
+          // The credit after the lookup carries its uetr, as a scheme's lookup-then-credit does.
+          const credit = await accept(store, transfer({ kind: 'INBOUND_CREDIT_TRANSFER', uetr: lookup.uetr, receivedAt: T0 + 30 }));
+          const elsewhere = await accept(store, transfer({ kind: 'INBOUND_CREDIT_TRANSFER', integratorId: 'bank-b', scheme: 'ZA_RTC', receivedAt: T0 + 50 }));
+
+          const inbound = await store.searchTransactions({ integratorIds: BANKS, kinds: inboundKinds, limit: 100 });
+          assert.deepEqual(summaryIds(inbound), [elsewhere.id, credit.id, lookup.id], 'exactly the inbound ones, newest first');
+          assert.deepEqual(
+            inbound.map((row) => row.kind),
+            ['INBOUND_CREDIT_TRANSFER', 'INBOUND_CREDIT_TRANSFER', 'INBOUND_IDENTIFIER_DETERMINATION'],
+          );
+          const outboundKinds = ['CREDIT_TRANSFER', 'IDENTIFIER_DETERMINATION', 'REQUEST_TO_PAY'];
+          assert.deepEqual(summaryIds(await store.searchTransactions({ integratorIds: BANKS, kinds: outboundKinds, limit: 100 })), outbound.map((tx) => tx.id).reverse());
+          const page = await store.searchTransactions({ integratorIds: BANKS, kinds: inboundKinds, limit: 2 });
+          assert.deepEqual(summaryIds(page), [elsewhere.id, credit.id], 'a page of them');
+          const last = page.at(-1);
+          assert.ok(last);
+          assert.deepEqual(
+            summaryIds(await store.searchTransactions({ integratorIds: BANKS, kinds: inboundKinds, before: { createdAt: last.createdAt, id: last.id }, limit: 2 })),
+            [lookup.id],
+            'the next page continues among them',
+          );
+          assert.deepEqual(summaryIds(await store.searchTransactions({ integratorIds: BANKS, uetr: lookup.uetr, kinds: inboundKinds, limit: 100 })), [credit.id, lookup.id], 'by uetr');
+          assert.deepEqual(summaryIds(await store.searchTransactions({ integratorIds: BANKS, uetr: lookup.uetr, kinds: ['INBOUND_CREDIT_TRANSFER'], limit: 100 })), [credit.id]);
+          assert.deepEqual(summaryIds(await store.searchTransactions({ integratorIds: ['bank-a'], kinds: inboundKinds, limit: 100 })), [credit.id, lookup.id], 'of the integrators asked');
+          assert.deepEqual(summaryIds(await store.searchTransactions({ integratorIds: BANKS, kinds: inboundKinds, scheme: 'ZA_RTC', limit: 100 })), [elsewhere.id]);
+          assert.deepEqual(await store.searchTransactions({ integratorIds: BANKS, kinds: [], limit: 100 }), [], 'no kind, no transaction');
         }));
 
       void it('keeps the outcome a change decided through later changes that decide none', () =>

@@ -189,6 +189,49 @@ void describe('the operator console in a real browser', () => {
     await waitForText(page, 'reason AC01');
   });
 
+  void it('receives a payment from the form, lists it INBOUND, and shows its timeline: the call to the integrator, the scheme messages and the completion callback', { timeout: STEP_TIMEOUT_MS }, async () => {
+    const sent = await sendTransfer(server, { scheme: 'ZA_RPP' });
+    await page.goto(`${server.url}/console/#/simulator`);
+    await waitForText(page, 'Receive a payment');
+    await fillLabelled(page, 'Scenario', 'CREDIT');
+    await fillLabelled(page, 'Account number', '4071000001');
+    await fillLabelled(page, 'Amount (ZAR)', '150.25');
+    await clickText(page, 'Send the payment');
+    await waitForText(page, 'Open the inbound credit');
+    const uetr = /UETR ([0-9a-f-]{36})/.exec(await textOf(page, '[role="status"]'))?.[1];
+    assert.ok(uetr, 'the answer names the UETR the scheme sent');
+    await clickText(page, 'Open the inbound credit');
+    await waitForText(page, 'Scheme messages');
+    assert.match(await pageHash(page), /^#\/transactions\/[^/]+$/);
+    assert.match(await textOf(page, 'dl.summary'), /Direction\s+↓ INBOUND[\s\S]*Kind\s+inbound credit INBOUND_CREDIT_TRANSFER/);
+    // Nobody listens at the integrator's address: the call fails, the scheme is answered AB06, and the completion says so.
+    await waitForText(page, 'call to the integrator failed: ', 30_000);
+    await waitForText(page, 'completion: the scheme\'s final word', 30_000);
+    const states = await textOf(page, 'table.timeline');
+    assert.match(states, /PAYMENT_AUTH_REQUEST_RECEIVED\s+the scheme's message received/);
+    assert.match(states, /PAYMENT_AUTH_REQUEST_PENDING\s+call to the integrator due/);
+    assert.match(states, /answer sent to the scheme/);
+    assert.match(await pageText(page), /Sent pacs\.002\S*\s+\S+\s+\(answer to the scheme\)/);
+    await openDetails(page, 'Sent pacs.002');
+    await waitForText(page, 'AB06</Cd>');
+    await waitForText(page, 'ECONNREFUSED');
+    const deliveries = await textOf(page, 'table.deliveries');
+    assert.match(deliveries, /Callback credit-transfer-completion/);
+    assert.match(deliveries, /UNDELIVERED/, 'its one attempt failed');
+    assert.match(await textOf(page, 'dl.summary'), /REJECTED\s+reason AB06/);
+
+    await page.goto(`${server.url}/console/#/transactions`);
+    await waitForText(page, uetr);
+    await fillLabelled(page, 'Direction', 'INBOUND');
+    await clickText(page, 'Apply filters');
+    await page.waitForFunction('location.hash.includes("direction=INBOUND")');
+    await waitForText(page, uetr);
+    const listed = await textOf(page, 'table.transactions tbody');
+    assert.ok(!listed.includes(sent.uetr), 'the transfer sent by the integrator is filtered out');
+    assert.ok(!listed.includes('OUTBOUND'));
+    assert.match(listed, new RegExp(`${uetr}[\\s\\S]*↓ INBOUND\\s+inbound credit`));
+  });
+
   void it('returns to the sign-in form with the reason when the credentials stop working', { timeout: STEP_TIMEOUT_MS }, async () => {
     await page.goto(`${server.url}/console/#/transactions`);
     await waitForText(page, 'Sign out');

@@ -129,6 +129,7 @@ describe('operator visibility of transfers (admin API, metrics, logs, traces)', 
     const { status, body } = await get(`/admin/v1/transactions/${id}`);
     assert.equal(status, 200);
     assert.equal(body.kind, 'CREDIT_TRANSFER');
+    assert.equal(body.direction, 'OUTBOUND');
     assert.equal(body.scheme, 'ZA_RTC');
     assert.equal(body.outcome, 'APPROVED');
     assert.equal(body.state, `${P}RESPONSE_DELIVERED`);
@@ -173,11 +174,11 @@ describe('operator visibility of transfers (admin API, metrics, logs, traces)', 
   });
 
   it('refuses bad search parameters with an ErrorDetail naming each, and strangers without the operator credentials', async () => {
-    const { status, body } = await get('/admin/v1/transactions?uetr=nope&messageId=M1&endToEndId=E1&from=yesterday&limit=0&kind=LOAN&scheme=XX&color=red&cursor=zz');
+    const { status, body } = await get('/admin/v1/transactions?uetr=nope&messageId=M1&endToEndId=E1&from=yesterday&limit=0&kind=LOAN&direction=UP&scheme=XX&color=red&cursor=zz');
     assert.equal(status, 400);
     assert.equal(body.schema, 'ErrorDetail');
     const fields = body.errors.map((error: { field: string }) => error.field).sort();
-    assert.deepEqual(fields, ['', '/color', '/cursor', '/from', '/kind', '/limit', '/scheme', '/uetr'].sort());
+    assert.deepEqual(fields, ['', '/color', '/cursor', '/direction', '/from', '/kind', '/limit', '/scheme', '/uetr'].sort());
     const later = (await get(`/admin/v1/transactions?from=2025-02-01T00:00:00Z&to=2025-01-01T00:00:00Z`)).body;
     assert.deepEqual(later.errors, [{ field: '/to', message: 'must be later than from' }]);
     const anonymous = await fetch(`${server.url}/admin/v1/transactions`);

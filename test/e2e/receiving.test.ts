@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { creditTransfer } from '../fixtures/credit-transfer.js';
 import { Receiver, type Received } from '../support/receiver.js';
 import { basicAuth, OTHER_USER, startServer, testConfigObject, type RunningServer } from '../support/server.js';
 
@@ -222,6 +223,42 @@ describe('receiving: lookups of the bank’s customers and credits to them, end 
     for (const field of ['/messageIdentifiers/messageIdentification', '/messageIdentifiers/creationDateTime', '/transactionIdentifiers/uetr', '/status/reasonInfo']) {
       assert.ok(fields.includes(field), `${field} is named: ${fields.join(', ')}`);
     }
+  });
+
+  it('lists the received transactions apart from the sent ones by direction, each saying its direction, and refuses an unknown direction naming the field', async () => {
+    const started = await originate({ integratorId: 'demo-bank', scheme: 'ZA_RTC', scenario: 'CREDIT', accountNumber: '4071000001', amount: '12.00' });
+    assert.equal(started.status, 202, JSON.stringify(started.body));
+    const { uetr } = started.body as { uetr: string };
+    const sent = await fetch(`${server.url}/api/v1/transactions/outbound/credit-transfer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: basicAuth() },
+      body: JSON.stringify(creditTransfer('ZA_RTC')),
+    });
+    assert.equal(sent.status, 202, await sent.text());
+    const list = async (query: string): Promise<any> => {
+      const response = await fetch(`${server.url}/admin/v1/transactions?${query}`, { headers: { authorization: basicAuth(OPERATOR) } });
+      return { status: response.status, body: await response.json() };
+    };
+    const credit = await until(async () => (await list(`uetr=${uetr}&direction=INBOUND`)).body.transactions[0], 'the credit to be listed');
+    assert.equal(credit.kind, 'INBOUND_CREDIT_TRANSFER');
+    assert.equal(credit.direction, 'INBOUND');
+    assert.deepEqual((await list(`uetr=${uetr}&direction=OUTBOUND`)).body.transactions, [], 'not among the sent ones');
+
+    const inbound = (await list('direction=INBOUND&limit=500')).body.transactions as { id: string; kind: string; direction: string }[];
+    const outbound = (await list('direction=OUTBOUND&limit=500')).body.transactions as { id: string; kind: string; direction: string }[];
+    const everything = (await list('limit=500')).body.transactions as { id: string; kind: string }[];
+    assert.ok(inbound.some((row) => row.id === credit.id));
+    assert.ok(inbound.every((row) => row.direction === 'INBOUND' && row.kind.startsWith('INBOUND_')), 'only received ones');
+    assert.ok(outbound.length > 0 && outbound.every((row) => row.direction === 'OUTBOUND' && !row.kind.startsWith('INBOUND_')), 'only sent ones');
+    assert.deepEqual([...inbound, ...outbound].map((row) => row.id).sort(), everything.map((row) => row.id).sort(), 'every transaction goes one way or the other');
+    assert.deepEqual((await list('direction=INBOUND&kind=CREDIT_TRANSFER')).body.transactions, [], 'an outbound kind is never inbound');
+
+    const detail = await fetch(`${server.url}/admin/v1/transactions/${credit.id}`, { headers: { authorization: basicAuth(OPERATOR) } });
+    assert.equal(((await detail.json()) as { direction: string }).direction, 'INBOUND');
+
+    const refused = await list('direction=SIDEWAYS');
+    assert.equal(refused.status, 400);
+    assert.deepEqual(refused.body.errors, [{ field: '/direction', message: 'must be one of OUTBOUND, INBOUND' }]);
   });
 
   it('refuses to originate for an integrator that does not exist', async () => {

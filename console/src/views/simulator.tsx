@@ -3,11 +3,13 @@ import { Choice, ErrorLine, Folded } from '../components';
 import { useApi, usePoll } from '../hooks';
 import { transactionHref } from '../route';
 import type { SampleSent, TestValue } from '../types';
+import { ReceiveForms } from './receive';
 
 /**
- * The built-in simulator's test values (docs/simulator.md): what each makes the simulated scheme
- * do, and a button that sends a sample request using it through the integrator API
- * (POST /admin/v1/simulator/samples), leading to the transaction it created.
+ * The built-in simulator: the forms that have it send an integrator a payment or a
+ * request-to-pay as the scheme (receive.tsx), and its test values (docs/simulator.md): what each
+ * makes the simulated scheme do, and a button that sends a sample request using it through the
+ * integrator API (POST /admin/v1/simulator/samples), leading to the transaction it created.
  */
 export function SimulatorView() {
   const api = useApi();
@@ -40,8 +42,10 @@ export function SimulatorView() {
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title" tabIndex={-1}>
-        Simulator test values
+        Simulator
       </h1>
+      <ReceiveForms />
+      <h2>Test values</h2>
       <p class="lead">
         Each value makes the built-in simulated scheme answer one way. <strong>Send sample</strong> submits a request using it through the integrator API, as
         an integrator would, and shows the answer.

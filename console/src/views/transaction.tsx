@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ApiFailure } from '../api';
-import { Code, ErrorLine, Folded, LiveToggle, StatusBadge } from '../components';
-import { formatAmount, formatTime, prettyXml } from '../format';
+import { Code, DirectionBadge, ErrorLine, Folded, LiveToggle, StatusBadge } from '../components';
+import { formatAmount, formatTime, inboundStateMeaning, kindLabel, prettyXml } from '../format';
 import { useApi, usePoll } from '../hooks';
 import type { DeliveryAttempt, SchemeMessage, TransactionDelivery, TransactionDetail } from '../types';
 import { ReplayButton } from './undelivered';
@@ -18,6 +18,7 @@ export function TransactionView({ id }: { readonly id: string }) {
   const polled = usePoll(() => api<TransactionDetail>(`/admin/v1/transactions/${encodeURIComponent(id)}`), id, { live });
   const transaction = polled.data;
   const notFound = polled.error instanceof ApiFailure && polled.error.status === 404;
+  const inbound = transaction?.direction === 'INBOUND';
 
   return (
     <section aria-labelledby="page-title">
@@ -33,10 +34,10 @@ export function TransactionView({ id }: { readonly id: string }) {
           <LiveToggle live={live} onChange={setLive} updatedAt={polled.updatedAt} />
           <Summary transaction={transaction} />
           <States transaction={transaction} />
-          <SchemeMessages messages={transaction.schemeMessages} />
-          <Deliveries deliveries={transaction.deliveries} onReplayed={polled.refresh} />
+          <SchemeMessages messages={transaction.schemeMessages} inbound={inbound} />
+          <Deliveries deliveries={transaction.deliveries} inbound={inbound} onReplayed={polled.refresh} />
           <h2>Original request</h2>
-          <Folded summary="The request as the integrator sent it" value={transaction.request} />
+          <Folded summary={inbound ? "The scheme's message as the service read it" : 'The request as the integrator sent it'} value={transaction.request} />
         </>
       )}
     </section>
@@ -52,9 +53,15 @@ function Summary({ transaction }: { readonly transaction: TransactionDetail }) {
         <StatusBadge text={transaction.outcome} /> {transaction.reasonCode === null ? null : <span class="mono">reason {transaction.reasonCode}</span>}
       </>,
     ],
-    ['Kind', transaction.kind],
+    ['Direction', <DirectionBadge direction={transaction.direction} />],
+    [
+      'Kind',
+      <>
+        {kindLabel(transaction.kind)} <span class="muted small mono">{transaction.kind}</span>
+      </>,
+    ],
     ['Scheme', transaction.scheme],
-    ['Integrator', transaction.integratorId],
+    [transaction.direction === 'INBOUND' ? 'Integrator (receiving)' : 'Integrator', transaction.integratorId],
     ['Amount', <span class="mono">{formatAmount(transaction.amount)}</span>],
     ['UETR', <span class="mono">{transaction.uetr}</span>],
     ['Message id', <span class="mono">{transaction.messageId}</span>],
@@ -78,9 +85,16 @@ function Summary({ transaction }: { readonly transaction: TransactionDetail }) {
 }
 
 function States({ transaction }: { readonly transaction: TransactionDetail }) {
+  const inbound = transaction.direction === 'INBOUND';
   return (
     <>
       <h2>States</h2>
+      {inbound ? (
+        <p class="muted small">
+          Received from the scheme: the service calls the integrator (its answer, or the call's failure, is the cause of the state it leads to), answers the
+          scheme, and tells the integrator the scheme's final word with a callback.
+        </p>
+      ) : null}
       <table class="timeline">
         <caption class="visually-hidden">States entered, in order</caption>
         <thead>
@@ -96,6 +110,7 @@ function States({ transaction }: { readonly transaction: TransactionDetail }) {
               <td class="time">{formatTime(entry.at)}</td>
               <td>
                 <Code text={entry.toState} />
+                {inbound && inboundStateMeaning(entry.toState) !== undefined ? <div class="small">{inboundStateMeaning(entry.toState)}</div> : null}
                 {entry.fromState === null ? null : (
                   <div class="muted small">
                     from <Code text={entry.fromState} />
@@ -104,9 +119,9 @@ function States({ transaction }: { readonly transaction: TransactionDetail }) {
               </td>
               <td>
                 {entry.cause !== null ? (
-                  <Folded summary={causeSummary(entry.cause)} value={entry.cause} />
+                  <Folded summary={inbound ? inboundCauseSummary(entry.toState, entry.cause) : causeSummary(entry.cause)} value={entry.cause} />
                 ) : entry.version === 1 ? (
-                  <span class="muted">the integrator's request</span>
+                  <span class="muted">{inbound ? "the scheme's message" : "the integrator's request"}</span>
                 ) : (
                   <span class="muted">follows from the state before</span>
                 )}
@@ -119,18 +134,37 @@ function States({ transaction }: { readonly transaction: TransactionDetail }) {
   );
 }
 
-/** A one-line name for a cause: its `type` (and status or reason) when it has them. */
+/** A one-line name for a cause: its `type` or `schema` (and status or reason) when it has them. */
 function causeSummary(cause: unknown): string {
   if (typeof cause !== 'object' || cause === null) return String(cause);
   const record = cause as Record<string, unknown>;
-  const parts = ['type', 'kind', 'answer', 'status', 'reasonCode'].map((name) => record[name]).filter((value) => typeof value === 'string');
+  const status = record['status'];
+  const outcome = typeof status === 'object' && status !== null ? (status as Record<string, unknown>)['outcome'] : status;
+  const parts = [record['type'] ?? record['schema'], record['kind'], record['answer'], outcome, record['reasonCode']].filter((value) => typeof value === 'string');
   return parts.length > 0 ? parts.join(' · ') : 'details';
 }
 
-function Deliveries({ deliveries, onReplayed }: { readonly deliveries: readonly TransactionDelivery[]; readonly onReplayed: () => void }) {
+/** An inbound transaction's cause, said as what it is: the integrator's answer, a failed call to it, the scheme's final word. */
+function inboundCauseSummary(state: string, cause: unknown): string {
+  const record = typeof cause === 'object' && cause !== null ? (cause as Record<string, unknown>) : {};
+  if (record['schema'] === 'IntegratorCallFailure') return `call to the integrator failed: ${typeof record['error'] === 'string' ? record['error'] : 'details'}`;
+  if (record['schema'] === 'IntegratorAnswerProblem') return "the integrator's answer breaks the rules";
+  if (state.endsWith('_RESPONSE_RECEIVED')) return `the integrator's answer: ${causeSummary(cause)}`;
+  if (state.endsWith('_COMPLETION_RECEIVED')) return `the scheme's final word: ${causeSummary(cause)}`;
+  return causeSummary(cause);
+}
+
+function Deliveries(props: { readonly deliveries: readonly TransactionDelivery[]; readonly inbound: boolean; readonly onReplayed: () => void }) {
+  const { deliveries, onReplayed } = props;
   return (
     <>
       <h2>Callbacks and events</h2>
+      {props.inbound ? (
+        <p class="muted small">
+          What the service must deliver to the integrator: the completion of a credit (the scheme's final word) and the events. Its calls asking the
+          integrator for an answer are in States above.
+        </p>
+      ) : null}
       {deliveries.length === 0 ? (
         <p class="empty">None written yet.</p>
       ) : (
@@ -152,6 +186,9 @@ function Deliveries({ deliveries, onReplayed }: { readonly deliveries: readonly 
                   <td class="time">{formatTime(delivery.createdAt)}</td>
                   <td>
                     {delivery.channel === 'callback' ? 'Callback' : 'Event'} <Code text={eventType(delivery)} />
+                    {props.inbound && delivery.channel === 'callback' && inboundCallbackMeaning(delivery.url) !== undefined ? (
+                      <div class="small">{inboundCallbackMeaning(delivery.url)}</div>
+                    ) : null}
                     <div class="mono small muted">{delivery.url}</div>
                     <Folded summary="Body sent" value={delivery.body} />
                   </td>
@@ -190,6 +227,14 @@ function attemptResult(attempt: DeliveryAttempt): string {
   return [status, attempt.error ?? ''].filter((part) => part !== '').join(': ') || 'failed';
 }
 
+/** What a callback of an inbound transaction tells the integrator, by its path (CONTRACT §11). */
+function inboundCallbackMeaning(url: string): string | undefined {
+  if (url.endsWith('/credit-transfer-completion')) return "completion: the scheme's final word, on which the integrator credits its customer";
+  if (url.endsWith('/request-to-pay/cancellation-request')) return 'the request-to-pay was withdrawn or expired';
+  if (url.endsWith('/inbound/request-to-pay')) return "the request-to-pay, for the integrator's customer to decide";
+  return undefined;
+}
+
 /** The event type or callback name a delivery carries, when its body says. */
 function eventType(delivery: TransactionDelivery): string {
   const body = delivery.body as Record<string, unknown> | null;
@@ -198,7 +243,7 @@ function eventType(delivery: TransactionDelivery): string {
   return delivery.url.split('/').filter((part) => part !== '').at(-1) ?? '';
 }
 
-function SchemeMessages({ messages }: { readonly messages: readonly SchemeMessage[] }) {
+function SchemeMessages({ messages, inbound }: { readonly messages: readonly SchemeMessage[]; readonly inbound: boolean }) {
   return (
     <>
       <h2>Scheme messages</h2>
@@ -209,6 +254,7 @@ function SchemeMessages({ messages }: { readonly messages: readonly SchemeMessag
             <summary>
               <span class="time">{formatTime(message.at)}</span> {message.direction === 'sent' ? 'Sent' : 'Received'} <strong>{message.messageName}</strong>{' '}
               <span class="mono small">{message.messageId}</span>
+              {inbound ? <span class="muted small"> {message.direction === 'sent' ? '(answer to the scheme)' : '(from the scheme)'}</span> : null}
             </summary>
             <pre class="xml">{prettyXml(message.document)}</pre>
           </details>

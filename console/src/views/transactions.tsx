@@ -1,17 +1,18 @@
 import { useState } from 'preact/hooks';
 import { query } from '../api';
-import { Choice, Code, ErrorLine, LiveToggle, StatusBadge } from '../components';
-import { formatAmount, formatTime, inputFromUtc, utcFromInput } from '../format';
+import { Choice, Code, DirectionBadge, ErrorLine, LiveToggle, StatusBadge } from '../components';
+import { formatAmount, formatTime, inputFromUtc, kindLabel, utcFromInput } from '../format';
 import { useApi, usePoll } from '../hooks';
 import { transactionHref, transactionsHref } from '../route';
-import type { TransactionList, TransactionSummary } from '../types';
+import type { Direction, TransactionList, TransactionSummary } from '../types';
 
 /**
  * Every transaction, newest first, refreshed live, narrowed by the filters of the search API.
  * The filters live in the URL (`#/transactions?scheme=ZA_RPP`), so a filtered list can be shared.
  */
 const PAGE_SIZE = 50;
-const KINDS = ['CREDIT_TRANSFER', 'IDENTIFIER_DETERMINATION', 'REQUEST_TO_PAY'];
+const KINDS = ['CREDIT_TRANSFER', 'IDENTIFIER_DETERMINATION', 'REQUEST_TO_PAY', 'INBOUND_CREDIT_TRANSFER', 'INBOUND_IDENTIFIER_DETERMINATION', 'INBOUND_REQUEST_TO_PAY'];
+const DIRECTIONS: readonly Direction[] = ['INBOUND', 'OUTBOUND'];
 const SCHEMES = ['ZA_RPP', 'ZA_RTC', 'ZA_EFT', 'CBPR_PLUS', 'TCIB', 'ZA_AC', 'ZA_RMS'];
 const OUTCOMES = ['APPROVED', 'REJECTED', 'SUCCESSFUL', 'FAILED', 'PAID', 'EXPIRED', 'CANCELLED'];
 const SEARCH_KEYS = [
@@ -19,7 +20,7 @@ const SEARCH_KEYS = [
   { key: 'messageId', label: 'Message id' },
   { key: 'endToEndId', label: 'End-to-end id' },
 ] as const;
-const FILTER_KEYS = ['state', 'scheme', 'outcome', 'kind', 'integratorId', 'from', 'to', ...SEARCH_KEYS.map((each) => each.key)];
+const FILTER_KEYS = ['state', 'scheme', 'outcome', 'kind', 'direction', 'integratorId', 'from', 'to', ...SEARCH_KEYS.map((each) => each.key)];
 
 export function TransactionsView({ filters }: { readonly filters: URLSearchParams }) {
   const api = useApi();
@@ -83,6 +84,7 @@ function TransactionTable({ rows }: { readonly rows: readonly TransactionSummary
           <tr>
             <th scope="col">Created (UTC)</th>
             <th scope="col">Transaction (UETR)</th>
+            <th scope="col">Direction</th>
             <th scope="col">Kind</th>
             <th scope="col">Scheme</th>
             <th scope="col">Integrator</th>
@@ -103,8 +105,14 @@ function TransactionTable({ rows }: { readonly rows: readonly TransactionSummary
                 </a>
                 <div class="muted small">{row.messageId}</div>
               </td>
+              <td>
+                <DirectionBadge direction={row.direction} />
+              </td>
               <td class="small">
-                <Code text={row.kind} />
+                {kindLabel(row.kind)}
+                <div class="muted">
+                  <Code text={row.kind} />
+                </div>
               </td>
               <td>{row.scheme}</td>
               <td>{row.integratorId}</td>
@@ -124,7 +132,7 @@ function TransactionTable({ rows }: { readonly rows: readonly TransactionSummary
 }
 
 type SearchKey = (typeof SEARCH_KEYS)[number]['key'];
-const EMPTY = { state: '', scheme: '', outcome: '', kind: '', integratorId: '', from: '', to: '', searchKey: 'uetr' as SearchKey, search: '' };
+const EMPTY = { state: '', scheme: '', outcome: '', kind: '', direction: '', integratorId: '', from: '', to: '', searchKey: 'uetr' as SearchKey, search: '' };
 
 /** The search form: its fields start from the URL, and applying them writes the URL. */
 function Filters({ filters, states }: { readonly filters: URLSearchParams; readonly states: readonly string[] }) {
@@ -135,6 +143,7 @@ function Filters({ filters, states }: { readonly filters: URLSearchParams; reado
     scheme: filters.get('scheme') ?? '',
     outcome: filters.get('outcome') ?? '',
     kind: filters.get('kind') ?? '',
+    direction: filters.get('direction') ?? '',
     integratorId: filters.get('integratorId') ?? '',
     from: inputFromUtc(filters.get('from')),
     to: inputFromUtc(filters.get('to')),
@@ -146,7 +155,7 @@ function Filters({ filters, states }: { readonly filters: URLSearchParams; reado
   const apply = (event: Event): void => {
     event.preventDefault();
     const next = new URLSearchParams();
-    for (const name of ['state', 'scheme', 'outcome', 'kind', 'integratorId'] as const) if (values[name].trim() !== '') next.set(name, values[name].trim());
+    for (const name of ['state', 'scheme', 'outcome', 'kind', 'direction', 'integratorId'] as const) if (values[name].trim() !== '') next.set(name, values[name].trim());
     const from = utcFromInput(values.from);
     const to = utcFromInput(values.to);
     if (from !== undefined) next.set('from', from);
@@ -185,6 +194,7 @@ function Filters({ filters, states }: { readonly filters: URLSearchParams; reado
         </label>
         <Choice label="Scheme" value={values.scheme} options={SCHEMES} onChange={(scheme) => setValues({ ...values, scheme })} />
         <Choice label="Outcome" value={values.outcome} options={OUTCOMES} onChange={(outcome) => setValues({ ...values, outcome })} />
+        <Choice label="Direction" value={values.direction} options={DIRECTIONS} onChange={(direction) => setValues({ ...values, direction })} />
         <Choice label="Kind" value={values.kind} options={KINDS} onChange={(kind) => setValues({ ...values, kind })} />
         <label>
           Integrator

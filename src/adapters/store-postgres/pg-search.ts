@@ -20,7 +20,7 @@ const SUMMARY_COLUMNS = ['id', 'integrator_id', 'kind', 'uetr', 'scheme', 'messa
 const FILTERS_AND_ORDER = `
   AND t.created_at >= $3 AND t.created_at < $4 AND (t.created_at, t.id) < ($5::bigint, $6::text)
   AND ($7::text IS NULL OR t.state = $7) AND ($8::text IS NULL OR t.scheme = $8)
-  AND ($9::text IS NULL OR t.outcome = $9) AND ($10::text IS NULL OR t.kind = $10)
+  AND ($9::text IS NULL OR t.outcome = $9) AND ($10::text[] IS NULL OR t.kind = ANY($10::text[]))
   ORDER BY t.created_at DESC, t.id DESC LIMIT $11`;
 
 const SEARCH = {
@@ -75,7 +75,7 @@ export async function searchTransactions(pool: pg.Pool, query: TransactionQuery)
     query.state ?? null,
     query.scheme ?? null,
     query.outcome ?? null,
-    query.kind ?? null,
+    query.kinds ?? null,
     query.limit,
   ]);
   return result.rows.map(summaryFromRow);

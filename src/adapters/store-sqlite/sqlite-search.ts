@@ -21,7 +21,7 @@ const IN_INTEGRATORS = `IN (SELECT value FROM json_each(@integrators))`;
 const FILTERS_AND_ORDER = `
   AND t.created_at >= @from AND t.created_at < @to AND (t.created_at, t.id) < (@beforeCreatedAt, @beforeId)
   AND (@state IS NULL OR t.state = @state) AND (@scheme IS NULL OR t.scheme = @scheme)
-  AND (@outcome IS NULL OR t.outcome = @outcome) AND (@kind IS NULL OR t.kind = @kind)
+  AND (@outcome IS NULL OR t.outcome = @outcome) AND (@kinds IS NULL OR t.kind IN (SELECT value FROM json_each(@kinds)))
   ORDER BY t.created_at DESC, t.id DESC ${LIMIT_PARAM}`;
 
 export function prepareSearchReads(db: Db) {
@@ -65,7 +65,7 @@ export function prepareSearchReads(db: Db) {
         state: query.state ?? null,
         scheme: query.scheme ?? null,
         outcome: query.outcome ?? null,
-        kind: query.kind ?? null,
+        kinds: query.kinds === undefined ? null : JSON.stringify(query.kinds),
         limit: query.limit,
       };
       const rows =

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { DemoInbox, InboxEntry } from '../../app/demo-inbox.js';
-import { TRANSACTION_KINDS } from '../../domain/kinds.js';
+import { DIRECTIONS, directionOf, type Direction } from '../../domain/events.js';
+import { TRANSACTION_KINDS, type TransactionKind } from '../../domain/kinds.js';
 import { ApiError, type FieldError } from '../../domain/errors.js';
 import { SCHEMES } from '../../domain/schemes.js';
 import { formatAmount } from '../../lib/money.js';
@@ -15,9 +16,10 @@ import { ADMIN_PREFIX, adminErrors, adminSchema, attemptView, decodeCursor, deli
  * The operator API for transactions (docs/operations.md, "Finding a transaction"), registered in
  * the admin scope (admin credentials and allowlist):
  *
- * - `GET /admin/v1/transactions?uetr=|messageId=|endToEndId=&integratorId=&from=&to=&state=&scheme=&outcome=&kind=&limit=&cursor=`
+ * - `GET /admin/v1/transactions?uetr=|messageId=|endToEndId=&integratorId=&from=&to=&state=&scheme=&outcome=&kind=&direction=&limit=&cursor=`
  *   finds transactions by one key, or lists those created in [from, to), newest first; filters
- *   narrow either; `nextCursor` continues the page;
+ *   narrow either; `nextCursor` continues the page; each says its direction (INBOUND for the
+ *   kinds the scheme starts);
  * - `GET /admin/v1/transactions/{id}` shows one: its request, every state entered (time and
  *   cause), every callback and event with each delivery attempt, and the scheme messages (XML);
  * - `GET /admin/v1/demo-inbox?after=&limit=` (demo only) lists what the demo integrator was sent.
@@ -34,9 +36,9 @@ const LIST_LIMIT_MAX = 500;
 const TEXT_CHARS_MAX = 200;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const CODE = /^[A-Z][A-Z0-9_]{0,63}$/;
-const QUERY_KEYS = ['uetr', 'messageId', 'endToEndId', 'integratorId', 'from', 'to', 'state', 'scheme', 'outcome', 'kind', 'limit', 'cursor'];
+const QUERY_KEYS = ['uetr', 'messageId', 'endToEndId', 'integratorId', 'from', 'to', 'state', 'scheme', 'outcome', 'kind', 'direction', 'limit', 'cursor'];
 
-type ListQuery = Omit<TransactionQuery, 'integratorIds'> & { readonly integratorId?: string };
+type ListQuery = Omit<TransactionQuery, 'integratorIds' | 'kinds'> & { readonly integratorId?: string; readonly kind?: TransactionKind; readonly direction?: Direction };
 
 export function adminTransactionRoutes(scope: FastifyInstance, deps: AdminTransactionsDeps): void {
   const { store } = deps;
@@ -60,6 +62,7 @@ export function adminTransactionRoutes(scope: FastifyInstance, deps: AdminTransa
             scheme: Type.Optional(StringEnum(SCHEMES, { description: 'Only of this scheme' })),
             outcome: Type.Optional(Type.String({ description: 'Only with this outcome (e.g. APPROVED, REJECTED)' })),
             kind: Type.Optional(StringEnum(TRANSACTION_KINDS, { description: 'Only of this kind' })),
+            direction: Type.Optional(StringEnum(DIRECTIONS, { description: 'Only those the scheme started for an integrator (INBOUND) or an integrator sent (OUTBOUND)' })),
             limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LIST_LIMIT_MAX, default: LIST_LIMIT_DEFAULT, description: 'Page size' })),
             cursor: Type.Optional(Type.String({ description: 'nextCursor of the previous page' })),
           },
@@ -70,9 +73,10 @@ export function adminTransactionRoutes(scope: FastifyInstance, deps: AdminTransa
       validatorCompiler: domainValidator(validateListQuery, 'transaction search'),
     },
     async (request) => {
-      const { integratorId, ...query } = request.query;
+      const { integratorId, kind, direction, ...query } = request.query;
       const integratorIds = integratorId === undefined ? deps.integratorIds : [integratorId];
-      const rows = await store.searchTransactions({ ...query, integratorIds, limit: query.limit + 1 });
+      const kinds = kindsOf(kind, direction);
+      const rows = await store.searchTransactions({ ...query, integratorIds, ...(kinds === undefined ? {} : { kinds }), limit: query.limit + 1 });
       const page = rows.slice(0, query.limit);
       const last = page.at(-1);
       return { transactions: page.map(summaryView), nextCursor: rows.length > query.limit && last !== undefined ? encodeCursor(last) : null };
@@ -149,11 +153,18 @@ export function adminTransactionRoutes(scope: FastifyInstance, deps: AdminTransa
   }
 }
 
+/** The kinds a search asks for: the kind, those of the direction, or both at once (none when they disagree); undefined for every kind. */
+function kindsOf(kind: TransactionKind | undefined, direction: Direction | undefined): readonly TransactionKind[] | undefined {
+  if (kind === undefined && direction === undefined) return undefined;
+  return (kind === undefined ? TRANSACTION_KINDS : [kind]).filter((each) => direction === undefined || directionOf(each) === direction);
+}
+
 function summaryView(row: TransactionSummary) {
   return {
     id: row.id,
     integratorId: row.integratorId,
     kind: row.kind,
+    direction: directionOf(row.kind),
     scheme: row.scheme,
     uetr: row.uetr,
     messageId: row.messageId,
@@ -216,7 +227,8 @@ function validateListQuery(query: unknown): Validated<ListQuery> {
   const state = text('state', (value) => CODE.test(value), 'must be a state name, e.g. PAYMENT_AUTH_RESPONSE_DELIVERED');
   const outcome = text('outcome', (value) => CODE.test(value), 'must be an outcome, e.g. APPROVED, REJECTED, PAID or FAILED');
   const scheme = text('scheme', (value) => (SCHEMES as readonly string[]).includes(value), `must be one of ${SCHEMES.join(', ')}`);
-  const kind = text('kind', (value) => (TRANSACTION_KINDS as readonly string[]).includes(value), `must be one of ${TRANSACTION_KINDS.join(', ')}`);
+  const kind = text('kind', (value) => (TRANSACTION_KINDS as readonly string[]).includes(value), `must be one of ${TRANSACTION_KINDS.join(', ')}`) as TransactionKind | undefined;
+  const direction = text('direction', (value) => (DIRECTIONS as readonly string[]).includes(value), `must be one of ${DIRECTIONS.join(', ')}`) as Direction | undefined;
   const limitText = text('limit', (value) => /^[0-9]{1,4}$/.test(value) && Number(value) >= 1 && Number(value) <= LIST_LIMIT_MAX, `must be an integer from 1 to ${LIST_LIMIT_MAX}`);
   const cursor = text('cursor', (value) => decodeCursor(value) !== undefined, 'is not a cursor this API returned');
   if (errors.length > 0) return { ok: false, errors };
@@ -235,6 +247,7 @@ function validateListQuery(query: unknown): Validated<ListQuery> {
       ...(outcome === undefined ? {} : { outcome }),
       ...(scheme === undefined ? {} : { scheme }),
       ...(kind === undefined ? {} : { kind }),
+      ...(direction === undefined ? {} : { direction }),
       ...(before === undefined ? {} : { before }),
     },
   };
