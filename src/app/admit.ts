@@ -7,6 +7,7 @@ import type { TraceContext } from '../lib/trace.js';
 import type { Clock, Ids } from '../ports/clock.js';
 import type { OutboxDelivery } from '../ports/delivery.js';
 import type { Processing } from '../ports/processing.js';
+import type { WireMessage } from '../ports/scheme.js';
 import type { IntakeOutcome, NewOutboxMessage, NewTransaction, Store, TransactionKind, TransactionRecord } from '../ports/store.js';
 
 export interface AdmitDeps {
@@ -41,6 +42,8 @@ export interface NewWork {
   readonly trace: TraceContext;
   readonly data?: Readonly<Record<string, unknown>>;
   readonly lookupKey?: string;
+  /** The scheme message that started it (one the scheme originated), kept with it in the same commit. */
+  readonly received?: WireMessage;
 }
 
 /**
@@ -92,6 +95,9 @@ export async function admit(deps: AdmitDeps, work: NewWork): Promise<IntakeOutco
     tracestate: work.trace.tracestate,
     ...(work.data === undefined ? {} : { data: work.data }),
     ...(work.lookupKey === undefined ? {} : { lookupKey: work.lookupKey }),
+    ...(work.received === undefined
+      ? {}
+      : { schemeMessages: [{ transactionId: id, direction: 'received' as const, messageName: work.received.messageName, messageId: work.received.messageId, at: now, document: work.received.document }] }),
     ...endToEndIdOf(work.message),
     outbox,
     ...(lease === undefined ? {} : { leaseOutbox: lease }),

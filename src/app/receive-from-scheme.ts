@@ -136,6 +136,7 @@ export async function receiveFromScheme(deps: ReceiveDeps, request: SchemeReques
     uetr,
     messageId: id,
     rawBody: request.bodyJson,
+    received: request.received,
     message: parsed.value,
     ...(checked.amount === undefined ? {} : { amount: checked.amount }),
     // A scheme message starts a trace of its own (the link carries none to continue).

@@ -90,6 +90,8 @@ export interface NewTransaction {
   readonly endToEndId?: string;
   /** Messages caused by entering the first state (e.g. its event). */
   readonly outbox: readonly NewOutboxMessage[];
+  /** The scheme message that started the transaction (one the scheme originated), kept with it. */
+  readonly schemeMessages?: readonly NewSchemeMessage[];
   /** As StateChange.leaseOutbox: what of `outbox` is due at once comes back leased in the outcome. */
   readonly leaseOutbox?: Lease;
   /**

@@ -111,6 +111,17 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
 
   void describe(`${name} store contract`, () => {
     void describe('intake', () => {
+      void it('keeps the scheme message that started a transaction in the same commit, and nothing of a duplicate', () =>
+        withStore(async (store) => {
+          const id = randomUUID();
+          const received = { transactionId: id, direction: 'received' as const, messageName: 'pacs.008.001.08', messageId: 'SSCHEME1', at: T0, document: '<Document>pacs.008</Document>' };
+          const tx = await accept(store, transfer({ id, kind: 'INBOUND_CREDIT_TRANSFER', schemeMessages: [received] }));
+          assert.deepEqual(await store.schemeMessages(tx.id), [received]);
+          const duplicate = await store.intake({ ...tx, id: randomUUID(), schemeMessages: [{ ...received, transactionId: 'another' }] });
+          assert.equal(duplicate.kind, 'duplicate');
+          assert.deepEqual(await store.schemeMessages('another'), []);
+        }));
+
       void it('stores a new transaction with its raw message, first state and outbox rows', () =>
         withStore(async (store) => {
           const tx = await accept(store, transfer({ outbox: [event(), callback()] }));

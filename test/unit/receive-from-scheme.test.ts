@@ -108,6 +108,11 @@ void describe('receiving a scheme-originated message', () => {
       'both resends (same MsgId, and the same uetr under a new one) answer the one transaction again',
     );
     assert.equal((await store.history(id)).length, 1, 'nothing else was written');
+    assert.deepEqual(
+      (await store.schemeMessages(id)).map((message) => [message.direction, message.messageName, message.messageId]),
+      [['received', 'pacs.008.001.08', first.original.messageId]],
+      'the pacs.008 is kept with its transaction, once',
+    );
   });
 
   void it('records the lookup a credit follows by uetr, and never requires one', async () => {

@@ -6,7 +6,7 @@
 import type { IntakeOutcome, NewTransaction } from '../../ports/store.js';
 import { storedMessageOutcome } from '../store-ops.js';
 import { compareKeys, key, type Client, type Entry, type ItemResult } from './pg-batch.js';
-import { insertHistoryAndOutbox, leasedByTransaction, outboxRows } from './pg-changes.js';
+import { insertHistoryAndOutbox, insertSchemeMessages, leasedByTransaction, outboxRows } from './pg-changes.js';
 import { SQL } from './pg-sql.js';
 
 /**
@@ -54,6 +54,7 @@ export async function intakes(client: Client, entries: readonly Entry<'intake'>[
     acceptedTxs.map((tx) => ({ transactionId: tx.id, version: 1, fromState: null, toState: tx.state, at: tx.receivedAt, cause: null })),
     acceptedTxs.flatMap((tx) => outboxRows(tx.id, tx.integratorId, tx.outbox, 0, tx.receivedAt, tx.leaseOutbox)),
   );
+  await insertSchemeMessages(client, acceptedTxs.flatMap((tx) => tx.schemeMessages ?? []));
   const leased = await leasedByTransaction(client, leasedIds);
   for (const entry of leaders) {
     const { id } = entry.op.tx;

@@ -168,6 +168,7 @@ export class SqliteExecutor {
     // Version 1's cause is the request itself, kept verbatim in messages.raw_body.
     sql.insertHistory.run(tx.id, 1, null, tx.state, tx.receivedAt, null);
     const leasedIds = this.#insertOutbox(tx.id, tx.integratorId, tx.outbox, 0, tx.receivedAt, tx.leaseOutbox, true);
+    this.#insertSchemeMessages(tx.schemeMessages ?? []);
     return { kind: 'accepted', transactionId: tx.id, leased: this.#leased(leasedIds) };
   }
 
