@@ -1,0 +1,120 @@
+import { changeSteps } from '../store-ops.js';
+import { outboxFromRow } from '../store-rows.js';
+import { key, rounds } from './pg-batch.js';
+import { SQL } from './pg-sql.js';
+/**
+ * Optimistic state changes: lock the named rows (in id order, so batches never deadlock each
+ * other), compare versions, then write state, history and outbox for the ones still current.
+ */
+export async function applyChanges(client, entries, results) {
+    for (const round of rounds(entries, (entry) => entry.op.change.transactionId)) {
+        const ids = round.map((entry) => entry.op.change.transactionId);
+        const locked = await client.query(SQL.lockForChange, [ids]);
+        const current = new Map(locked.rows.map((row) => [row.id, row]));
+        const valid = [];
+        for (const entry of round) {
+            const { change } = entry.op;
+            const row = current.get(change.transactionId);
+            if (row === undefined)
+                results[entry.index] = { ok: true, value: { ok: false, reason: 'not_found' } };
+            else if (row.version !== change.expectedVersion)
+                results[entry.index] = { ok: true, value: { ok: false, reason: 'stale' } };
+            else
+                valid.push({ entry, state: row.state, integratorId: row.integrator_id, maxSeq: row.max_seq });
+        }
+        if (valid.length === 0)
+            continue;
+        const planned = valid.map(({ entry, state, integratorId, maxSeq }) => ({ entry, change: entry.op.change, integratorId, maxSeq, ...changeSteps(entry.op.change, state) }));
+        await client.query(SQL.updateStates, [
+            planned.map(({ change }) => change.transactionId),
+            planned.map(({ change }) => change.expectedVersion),
+            planned.map(({ change }) => change.toState),
+            planned.map(({ change }) => change.at),
+            planned.map(({ change }) => change.dueAt),
+            planned.map(({ change }) => (change.data === undefined ? null : JSON.stringify(change.data))),
+            planned.map(({ version }) => version),
+            planned.map(({ change }) => change.outcome?.outcome ?? null),
+            planned.map(({ change }) => change.outcome?.reasonCode ?? null),
+        ]);
+        await insertSchemeMessages(client, planned.flatMap(({ change }) => change.schemeMessages ?? []));
+        const leasedIds = await insertHistoryAndOutbox(client, planned.flatMap(({ change, steps }) => steps.map((step) => ({ transactionId: change.transactionId, version: step.version, fromState: step.fromState, toState: step.toState, at: change.at, cause: step.cause }))), planned.flatMap(({ change, integratorId, maxSeq }) => outboxRows(change.transactionId, integratorId, change.outbox, maxSeq, change.at, change.leaseOutbox)));
+        const leased = await leasedByTransaction(client, leasedIds);
+        const notify = planned.filter(({ change }) => change.notify === true).map(({ change }) => change.transactionId);
+        // Delivered to every listening instance when (and only if) this batch commits.
+        if (notify.length > 0)
+            await client.query(SQL.notifyChanged, [notify]);
+        for (const { entry, change, version } of planned) {
+            results[entry.index] = { ok: true, value: { ok: true, version, leased: leased.get(change.transactionId) ?? [] } };
+        }
+    }
+}
+export function outboxRows(transactionId, integratorId, messages, lastSeq, at, lease) {
+    return messages.map((message, index) => ({ message, transactionId, integratorId, seq: lastSeq + index + 1, at, lease }));
+}
+/**
+ * Outbox messages leased as they were written, by transaction, read back as a claim returns them
+ * (the event payload spliced in): the INSERT's own RETURNING cannot see the history rows written
+ * in the same statement.
+ */
+export async function leasedByTransaction(client, ids) {
+    const leased = new Map();
+    if (ids.length === 0)
+        return leased;
+    for (const record of (await client.query(SQL.outboxByIds, [ids])).rows.map(outboxFromRow)) {
+        leased.set(record.transactionId, [...(leased.get(record.transactionId) ?? []), record]);
+    }
+    return leased;
+}
+/**
+ * History rows and outbox rows of any number of transactions in one statement. A row behind an
+ * earlier PENDING row of its (transaction, channel) is written blocked: the statement looks for
+ * one already stored, and `queued` marks rows behind another row of the same statement (which
+ * the statement's own snapshot does not show it). A row with a lease that is due as written is
+ * leased; returns the ids of those.
+ */
+export async function insertHistoryAndOutbox(client, history, outbox) {
+    if (history.length === 0 && outbox.length === 0)
+        return [];
+    const firstSeq = new Map();
+    for (const row of outbox) {
+        const queue = key(row.transactionId, row.message.channel);
+        firstSeq.set(queue, Math.min(firstSeq.get(queue) ?? row.seq, row.seq));
+    }
+    const inserted = await client.query(SQL.insertHistoryAndOutbox, [
+        history.map((row) => row.transactionId),
+        history.map((row) => row.version),
+        history.map((row) => row.fromState),
+        history.map((row) => row.toState),
+        history.map((row) => row.at),
+        history.map((row) => row.cause),
+        outbox.map((row) => row.message.id),
+        outbox.map((row) => row.transactionId),
+        outbox.map((row) => row.integratorId),
+        outbox.map((row) => row.seq),
+        outbox.map((row) => row.message.channel),
+        outbox.map((row) => row.message.url),
+        outbox.map((row) => row.message.body),
+        outbox.map((row) => JSON.stringify(row.message.headers)),
+        outbox.map((row) => row.message.availableAt),
+        outbox.map((row) => row.at),
+        outbox.map((row) => row.seq > (firstSeq.get(key(row.transactionId, row.message.channel)) ?? row.seq)),
+        outbox.map((row) => row.message.payloadVersion ?? null),
+        outbox.map((row) => row.lease?.owner ?? null),
+        outbox.map((row) => (row.lease === undefined ? null : row.at + row.lease.leaseMs)),
+    ]);
+    return inserted.rows.filter((row) => row.leased).map((row) => row.id);
+}
+/** Scheme messages of transactions this batch holds locked (StateChange.schemeMessages, Store.recordSchemeMessages). */
+export async function insertSchemeMessages(client, messages) {
+    if (messages.length === 0)
+        return;
+    await client.query(SQL.insertSchemeMessages, [
+        messages.map((message) => message.transactionId),
+        messages.map((message) => message.direction),
+        messages.map((message) => message.messageId),
+        messages.map((message) => message.messageName),
+        messages.map((message) => message.at),
+        messages.map((message) => message.document),
+    ]);
+}
+//# sourceMappingURL=pg-changes.js.map

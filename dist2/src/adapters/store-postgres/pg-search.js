@@ -1,0 +1,84 @@
+import { IN_FLIGHT_SQL, LATENCY_SQL, schemeHealthFromRows, WINDOW_COUNTS_SQL } from '../scheme-health.js';
+import { schemeMessageFromRow, summaryFromRow } from '../store-rows.js';
+import { named } from './pg-sql.js';
+const SUMMARY_COLUMNS = ['id', 'integrator_id', 'kind', 'uetr', 'scheme', 'message_id', 'end_to_end_id', 'state', 'amount_minor', 'currency', 'created_at', 'updated_at', 'outcome', 'reason_code']
+    .map((column) => `t.${column}`)
+    .join(', ');
+/**
+ * What every search adds to its key ($1, and the integrators $2): the time range and the page
+ * (sargable: always bound, to the widest values when not asked for) and the optional filters,
+ * then newest first.
+ */
+const FILTERS_AND_ORDER = `
+  AND t.created_at >= $3 AND t.created_at < $4 AND (t.created_at, t.id) < ($5::bigint, $6::text)
+  AND ($7::text IS NULL OR t.state = $7) AND ($8::text IS NULL OR t.scheme = $8)
+  AND ($9::text IS NULL OR t.outcome = $9) AND ($10::text[] IS NULL OR t.kind = ANY($10::text[]))
+  ORDER BY t.created_at DESC, t.id DESC LIMIT $11`;
+const SEARCH = {
+    id: named('search_by_id', `SELECT ${SUMMARY_COLUMNS} FROM transactions t WHERE t.id = $1 AND t.integrator_id = ANY($2::text[]) ${FILTERS_AND_ORDER}`),
+    // Along the unique key (integrator_id, uetr, kind), one descent per integrator.
+    uetr: named('search_by_uetr', `SELECT ${SUMMARY_COLUMNS} FROM transactions t WHERE t.integrator_id = ANY($2::text[]) AND t.uetr = $1 ${FILTERS_AND_ORDER}`),
+    // Along the messages' primary key (integrator_id, message_id): the request, or a later message about the transaction.
+    messageId: named('search_by_message_id', `SELECT ${SUMMARY_COLUMNS} FROM messages m JOIN transactions t ON t.id = m.transaction_id
+     WHERE m.integrator_id = ANY($2::text[]) AND m.message_id = $1 ${FILTERS_AND_ORDER}`),
+    endToEndId: named('search_by_end_to_end_id', `SELECT ${SUMMARY_COLUMNS} FROM transactions t WHERE t.integrator_id = ANY($2::text[]) AND t.end_to_end_id = $1 ${FILTERS_AND_ORDER}`),
+    // Newest first along transactions_created, from the page's end ($1 unused: every search has the same parameters).
+    list: named('search_list', `SELECT ${SUMMARY_COLUMNS} FROM transactions t WHERE ($1::text IS NULL) AND t.integrator_id = ANY($2::text[]) ${FILTERS_AND_ORDER}`),
+};
+const SCHEME_MESSAGES = named('scheme_messages_of', `SELECT transaction_id, direction, message_id, message_name, at, document FROM scheme_messages
+   WHERE transaction_id = $1 ORDER BY at, direction DESC, message_id`);
+// Along outbox_pending_endpoint (the PENDING rows only): the backlog's size, not the table's.
+const BACKLOG = named('outbox_backlog', `SELECT integrator_id, channel, COUNT(*) AS pending, MIN(created_at) AS oldest_created_at
+   FROM outbox WHERE status = 'PENDING' GROUP BY integrator_id, channel ORDER BY integrator_id, channel`);
+export async function searchTransactions(pool, query) {
+    const [statement, key] = query.id !== undefined
+        ? [SEARCH.id, query.id]
+        : query.uetr !== undefined
+            ? [SEARCH.uetr, query.uetr]
+            : query.messageId !== undefined
+                ? [SEARCH.messageId, query.messageId]
+                : query.endToEndId !== undefined
+                    ? [SEARCH.endToEndId, query.endToEndId]
+                    : [SEARCH.list, null];
+    const result = await pool.query(statement, [
+        key,
+        query.integratorIds,
+        query.from ?? Number.MIN_SAFE_INTEGER,
+        query.to ?? Number.MAX_SAFE_INTEGER,
+        query.before?.createdAt ?? Number.MAX_SAFE_INTEGER,
+        query.before?.id ?? '',
+        query.state ?? null,
+        query.scheme ?? null,
+        query.outcome ?? null,
+        query.kinds ?? null,
+        query.limit,
+    ]);
+    return result.rows.map(summaryFromRow);
+}
+const HEALTH = {
+    inFlight: named('scheme_health_in_flight', IN_FLIGHT_SQL),
+    counts: named('scheme_health_counts', WINDOW_COUNTS_SQL.replaceAll('{from}', '$1').replaceAll('{to}', '$2')),
+    latency: named('scheme_health_latency', LATENCY_SQL.replaceAll('{from}', '$1').replaceAll('{to}', '$2')),
+};
+export async function schemeHealth(pool, from, to) {
+    const [inFlight, counts, latency] = await Promise.all([
+        pool.query(HEALTH.inFlight),
+        pool.query(HEALTH.counts, [from, to]),
+        pool.query(HEALTH.latency, [from, to]),
+    ]);
+    return schemeHealthFromRows(inFlight.rows, counts.rows, latency.rows);
+}
+export async function schemeMessages(pool, transactionId) {
+    const result = await pool.query(SCHEME_MESSAGES, [transactionId]);
+    return result.rows.map(schemeMessageFromRow);
+}
+export async function outboxBacklog(pool) {
+    const result = await pool.query(BACKLOG);
+    return result.rows.map((row) => ({
+        integratorId: row.integrator_id,
+        channel: row.channel,
+        pending: Number(row.pending),
+        oldestCreatedAt: Number(row.oldest_created_at),
+    }));
+}
+//# sourceMappingURL=pg-search.js.map

@@ -1,0 +1,79 @@
+import { IN_FLIGHT_SQL, LATENCY_SQL, schemeHealthFromRows, WINDOW_COUNTS_SQL } from '../scheme-health.js';
+import { schemeMessageFromRow, summaryFromRow } from '../store-rows.js';
+import { LIMIT_PARAM } from './sqlite-rows.js';
+const SUMMARY_COLUMNS = ['id', 'integrator_id', 'kind', 'uetr', 'scheme', 'message_id', 'end_to_end_id', 'state', 'amount_minor', 'currency', 'created_at', 'updated_at', 'outcome', 'reason_code']
+    .map((column) => `t.${column}`)
+    .join(', ');
+const IN_INTEGRATORS = `IN (SELECT value FROM json_each(@integrators))`;
+/**
+ * What every search adds to its key: the time range and the page (sargable: always bound, to the
+ * widest values when not asked for) and the optional filters, then newest first.
+ */
+const FILTERS_AND_ORDER = `
+  AND t.created_at >= @from AND t.created_at < @to AND (t.created_at, t.id) < (@beforeCreatedAt, @beforeId)
+  AND (@state IS NULL OR t.state = @state) AND (@scheme IS NULL OR t.scheme = @scheme)
+  AND (@outcome IS NULL OR t.outcome = @outcome) AND (@kinds IS NULL OR t.kind IN (SELECT value FROM json_each(@kinds)))
+  ORDER BY t.created_at DESC, t.id DESC ${LIMIT_PARAM}`;
+export function prepareSearchReads(db) {
+    const statement = (sql) => db.prepare(sql).safeIntegers(true);
+    const search = {
+        id: statement(`SELECT ${SUMMARY_COLUMNS} FROM transactions t WHERE t.id = @id AND t.integrator_id ${IN_INTEGRATORS} ${FILTERS_AND_ORDER}`),
+        // Along the unique key (integrator_id, uetr, kind), one seek per integrator.
+        uetr: statement(`SELECT ${SUMMARY_COLUMNS} FROM transactions t WHERE t.integrator_id ${IN_INTEGRATORS} AND t.uetr = @uetr ${FILTERS_AND_ORDER}`),
+        // Along the messages' primary key (integrator_id, message_id): the request, or a later message about the transaction.
+        messageId: statement(`SELECT ${SUMMARY_COLUMNS} FROM messages m JOIN transactions t ON t.id = m.transaction_id
+       WHERE m.integrator_id ${IN_INTEGRATORS} AND m.message_id = @messageId ${FILTERS_AND_ORDER}`),
+        endToEndId: statement(`SELECT ${SUMMARY_COLUMNS} FROM transactions t WHERE t.integrator_id ${IN_INTEGRATORS} AND t.end_to_end_id = @endToEndId ${FILTERS_AND_ORDER}`),
+        // Newest first along transactions_created, from the page's end; the planner is told which index
+        // (an integrator filter could otherwise lead it to the unique key and a sort of every row).
+        list: statement(`SELECT ${SUMMARY_COLUMNS} FROM transactions t INDEXED BY transactions_created WHERE t.integrator_id ${IN_INTEGRATORS} ${FILTERS_AND_ORDER}`),
+    };
+    const schemeMessages = statement(`SELECT transaction_id, direction, message_id, message_name, at, document FROM scheme_messages
+     WHERE transaction_id = ? ORDER BY at, direction DESC, message_id`);
+    // Along outbox_pending_endpoint (the PENDING rows only): the backlog's size, not the table's.
+    const backlog = statement(`SELECT integrator_id, channel, COUNT(*) AS pending, MIN(created_at) AS oldest_created_at
+     FROM outbox WHERE status = 'PENDING' GROUP BY integrator_id, channel ORDER BY integrator_id, channel`);
+    const window = (sql) => statement(sql.replaceAll('{from}', '@from').replaceAll('{to}', '@to'));
+    const health = { inFlight: statement(IN_FLIGHT_SQL), counts: window(WINDOW_COUNTS_SQL), latency: window(LATENCY_SQL) };
+    return {
+        schemeHealth(from, to) {
+            return schemeHealthFromRows(health.inFlight.all(), health.counts.all({ from, to }), health.latency.all({ from, to }));
+        },
+        searchTransactions(query) {
+            const params = {
+                integrators: JSON.stringify(query.integratorIds),
+                from: query.from ?? Number.MIN_SAFE_INTEGER,
+                to: query.to ?? Number.MAX_SAFE_INTEGER,
+                beforeCreatedAt: query.before?.createdAt ?? Number.MAX_SAFE_INTEGER,
+                beforeId: query.before?.id ?? '',
+                state: query.state ?? null,
+                scheme: query.scheme ?? null,
+                outcome: query.outcome ?? null,
+                kinds: query.kinds === undefined ? null : JSON.stringify(query.kinds),
+                limit: query.limit,
+            };
+            const rows = query.id !== undefined
+                ? search.id.all({ ...params, id: query.id })
+                : query.uetr !== undefined
+                    ? search.uetr.all({ ...params, uetr: query.uetr })
+                    : query.messageId !== undefined
+                        ? search.messageId.all({ ...params, messageId: query.messageId })
+                        : query.endToEndId !== undefined
+                            ? search.endToEndId.all({ ...params, endToEndId: query.endToEndId })
+                            : search.list.all(params);
+            return rows.map(summaryFromRow);
+        },
+        schemeMessages(transactionId) {
+            return schemeMessages.all(transactionId).map(schemeMessageFromRow);
+        },
+        outboxBacklog() {
+            return backlog.all().map((row) => ({
+                integratorId: row.integrator_id,
+                channel: row.channel,
+                pending: Number(row.pending),
+                oldestCreatedAt: Number(row.oldest_created_at),
+            }));
+        },
+    };
+}
+//# sourceMappingURL=sqlite-search.js.map

@@ -1,0 +1,234 @@
+import { pendingWrite, QueuedWrites } from '../store-ops.js';
+import { settleInTurns, WriteQueue } from '../write-queue.js';
+import { InThreadWriter, WorkerThreadWriter } from './sqlite-batch-writer.js';
+import { migrate, openConnection } from './sqlite-connection.js';
+import { prepareDeterminationReads } from './sqlite-determinations.js';
+import { SqliteExecutor } from './sqlite-executor.js';
+import { prepareSearchReads } from './sqlite-search.js';
+import { attemptFromRow, historyFromRow, messageFromRow, outboxFromRow, transactionFromRow, } from '../store-rows.js';
+import { LIMIT_PARAM, OUTBOX_COLUMNS, TRANSACTION_COLUMNS } from './sqlite-rows.js';
+/**
+ * Open (creating if needed) a SQLite database and apply migrations. `filename` is a path or
+ * `:memory:`. A file database is written by a worker thread that owns the write connection
+ * (sqlite-writer.ts), so a batch's statements and its durable COMMIT never block the event loop;
+ * reads run on a read-only connection of the calling thread (WAL: they never wait for the
+ * writer and see every committed write). A memory database lives in one connection, which one
+ * thread cannot share with another, so it is read and written on the calling thread.
+ */
+export async function openSqliteStore(filename, options = {}) {
+    const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+    if (filename === ':memory:' || options.writerThread === 'main') {
+        const db = openConnection(filename, busyTimeoutMs, 'read-write');
+        try {
+            migrate(db);
+            return new SqliteStore(db, new InThreadWriter(new SqliteExecutor(db)), options);
+        }
+        catch (error) {
+            db.close();
+            throw error;
+        }
+    }
+    // The writer opens and migrates first: the read connection must never see an older schema.
+    const writer = await WorkerThreadWriter.start({ filename, busyTimeoutMs });
+    try {
+        return new SqliteStore(openConnection(filename, busyTimeoutMs, 'read-only'), writer, options);
+    }
+    catch (error) {
+        await writer.close();
+        throw error;
+    }
+}
+/** The writer thread of a store opened by openSqliteStore, if it has one: for tests and diagnostics. */
+export function writerThreadOf(store) {
+    return store instanceof SqliteStore ? store.writerThread : undefined;
+}
+class SqliteStore extends QueuedWrites {
+    kind = 'sqlite';
+    /** Reads only; writes go through the writer (which, for `:memory:`, runs on this same connection). */
+    #db;
+    #writer;
+    #queue;
+    #sql;
+    #determinations;
+    #search;
+    #closed = false;
+    constructor(db, writer, options) {
+        super();
+        this.#db = db;
+        this.#writer = writer;
+        this.#sql = prepareReadStatements(db);
+        this.#determinations = prepareDeterminationReads(db);
+        this.#search = prepareSearchReads(db);
+        this.#queue = new WriteQueue((batch) => this.#flush(batch), {
+            batchMax: options.groupCommitBatchMax ?? 1024,
+            queueMax: options.groupCommitQueueMax ?? 10_000,
+            // SQLite has one writer, which runs batches one after the other; the next batch is
+            // already waiting in its inbox when one commits, so it never idles for a round trip to
+            // this thread (with one batch in flight it would wait for every such round trip).
+            // The ops of two batches in flight are independent: a caller enqueues only after its
+            // earlier write settled. For `:memory:` (writer on this thread) batches run in turn anyway.
+            concurrency: 2,
+            // A commit has a fixed cost to the writer (its WAL frames and fsync) however few writes it
+            // holds. Background writes (the engine's, the dispatcher's) that find a batch in flight
+            // wait for it unless 64 of them do, so at moderate load they share commits instead of
+            // trailing each batch in a small one of their own, and a transfer costs less CPU
+            // (bench/README.md). An API caller's write still overlaps at once.
+            overlapMin: 64,
+            ...(options.onBatchCommitted === undefined ? {} : { onBatch: options.onBatchCommitted }),
+        });
+    }
+    get writerThread() {
+        return this.#writer instanceof WorkerThreadWriter ? this.#writer.thread : undefined;
+    }
+    findMessage(integratorId, messageId) {
+        return read(() => {
+            const row = this.#sql.messageByKey.get(integratorId, messageId);
+            return row && messageFromRow(row);
+        });
+    }
+    findTransaction(integratorId, uetr, kind = 'CREDIT_TRANSFER') {
+        return read(() => {
+            const row = this.#sql.transactionByUetr.get(integratorId, uetr, kind);
+            return row && transactionFromRow(row);
+        });
+    }
+    recentDeterminations(integratorId, lookupKey, since, limit) {
+        return read(() => this.#determinations.recentDeterminations(integratorId, lookupKey, since, limit));
+    }
+    getTransaction(id) {
+        return read(() => {
+            const row = this.#sql.transactionById.get(id);
+            return row && transactionFromRow(row);
+        });
+    }
+    history(transactionId) {
+        return read(() => this.#sql.historyOf.all(transactionId).map(historyFromRow));
+    }
+    outbox(transactionId) {
+        return read(() => this.#sql.outboxOf.all(transactionId).map(outboxFromRow));
+    }
+    outboxMessage(id) {
+        return read(() => {
+            const row = this.#sql.outboxById.get(id);
+            return row && outboxFromRow(row);
+        });
+    }
+    listOutbox(query) {
+        const statement = query.status === 'UNDELIVERED' ? this.#sql.listUndelivered : this.#sql.listPending;
+        return read(() => statement.all({
+            integratorId: query.integratorId ?? null,
+            afterCreatedAt: query.after?.createdAt ?? null,
+            afterId: query.after?.id ?? '',
+            limit: query.limit,
+        }).map(outboxFromRow));
+    }
+    deliveryAttempts(outboxId) {
+        return read(() => this.#sql.attemptsOf.all(outboxId).map(attemptFromRow));
+    }
+    searchTransactions(query) {
+        return read(() => this.#search.searchTransactions(query));
+    }
+    schemeHealth(from, to) {
+        return read(() => this.#search.schemeHealth(from, to));
+    }
+    schemeMessages(transactionId) {
+        return read(() => this.#search.schemeMessages(transactionId));
+    }
+    outboxBacklog() {
+        return read(() => this.#search.outboxBacklog());
+    }
+    leaseOwners(now) {
+        return read(() => this.#sql.leaseOwners.all({ now }));
+    }
+    revokedSessions(since) {
+        return read(() => this.#sql.revokedSessionsSince.all(since).map((row) => ({ sessionId: row.session_id, revokedAt: row.revoked_at })));
+    }
+    async getOrCreateSetting(name, create) {
+        const existing = await read(() => this.#sql.settingByName.get(name));
+        if (existing)
+            return existing.value;
+        return this.enqueue({ kind: 'createSetting', name, value: create() });
+    }
+    /** Rejects once the writer can no longer write, so readiness fails rather than every write. */
+    ping() {
+        return read(() => {
+            this.#writer.assertHealthy();
+            this.#sql.ping.get();
+        });
+    }
+    async close() {
+        if (this.#closed)
+            return;
+        this.#closed = true;
+        await this.#queue.close();
+        // For `:memory:` this is the writer's connection too; its InThreadWriter has nothing to close.
+        this.#db.close();
+        await this.#writer.close();
+    }
+    enqueue(op) {
+        const { item, promise } = pendingWrite(op);
+        this.#queue.push(item);
+        return promise;
+    }
+    /**
+     * Hand a batch to the writer and settle each caller from its op's outcome, which the writer
+     * gives only after COMMIT returned: nobody is told "done" before it is durable (and a
+     * duplicate answer is never given for an original that is not yet committed). When the batch
+     * as a whole fails, the queue rejects every caller of it.
+     */
+    async #flush(batch) {
+        const outcomes = await this.#writer.run(batch.map((item) => item.op));
+        await settleInTurns(batch, (item, index) => {
+            const outcome = outcomes[index];
+            if (outcome === undefined)
+                item.reject(new Error('batch outcome missing'));
+            else if (outcome.ok)
+                item.resolve(outcome.value);
+            else
+                item.reject(outcome.error);
+        });
+    }
+}
+function prepareReadStatements(db) {
+    return {
+        ping: db.prepare('SELECT 1'),
+        // Rows carrying amount_minor are read with safeIntegers so money never passes through a double.
+        transactionById: db.prepare(`SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE id = ?`).safeIntegers(true),
+        transactionByUetr: db.prepare(`SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE integrator_id = ? AND uetr = ? AND kind = ?`).safeIntegers(true),
+        messageByKey: db.prepare('SELECT * FROM messages WHERE integrator_id = ? AND message_id = ?'),
+        historyOf: db.prepare('SELECT * FROM state_history WHERE transaction_id = ? ORDER BY version'),
+        outboxOf: db.prepare(`SELECT ${OUTBOX_COLUMNS} FROM outbox WHERE transaction_id = ? ORDER BY seq`),
+        outboxById: db.prepare(`SELECT ${OUTBOX_COLUMNS} FROM outbox WHERE id = ?`),
+        // One statement per status, each naming its status literally, so each can use its partial index.
+        listUndelivered: db.prepare(`SELECT ${OUTBOX_COLUMNS} FROM outbox
+       WHERE status = 'UNDELIVERED' AND (@integratorId IS NULL OR integrator_id = @integratorId)
+         AND (@afterCreatedAt IS NULL OR created_at > @afterCreatedAt OR (created_at = @afterCreatedAt AND id > @afterId))
+       ORDER BY created_at, id ${LIMIT_PARAM}`),
+        listPending: db.prepare(`SELECT ${OUTBOX_COLUMNS} FROM outbox
+       WHERE status = 'PENDING' AND (@integratorId IS NULL OR integrator_id = @integratorId)
+         AND (@afterCreatedAt IS NULL OR created_at > @afterCreatedAt OR (created_at = @afterCreatedAt AND id > @afterId))
+       ORDER BY created_at, id ${LIMIT_PARAM}`),
+        attemptsOf: db.prepare('SELECT outbox_id, at, duration_ms, http_status, error, delivered FROM delivery_attempts WHERE outbox_id = ? ORDER BY at, id'),
+        settingByName: db.prepare('SELECT value FROM settings WHERE name = ?'),
+        // Along revoked_sessions_at.
+        revokedSessionsSince: db.prepare('SELECT session_id, revoked_at FROM revoked_sessions WHERE revoked_at >= ?'),
+        leaseOwners: db.prepare(`SELECT lease_owner FROM transactions
+       WHERE due_at IS NOT NULL AND MAX(due_at, COALESCE(lease_until + 1, 0)) > @now AND lease_until >= @now
+       UNION
+       SELECT lease_owner FROM outbox WHERE status = 'PENDING' AND lease_until >= @now
+       ORDER BY 1`).pluck(),
+    };
+}
+/**
+ * Reads run directly on the connection (synchronously: SQLite answers from its page cache in
+ * microseconds); a failure, such as reading after close, still arrives as a rejection.
+ */
+function read(fn) {
+    try {
+        return Promise.resolve(fn());
+    }
+    catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+}
+//# sourceMappingURL=sqlite-store.js.map

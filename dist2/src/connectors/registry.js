@@ -1,0 +1,76 @@
+import { TIME_BUDGET_MS_DEFAULTS } from '../config/schema.js';
+import { SCHEMES, supports } from '../domain/schemes.js';
+import { CBPR_PLUS } from './cbpr-plus/family.js';
+import { createIsoConnector } from './iso20022/connector.js';
+import { operatorLinkTransport } from './operator-link/transport.js';
+import { threadedSimulatorTransport } from './simulator/threaded-simulator.js';
+import { TCIB } from './tcib/family.js';
+import { ZA_EFT } from './za-eft/family.js';
+import { ZA_RPP } from './za-rpp/family.js';
+import { ZA_RTC } from './za-rtc/family.js';
+/** Every scheme family, one line each. Adding a scheme: docs/connectors.md. */
+export const FAMILIES = [
+    ZA_RTC,
+    ZA_RPP,
+    ZA_EFT,
+    CBPR_PLUS,
+    TCIB,
+];
+/** The family serving a scheme, if any. */
+export function familyOf(scheme) {
+    return FAMILIES.find((family) => family.schemes.includes(scheme));
+}
+const systemClock = { now: () => Date.now() };
+/**
+ * One connector per scheme that carries credit transfers (ZA_AC and ZA_RMS carry none). The
+ * family is fixed by the scheme; `schemes.<SCHEME>.connector` names the transport (`simulator`,
+ * `operator-link` or one given in `options.transports`), `simulator` when the configuration does
+ * not list the scheme. An unknown transport name is a configuration
+ * error and throws at start.
+ */
+export function createConnectors(config, clock = systemClock, options = {}) {
+    const simulator = (context) => {
+        const inbound = options.simulatorInbound?.[context.scheme];
+        return threadedSimulatorTransport({ ...options.simulator, ...(inbound === undefined ? {} : { inbound }) })(context);
+    };
+    const transports = {
+        simulator,
+        'operator-link': operatorLinkTransport,
+        ...options.transports,
+    };
+    const log = options.log === undefined ? {} : { log: options.log };
+    const connectors = new Map();
+    for (const scheme of SCHEMES) {
+        if (!supports(scheme, 'creditTransfer'))
+            continue;
+        const family = familyOf(scheme);
+        if (family === undefined)
+            throw new Error(`no connector family serves ${scheme}, which carries credit transfers`);
+        const configured = config.schemes[scheme];
+        const transportName = configured?.connector ?? 'simulator';
+        const transport = Object.hasOwn(transports, transportName) ? transports[transportName] : undefined;
+        if (transport === undefined) {
+            throw new Error(`schemes.${scheme}.connector: unknown connector "${transportName}" (available: ${Object.keys(transports).join(', ')})`);
+        }
+        const timeBudgetMs = configured?.timeBudgetMs ?? TIME_BUDGET_MS_DEFAULTS[scheme];
+        connectors.set(scheme, createIsoConnector(family, { scheme, transport: transport({ scheme, timeBudgetMs, config: configured, clock, ...log }), clock, ...log }));
+    }
+    return connectors;
+}
+/** The scheme the built-in simulator originates its steady rate on: PayShap, the one scheme with lookups before credits. */
+export const STEADY_INBOUND_SCHEME = 'ZA_RPP';
+/**
+ * The configuration's steady rate (`simulator.inbound`) as the simulator takes it: on
+ * STEADY_INBOUND_SCHEME when it runs on the built-in simulator, addressed in turn to every
+ * integrator with that scheme, each with the configured customer account. None at rate 0.
+ */
+export function steadyInbound(config) {
+    const { ratePerSecond, outstandingMax, outstandingMs, amount, accountNumber } = config.simulator.inbound;
+    if (ratePerSecond === 0 || (config.schemes[STEADY_INBOUND_SCHEME]?.connector ?? 'simulator') !== 'simulator')
+        return {};
+    const targets = config.integrators
+        .filter((integrator) => integrator.schemes.includes(STEADY_INBOUND_SCHEME))
+        .map((integrator) => ({ institution: { ...integrator.institution }, accountNumber }));
+    return targets.length === 0 ? {} : { [STEADY_INBOUND_SCHEME]: { ratePerSecond, outstandingMax, outstandingMs, amount, targets } };
+}
+//# sourceMappingURL=registry.js.map

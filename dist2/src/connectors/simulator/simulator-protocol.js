@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=simulator-protocol.js.map

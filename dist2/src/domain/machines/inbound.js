@@ -1,0 +1,197 @@
+export function inboundStates(prefix) {
+    return {
+        RECEIVED: `${prefix}_REQUEST_RECEIVED`,
+        ACCEPTED: `${prefix}_REQUEST_ACCEPTED`,
+        REQUEST_PENDING: `${prefix}_REQUEST_PENDING`,
+        REQUEST_DELIVERED: `${prefix}_REQUEST_DELIVERED`,
+        REQUEST_DELIVERY_FAILURE: `${prefix}_REQUEST_DELIVERY_FAILURE`,
+        TIMEOUT: `${prefix}_TIMEOUT`,
+        RESPONSE_RECEIVED: `${prefix}_RESPONSE_RECEIVED`,
+        RESPONSE_REJECTED: `${prefix}_RESPONSE_REJECTED`,
+        RESPONSE_ACCEPTED: `${prefix}_RESPONSE_ACCEPTED`,
+        RESPONSE_PENDING: `${prefix}_RESPONSE_PENDING`,
+        RESPONSE_DELIVERED: `${prefix}_RESPONSE_DELIVERED`,
+        RESPONSE_DELIVERY_FAILURE: `${prefix}_RESPONSE_DELIVERY_FAILURE`,
+    };
+}
+/** The completion half of an inbound credit: the scheme's final word, told to the integrator once. */
+export const COMPLETION = {
+    RECEIVED: 'PAYMENT_COMPLETION_RECEIVED',
+    PENDING: 'PAYMENT_COMPLETION_PENDING',
+    DELIVERED: 'PAYMENT_COMPLETION_DELIVERED',
+    DELIVERY_FAILURE: 'PAYMENT_COMPLETION_DELIVERY_FAILURE',
+};
+export function inboundMachine(profile) {
+    const S = inboundStates(profile.prefix);
+    const afterAnswer = profile.completion ? [COMPLETION.RECEIVED] : [];
+    const transitions = {
+        [S.RECEIVED]: [S.ACCEPTED],
+        [S.ACCEPTED]: [S.REQUEST_PENDING, S.RESPONSE_ACCEPTED],
+        [S.REQUEST_PENDING]: [S.REQUEST_DELIVERED, S.REQUEST_DELIVERY_FAILURE, S.RESPONSE_RECEIVED, S.TIMEOUT],
+        [S.REQUEST_DELIVERED]: [S.RESPONSE_RECEIVED, S.TIMEOUT],
+        [S.REQUEST_DELIVERY_FAILURE]: [S.REQUEST_DELIVERED, S.RESPONSE_RECEIVED, S.TIMEOUT],
+        [S.TIMEOUT]: [S.RESPONSE_PENDING],
+        [S.RESPONSE_RECEIVED]: [S.RESPONSE_ACCEPTED, S.RESPONSE_REJECTED],
+        [S.RESPONSE_REJECTED]: [S.RESPONSE_PENDING],
+        [S.RESPONSE_ACCEPTED]: [S.RESPONSE_PENDING],
+        [S.RESPONSE_PENDING]: [S.RESPONSE_DELIVERED, S.RESPONSE_DELIVERY_FAILURE, ...afterAnswer],
+        [S.RESPONSE_DELIVERY_FAILURE]: [S.RESPONSE_DELIVERED, ...afterAnswer],
+        [S.RESPONSE_DELIVERED]: profile.completion ? [COMPLETION.RECEIVED, COMPLETION.PENDING] : [],
+    };
+    if (profile.completion) {
+        transitions[COMPLETION.RECEIVED] = [COMPLETION.PENDING];
+        transitions[COMPLETION.PENDING] = [COMPLETION.DELIVERED, COMPLETION.DELIVERY_FAILURE];
+        transitions[COMPLETION.DELIVERY_FAILURE] = [COMPLETION.DELIVERED];
+        transitions[COMPLETION.DELIVERED] = [];
+    }
+    return { kind: profile.kind, name: profile.name, initialState: S.RECEIVED, transitions };
+}
+export const TIMEOUT_REASON = 'AB06';
+/** The pure decision of an inbound transaction's machine on one input. */
+export function decideInbound(profile, view, input, env) {
+    const S = inboundStates(profile.prefix);
+    const { state, data } = view;
+    const asking = state === S.REQUEST_PENDING || state === S.REQUEST_DELIVERED || state === S.REQUEST_DELIVERY_FAILURE;
+    const answering = state === S.RESPONSE_PENDING || state === S.RESPONSE_DELIVERY_FAILURE;
+    // A refused input changes nothing, the timer included.
+    const none = (refused) => (refused === undefined ? undefined : { steps: [], data, dueAt: view.dueAt, commands: [], refused });
+    /** The verdict decided: the states that lead to answering the scheme, and the first send. */
+    const answer = (steps, verdict) => ({
+        steps: [...steps, { state: S.RESPONSE_PENDING, payloadJson: null }],
+        data: { ...data, verdict, answers: (data.answers ?? 0) + 1 },
+        dueAt: env.now + env.resendDelayMs((data.answers ?? 0) + 1),
+        commands: ['answer'],
+        decided: verdict,
+    });
+    const judged = (from, judgedAnswer) => {
+        const received = { state: S.RESPONSE_RECEIVED, payloadJson: judgedAnswer.payloadJson };
+        if (judgedAnswer.valid)
+            return answer([...from, received, { state: S.RESPONSE_ACCEPTED, payloadJson: null }], judgedAnswer.verdict);
+        const reasonCode = judgedAnswer.reasonCode ?? TIMEOUT_REASON;
+        return answer([...from, received, { state: S.RESPONSE_REJECTED, payloadJson: JSON.stringify({ schema: 'IntegratorAnswerProblem', problem: judgedAnswer.problem }) }], { approved: false, reasonCode });
+    };
+    const timedOut = () => answer([{ state: S.TIMEOUT, payloadJson: null }], { approved: false, reasonCode: TIMEOUT_REASON, reasonText: 'no answer from the account holder bank' });
+    switch (input.type) {
+        case 'tick': {
+            if (state === S.RECEIVED) {
+                const accepted = { state: S.ACCEPTED, payloadJson: null };
+                if (data.mode === 'auto')
+                    return answer([accepted, { state: S.RESPONSE_ACCEPTED, payloadJson: null }], { approved: true });
+                return { steps: [accepted, { state: S.REQUEST_PENDING, payloadJson: null }], data: { ...data, calls: 1 }, dueAt: data.deadlineAt, commands: ['ask'] };
+            }
+            if (asking) {
+                if (env.now >= data.deadlineAt)
+                    return timedOut();
+                if (state === S.REQUEST_DELIVERY_FAILURE) {
+                    const calls = (data.calls ?? 1) + 1;
+                    return { steps: [], data: { ...data, calls }, dueAt: Math.min(data.deadlineAt, env.now + env.resendDelayMs(calls)), commands: ['ask'] };
+                }
+                return { steps: [], data, dueAt: data.deadlineAt, commands: [] };
+            }
+            if (answering) {
+                const answers = (data.answers ?? 0) + 1;
+                return { steps: [], data: { ...data, answers }, dueAt: env.now + env.resendDelayMs(answers), commands: ['answer'] };
+            }
+            if (state === COMPLETION.PENDING || state === COMPLETION.DELIVERY_FAILURE)
+                return { steps: [], data, dueAt: env.now + env.callbackCheckMs, commands: [] };
+            return { steps: [], data, dueAt: null, commands: [] };
+        }
+        case 'asked': {
+            if (!asking)
+                return none(`the integrator's answer came after the ${state} state`);
+            if (!input.ok) {
+                // A failed call after one the integrator took (a late outcome of an earlier call) changes nothing: it has the question.
+                if (state === S.REQUEST_DELIVERED)
+                    return undefined;
+                if (state === S.REQUEST_DELIVERY_FAILURE)
+                    return { steps: [], data, dueAt: Math.min(data.deadlineAt, env.now + env.resendDelayMs(data.calls ?? 1)), commands: [] };
+                return {
+                    steps: [{ state: S.REQUEST_DELIVERY_FAILURE, payloadJson: JSON.stringify({ schema: 'IntegratorCallFailure', error: input.error }) }],
+                    data,
+                    dueAt: Math.min(data.deadlineAt, env.now + env.resendDelayMs(data.calls ?? 1)),
+                    commands: [],
+                };
+            }
+            const delivered = state === S.REQUEST_DELIVERED ? [] : [{ state: S.REQUEST_DELIVERED, payloadJson: null }];
+            if (input.answer === undefined)
+                return delivered.length === 0 ? undefined : { steps: delivered, data, dueAt: data.deadlineAt, commands: [] };
+            if (env.now >= data.deadlineAt)
+                return timedOut();
+            return judged(delivered, input.answer);
+        }
+        case 'report': {
+            if (!asking)
+                return none(data.verdict === undefined ? `no answer is awaited in ${state}` : 'the answer was already given to the scheme');
+            // Refused, not taken as the timeout: the integrator learns its report came too late; the timer answers AB06.
+            if (env.now >= data.deadlineAt)
+                return none('the answer budget ran out before the report came');
+            return judged([], input.answer);
+        }
+        case 'answered': {
+            if (!answering)
+                return undefined;
+            if (!input.ok) {
+                const dueAt = input.retryable ? env.now + env.resendDelayMs(data.answers ?? 1) : null;
+                if (state === S.RESPONSE_DELIVERY_FAILURE)
+                    return { steps: [], data, dueAt, commands: [] };
+                return { steps: [{ state: S.RESPONSE_DELIVERY_FAILURE, payloadJson: JSON.stringify({ schema: 'SchemeTransportFailure', error: input.error }) }], data, dueAt, commands: [] };
+            }
+            const delivered = { state: S.RESPONSE_DELIVERED, payloadJson: null };
+            if (profile.completion && data.verdict?.approved === false) {
+                const word = { settled: false, ...reasonOf(data.verdict) };
+                return { steps: [delivered, { state: COMPLETION.PENDING, payloadJson: null }], data: { ...data, final: word }, dueAt: env.now + env.callbackCheckMs, commands: [], complete: word };
+            }
+            return { steps: [delivered], data, dueAt: null, commands: [] };
+        }
+        case 'final': {
+            if (!profile.completion)
+                return none('a final word on a lookup');
+            if (data.verdict === undefined)
+                return none(`a final word before the credit was answered (${state})`);
+            if (!data.verdict.approved)
+                return none('a final word on a credit the service rejected');
+            if (!(answering || state === S.RESPONSE_DELIVERED))
+                return none(`a second final word (${state})`);
+            return {
+                steps: [
+                    { state: COMPLETION.RECEIVED, payloadJson: input.payloadJson },
+                    { state: COMPLETION.PENDING, payloadJson: null },
+                ],
+                data: { ...data, final: input.word },
+                dueAt: env.now + env.callbackCheckMs,
+                commands: [],
+                complete: input.word,
+            };
+        }
+        case 'resend': {
+            if (data.verdict === undefined)
+                return undefined;
+            return { steps: [], data, dueAt: view.dueAt, commands: ['answer'] };
+        }
+        case 'callback': {
+            if (state !== COMPLETION.PENDING && state !== COMPLETION.DELIVERY_FAILURE)
+                return undefined;
+            if (input.delivered)
+                return { steps: [{ state: COMPLETION.DELIVERED, payloadJson: null }], data, dueAt: null, commands: [] };
+            if (state === COMPLETION.DELIVERY_FAILURE)
+                return undefined;
+            return { steps: [{ state: COMPLETION.DELIVERY_FAILURE, payloadJson: null }], data, dueAt: env.now + env.callbackCheckMs, commands: [] };
+        }
+    }
+}
+function reasonOf(verdict) {
+    return {
+        ...(verdict.reasonCode === undefined ? {} : { reasonCode: verdict.reasonCode }),
+        ...(verdict.reasonText === undefined ? {} : { reasonText: verdict.reasonText }),
+    };
+}
+export const INBOUND_CREDIT_TRANSFER = { kind: 'INBOUND_CREDIT_TRANSFER', name: 'inbound-credit-transfer', prefix: 'PAYMENT_AUTH', completion: true };
+export const INBOUND_IDENTIFIER_DETERMINATION = {
+    kind: 'INBOUND_IDENTIFIER_DETERMINATION',
+    name: 'inbound-identifier-determination',
+    prefix: 'IDENTIFIER_DETERMINATION',
+    completion: false,
+};
+export const INBOUND_CREDIT_TRANSFER_MACHINE = inboundMachine(INBOUND_CREDIT_TRANSFER);
+export const INBOUND_IDENTIFIER_DETERMINATION_MACHINE = inboundMachine(INBOUND_IDENTIFIER_DETERMINATION);
+//# sourceMappingURL=inbound.js.map

@@ -1,0 +1,305 @@
+import { AssertionError } from '../../lib/assert.js';
+import { truncateReason } from './machine.js';
+/**
+ * The state machine of an outbound PayShap request-to-pay (docs/state-machine.md). The
+ * integrator's customer is the creditor; the scheme presents the request to the debtor, whose
+ * bank reports its progress (pain.014). Every status the request takes is a state of its own,
+ * named after its event (REQUEST_TO_PAY_STATUS_<STATUS>), and entering one queues the
+ * RequestToPayResponse callback that reports it: one push per status change, in order.
+ *
+ * PAID, REJECTED, EXPIRED and CANCELLED are final: nothing leaves them. Whatever the scheme says
+ * afterwards (PAID after EXPIRED, a second PAID) is never reported; the decision names it as
+ * `refused` so the engine logs and counts it. A race (a PAID report against the expiry timer or
+ * a cancellation) is decided once, by whichever input the machine sees first.
+ */
+export const RTP = {
+    RECEIVED: 'REQUEST_TO_PAY_REQUEST_RECEIVED',
+    ACCEPTED: 'REQUEST_TO_PAY_REQUEST_ACCEPTED',
+    REJECTED: 'REQUEST_TO_PAY_REQUEST_REJECTED',
+    REQUEST_PENDING: 'REQUEST_TO_PAY_REQUEST_PENDING',
+    REQUEST_DELIVERY_FAILURE: 'REQUEST_TO_PAY_REQUEST_DELIVERY_FAILURE',
+    REQUEST_DELIVERED: 'REQUEST_TO_PAY_REQUEST_DELIVERED',
+    PENDING: 'REQUEST_TO_PAY_STATUS_PENDING',
+    PRESENTED: 'REQUEST_TO_PAY_STATUS_PRESENTED',
+    ACCEPTED_BY_PAYER: 'REQUEST_TO_PAY_STATUS_ACCEPTED',
+    PAID: 'REQUEST_TO_PAY_STATUS_PAID',
+    STATUS_REJECTED: 'REQUEST_TO_PAY_STATUS_REJECTED',
+    EXPIRED: 'REQUEST_TO_PAY_STATUS_EXPIRED',
+    CANCELLED: 'REQUEST_TO_PAY_STATUS_CANCELLED',
+};
+export const STATE_OF_STATUS = {
+    PENDING: RTP.PENDING,
+    PRESENTED: RTP.PRESENTED,
+    ACCEPTED: RTP.ACCEPTED_BY_PAYER,
+    PAID: RTP.PAID,
+    REJECTED: RTP.STATUS_REJECTED,
+    EXPIRED: RTP.EXPIRED,
+    CANCELLED: RTP.CANCELLED,
+};
+const FINAL = [RTP.PAID, RTP.STATUS_REJECTED, RTP.EXPIRED, RTP.CANCELLED];
+const OPEN_STATUSES = [RTP.PENDING, RTP.PRESENTED, RTP.ACCEPTED_BY_PAYER];
+/** States before the scheme has confirmed it holds the request. */
+const SENDING = [RTP.REQUEST_PENDING, RTP.REQUEST_DELIVERY_FAILURE];
+/** Where a status may still change. */
+const OPEN = [...SENDING, RTP.REQUEST_DELIVERED, ...OPEN_STATUSES];
+export const RTP_TRANSITIONS = {
+    [RTP.RECEIVED]: [RTP.ACCEPTED, RTP.REJECTED],
+    [RTP.REJECTED]: [RTP.STATUS_REJECTED],
+    [RTP.ACCEPTED]: [RTP.REQUEST_PENDING],
+    [RTP.REQUEST_PENDING]: [RTP.REQUEST_DELIVERED, RTP.REQUEST_DELIVERY_FAILURE, RTP.EXPIRED, RTP.CANCELLED],
+    [RTP.REQUEST_DELIVERY_FAILURE]: [RTP.REQUEST_DELIVERED, RTP.STATUS_REJECTED, RTP.EXPIRED, RTP.CANCELLED],
+    [RTP.REQUEST_DELIVERED]: [RTP.PENDING],
+    [RTP.PENDING]: [RTP.PRESENTED, RTP.ACCEPTED_BY_PAYER, RTP.PAID, RTP.STATUS_REJECTED, RTP.EXPIRED, RTP.CANCELLED],
+    [RTP.PRESENTED]: [RTP.ACCEPTED_BY_PAYER, RTP.PAID, RTP.STATUS_REJECTED, RTP.EXPIRED, RTP.CANCELLED],
+    [RTP.ACCEPTED_BY_PAYER]: [RTP.PAID, RTP.STATUS_REJECTED, RTP.EXPIRED, RTP.CANCELLED],
+    [RTP.PAID]: [],
+    [RTP.STATUS_REJECTED]: [],
+    [RTP.EXPIRED]: [],
+    [RTP.CANCELLED]: [],
+};
+export const REQUEST_TO_PAY_MACHINE = {
+    kind: 'REQUEST_TO_PAY',
+    name: 'request-to-pay',
+    initialState: RTP.RECEIVED,
+    transitions: RTP_TRANSITIONS,
+};
+export function isFinal(state) {
+    return FINAL.includes(state);
+}
+/** The status a state reports, if it is a status state. */
+export function statusOf(state) {
+    const found = Object.entries(STATE_OF_STATUS).find(([, candidate]) => candidate === state);
+    return found?.[0];
+}
+const NOTHING = (view) => ({ steps: [], data: view.data, dueAt: view.dueAt, pushes: [], cancellationAnswers: [], commands: [] });
+export function decide(view, input, env) {
+    const decision = decideOne(view, input, env);
+    const reached = decision.steps.at(-1)?.state;
+    // However the request ends, the cancellation in flight gets its answer in the same commit.
+    return reached !== undefined && isFinal(reached) ? withCancellationOutcome(decision, reached, env) : decision;
+}
+function decideOne(view, input, env) {
+    switch (input.type) {
+        case 'tick':
+            return onTick(view, input.supported, env);
+        case 'sent':
+            return onSent(view, input, env);
+        case 'status':
+            return onStatus(view, input, env);
+        case 'cancellation_answer':
+            return onCancellationAnswer(view, input, env);
+        case 'cancel':
+            return onCancel(view, input.cancellation, env);
+        case 'status_request':
+            return { ...NOTHING(view), pushes: [view.data.pushed ?? { status: statusOf(view.state) ?? 'PENDING' }] };
+    }
+}
+/** The timer: expiry first (a request not PAID by then expires), then whatever waits to be (re)sent. */
+function onTick(view, supported, env) {
+    const { state, data } = view;
+    if (state === RTP.RECEIVED) {
+        if (supported === undefined)
+            throw new AssertionError('the connector capability must be given for a RECEIVED request-to-pay');
+        if (!supported) {
+            const refusal = JSON.stringify({ schema: 'SchemeCapability', error: 'the scheme connector does not carry request-to-pay' });
+            return enter(view, [{ state: RTP.REJECTED, payloadJson: refusal }], { status: 'REJECTED', reasonCode: 'AG03', reasonText: 'Transaction type not supported' }, env);
+        }
+        if (data.cancelling !== undefined) {
+            // Cancelled before it was ever sent: withdrawn here, the scheme never hears of it.
+            const withdrawn = JSON.stringify({ schema: 'RequestToPayCancellation', withdrawnBeforeSending: true });
+            return enter(view, [{ state: RTP.ACCEPTED, payloadJson: null }, { state: RTP.REQUEST_PENDING, payloadJson: null }, { state: RTP.CANCELLED, payloadJson: withdrawn }], { status: 'CANCELLED' }, env);
+        }
+        const accepted = { ...data, sends: 1 };
+        return {
+            ...NOTHING(view),
+            steps: [
+                { state: RTP.ACCEPTED, payloadJson: null },
+                { state: RTP.REQUEST_PENDING, payloadJson: null },
+            ],
+            data: accepted,
+            dueAt: nextTimer(RTP.REQUEST_PENDING, accepted, env),
+            commands: ['request'],
+        };
+    }
+    if (isFinal(state)) {
+        // The scheme is told of the expiry until its transport takes the notice.
+        if (state === RTP.EXPIRED && data.expiryNoticeSent !== true)
+            return { ...NOTHING(view), dueAt: env.now + env.resendDelayMs(2), commands: ['expire'] };
+        return { ...NOTHING(view), dueAt: null };
+    }
+    if (!OPEN.includes(state))
+        throw new AssertionError(`a request-to-pay never rests in ${state}`);
+    if (env.now >= data.expiresAt) {
+        const expiry = JSON.stringify({ schema: 'RequestToPayExpiry', expiryDateTime: new Date(data.expiresAt).toISOString() });
+        const expired = enter(view, [{ state: RTP.EXPIRED, payloadJson: expiry }], { status: 'EXPIRED' }, env);
+        return { ...expired, dueAt: env.now + env.resendDelayMs(2), commands: ['expire'] };
+    }
+    const commands = [];
+    let next = data;
+    if (SENDING.includes(state) && data.sent !== true) {
+        next = { ...next, sends: (next.sends ?? 1) + 1 };
+        commands.push('request');
+    }
+    if (data.cancelling !== undefined && data.cancelSent !== true)
+        commands.push('cancel');
+    return { ...NOTHING(view), data: next, dueAt: nextTimer(state, next, env), commands };
+}
+function onSent(view, input, env) {
+    const { state, data } = view;
+    if (input.what === 'expire') {
+        // Taken, or refused for good: either way it is not sent again.
+        const done = input.ok || !input.retryable;
+        return done && data.expiryNoticeSent !== true ? { ...NOTHING(view), data: { ...data, expiryNoticeSent: true }, dueAt: null } : NOTHING(view);
+    }
+    if (input.what === 'cancel') {
+        if (data.cancelling === undefined || isFinal(state))
+            return NOTHING(view);
+        if (input.ok)
+            return { ...NOTHING(view), data: { ...data, cancelSent: true } };
+        if (input.retryable)
+            return NOTHING(view); // the timer sends it again
+        // The scheme cannot take the cancellation: it fails, the request carries on.
+        return answerCancellation(view, { accepted: false, reasonCode: 'AB10', reasonText: truncateReason(input.error) }, env);
+    }
+    if (!SENDING.includes(state))
+        return NOTHING(view);
+    if (input.ok)
+        return sentOk(view, env);
+    const failure = JSON.stringify({ schema: 'SchemeTransportFailure', error: input.error });
+    if (!input.retryable) {
+        const before = state === RTP.REQUEST_PENDING ? [{ state: RTP.REQUEST_DELIVERY_FAILURE, payloadJson: failure }] : [];
+        return enter(view, before, { status: 'REJECTED', reasonCode: input.reasonCode ?? 'AB10', reasonText: truncateReason(input.error) }, env, failure);
+    }
+    if (state !== RTP.REQUEST_PENDING)
+        return NOTHING(view);
+    return { ...NOTHING(view), steps: [{ state: RTP.REQUEST_DELIVERY_FAILURE, payloadJson: failure }], dueAt: nextTimer(RTP.REQUEST_DELIVERY_FAILURE, data, env) };
+}
+/** The scheme holds the request: it is PENDING until its first report. */
+function sentOk(view, env) {
+    const data = { ...view.data, sent: true };
+    return enter({ ...view, data }, [{ state: RTP.REQUEST_DELIVERED, payloadJson: null }], { status: 'PENDING' }, env);
+}
+function onStatus(view, input, env) {
+    const { state } = view;
+    const target = STATE_OF_STATUS[input.status];
+    if (isFinal(state))
+        return { ...NOTHING(view), refused: `${input.status} reported after ${statusOf(state) ?? state}` };
+    if (state === target)
+        return NOTHING(view); // the same status again
+    // A report proves the scheme holds the request, even when it overtook the transport's acknowledgement.
+    const before = [];
+    const pushes = [];
+    let from = state;
+    if (SENDING.includes(from)) {
+        before.push({ state: RTP.REQUEST_DELIVERED, payloadJson: input.payloadJson }, { state: RTP.PENDING, payloadJson: input.payloadJson });
+        pushes.push({ status: 'PENDING' });
+        from = RTP.PENDING;
+    }
+    if (from === target)
+        return { ...NOTHING(view), steps: before, data: { ...view.data, sent: true, pushed: { status: 'PENDING' } }, pushes };
+    // A status going back (PRESENTED after ACCEPTED) says nothing new: the later status stands.
+    if (!RTP_TRANSITIONS[from].includes(target))
+        return NOTHING(view);
+    const push = { status: input.status, ...(input.reasonCode === undefined ? {} : { reasonCode: input.reasonCode }), ...(input.reasonText === undefined ? {} : { reasonText: input.reasonText }) };
+    const decision = enter({ ...view, data: { ...view.data, sent: true } }, [...before, { state: target, payloadJson: input.payloadJson }], push, env);
+    return { ...decision, pushes: [...pushes, ...decision.pushes] };
+}
+function onCancel(view, cancellation, env) {
+    const { state, data } = view;
+    if (data.cancellationsAnswered?.includes(cancellation.messageId) === true || data.cancelling?.messageId === cancellation.messageId)
+        return NOTHING(view);
+    const status = statusOf(state);
+    if (isFinal(state)) {
+        // Already at its end: a cancellation succeeds only if that end is CANCELLED.
+        const asked = { messageId: cancellation.messageId, messageIdentifiers: cancellation.messageIdentifiers, ...traceOf(cancellation) };
+        const answer = state === RTP.CANCELLED
+            ? { ...asked, accepted: true, status: 'CANCELLED' }
+            : { ...asked, accepted: false, ...alreadyFinal(state), status: status ?? 'PENDING' };
+        return { ...NOTHING(view), data: answered(data, cancellation.messageId), cancellationAnswers: [answer] };
+    }
+    if (data.cancelling !== undefined) {
+        // One cancellation at a time: another is refused while the first waits for the scheme.
+        const answer = {
+            messageId: cancellation.messageId,
+            messageIdentifiers: cancellation.messageIdentifiers,
+            ...traceOf(cancellation),
+            accepted: false,
+            reasonCode: 'DUPL',
+            reasonText: 'Another cancellation is pending',
+            status: status ?? 'PENDING',
+        };
+        return { ...NOTHING(view), data: answered(data, cancellation.messageId), cancellationAnswers: [answer] };
+    }
+    const next = { ...data, cancelling: cancellation, cancelSent: false };
+    // Not sent yet: its first tick withdraws it without the scheme.
+    if (state === RTP.RECEIVED)
+        return { ...NOTHING(view), data: next };
+    return { ...NOTHING(view), data: next, dueAt: nextTimer(state, next, env), commands: ['cancel'] };
+}
+/** Why a cancellation of a request already at its end is refused (ISO 20022 cancellation status reasons). */
+function alreadyFinal(state) {
+    const status = statusOf(state) ?? state;
+    if (state === RTP.PAID)
+        return { reasonCode: 'ARDT', reasonText: 'Already paid' };
+    if (state === RTP.STATUS_REJECTED)
+        return { reasonCode: 'ARJT', reasonText: 'Already rejected' };
+    return { reasonCode: 'NARR', reasonText: `Already ${status}` };
+}
+function traceOf(cancellation) {
+    return cancellation.trace === undefined ? {} : { trace: cancellation.trace };
+}
+function onCancellationAnswer(view, input, env) {
+    const { state, data } = view;
+    if (data.cancelling === undefined)
+        return NOTHING(view); // a repeated or late answer
+    if (isFinal(state))
+        return answerCancellation(view, { accepted: state === RTP.CANCELLED }, env);
+    if (!input.accepted) {
+        return answerCancellation(view, { accepted: false, ...(input.reasonCode === undefined ? {} : { reasonCode: input.reasonCode }), ...(input.reasonText === undefined ? {} : { reasonText: input.reasonText }) }, env);
+    }
+    return enter(view, [{ state: RTP.CANCELLED, payloadJson: input.payloadJson }], { status: 'CANCELLED' }, env);
+}
+/**
+ * The cancellation in flight gets its answer once the request reaches a final status (or the
+ * scheme refused the cancellation): ACCEPTED only if that status is CANCELLED.
+ */
+function withCancellationOutcome(decision, reached, env) {
+    if (decision.data.cancelling === undefined || !isFinal(reached))
+        return decision;
+    const answered = answerCancellation({ state: reached, data: decision.data, dueAt: decision.dueAt }, { accepted: reached === RTP.CANCELLED }, env);
+    return { ...decision, data: answered.data, cancellationAnswers: [...decision.cancellationAnswers, ...answered.cancellationAnswers] };
+}
+function answerCancellation(view, outcome, env) {
+    const { data } = view;
+    const cancelling = data.cancelling;
+    if (cancelling === undefined)
+        return NOTHING(view);
+    const status = statusOf(view.state) ?? 'PENDING';
+    const reason = outcome.accepted ? {} : outcome.reasonCode === undefined ? alreadyFinal(view.state) : { reasonCode: outcome.reasonCode, ...(outcome.reasonText === undefined ? {} : { reasonText: outcome.reasonText }) };
+    const { cancelling: _done, cancelSent: _sent, ...rest } = data;
+    const next = answered(rest, cancelling.messageId);
+    return {
+        ...NOTHING(view),
+        data: next,
+        dueAt: isFinal(view.state) ? view.dueAt : nextTimer(view.state, next, env),
+        cancellationAnswers: [{ messageId: cancelling.messageId, messageIdentifiers: cancelling.messageIdentifiers, ...traceOf(cancelling), accepted: outcome.accepted, ...reason, status }],
+    };
+}
+function answered(data, messageId) {
+    return { ...data, cancellationsAnswered: [...(data.cancellationsAnswered ?? []), messageId] };
+}
+/** Enter `steps`, the last of them a status state pushed as `push`. A final status ends every timer but a pending notice's. */
+function enter(view, steps, push, env, payloadJson) {
+    const target = STATE_OF_STATUS[push.status];
+    const all = [...steps];
+    if (all.at(-1)?.state !== target)
+        all.push({ state: target, payloadJson: payloadJson ?? null });
+    const data = { ...view.data, pushed: push };
+    return { ...NOTHING(view), steps: all, data, pushes: [push], dueAt: isFinal(target) ? null : nextTimer(target, data, env) };
+}
+/** The next timer of an open request: the expiry, or sooner to (re)send what the transport has not taken. */
+function nextTimer(state, data, env) {
+    const resend = (SENDING.includes(state) && data.sent !== true) || (data.cancelling !== undefined && data.cancelSent !== true);
+    return resend ? Math.min(data.expiresAt, env.now + env.resendDelayMs((data.sends ?? 1) + 1)) : data.expiresAt;
+}
+//# sourceMappingURL=request-to-pay.js.map

@@ -1,0 +1,140 @@
+import { Type } from '@sinclair/typebox';
+import { LIST_ITEMS_MAX, MessageIdentifiersSchema, OpenObject, StringEnum, TransactionIdentifiersSchema } from './common.js';
+import { IdentifierDeterminationResponseSchema } from './identifier-determination.js';
+import { ReasonInfoSchema, RequestToPayResponseSchema, RTP_STATUSES } from './request-to-pay.js';
+import { isRecord, makeValidator } from './validate.js';
+/**
+ * The integrator's answers as the receiving bank (CONTRACT §11): its decision on a credit (a
+ * PaymentStatusReport, APPROVED or REJECTED with an ISO 20022 reason) and its answer to a lookup
+ * of its customer (an IdentifierDeterminationResponse). The same rules judge the 200 of a sync
+ * call and the integrator's async report; an answer that breaks them is never passed to the
+ * scheme as the integrator's (the scheme is answered AB06, or CH21 for a lookup without both names).
+ */
+export const AUTHORISATION_OUTCOMES = ['APPROVED', 'REJECTED'];
+export const AuthorisationReportSchema = OpenObject({
+    schema: Type.Literal('PaymentStatusReport', { description: 'Message type: PaymentStatusReport' }),
+    messageIdentifiers: MessageIdentifiersSchema,
+    originalMessageIdentifiers: Type.Optional(MessageIdentifiersSchema),
+    transactionIdentifiers: TransactionIdentifiersSchema,
+    status: OpenObject({
+        outcome: StringEnum(AUTHORISATION_OUTCOMES, { description: 'APPROVED: credit the customer on completion; REJECTED: with the reason in reasonInfo' }),
+        reasonInfo: Type.Optional(Type.Array(ReasonInfoSchema, { maxItems: LIST_ITEMS_MAX, description: 'The ISO 20022 reason of a REJECTED decision (AC01, AC04, AC06, AG01, AM04, BE01, MD07...)' })),
+    }, { description: 'The decision on the credit' }),
+}, {
+    $id: 'AuthorisationReport',
+    description: "The receiving bank's decision on an inbound credit: a PaymentStatusReport whose transactionIdentifiers are the CreditTransfer's",
+});
+const REASON_CODE = /^[A-Z0-9]{4}$/;
+/** A REJECTED decision names its reason code. */
+function rejectionNamesReason(body, report) {
+    if (!isRecord(body) || !isRecord(body.status) || body.status.outcome !== 'REJECTED')
+        return;
+    const { reasonInfo } = body.status;
+    const what = 'a REJECTED decision names an ISO 20022 reason code (reasonInfo[0].reason.value, four letters or digits)';
+    if (reasonInfo === undefined)
+        report('/status/reasonInfo', `is required: ${what}`);
+    // The items of a list are the schema's to judge (each names its reason code); a list that is not one, too.
+    else if (Array.isArray(reasonInfo) && reasonInfo.length === 0)
+        report('/status/reasonInfo', `must not be empty: ${what}`);
+}
+/**
+ * A SUCCESSFUL lookup answer names the account and both names (PayShap makes both mandatory); a
+ * FAILED one its reason. Only inside objects: a part that is not one is the schema's fault to name.
+ */
+function lookupAnswerComplete(body, report) {
+    const information = isRecord(body) && isRecord(body.report) && isRecord(body.report.reportInformation) ? body.report.reportInformation : undefined;
+    if (information === undefined)
+        return;
+    const at = '/report/reportInformation';
+    if (information.outcome === 'FAILED') {
+        if (information.reasonCode === undefined)
+            report(`${at}/reasonCode`, 'is required: a FAILED answer names its reason code');
+        return;
+    }
+    if (information.outcome !== 'SUCCESSFUL')
+        return;
+    const { accountInformation: account, accountOwner: owner } = information;
+    if (isRecord(account) && account.traditionalIdentifier === undefined)
+        report(`${at}/accountInformation/traditionalIdentifier`, 'is required: a SUCCESSFUL answer names the account');
+    if (!isRecord(owner))
+        return;
+    if (owner.knownAsName === undefined)
+        report(`${at}/accountOwner/knownAsName`, 'is required: a SUCCESSFUL answer names the known-as name (mandatory in ZA_RPP)');
+    if (owner.legalName === undefined)
+        report(`${at}/accountOwner/legalName`, 'is required: a SUCCESSFUL answer names the legal name (mandatory in ZA_RPP)');
+}
+export const validateAuthorisationReport = makeValidator(AuthorisationReportSchema, [rejectionNamesReason]);
+export const validateLookupAnswer = makeValidator(IdentifierDeterminationResponseSchema, [lookupAnswerComplete]);
+function reasonCodeOf(reasonInfo) {
+    if (!Array.isArray(reasonInfo))
+        return undefined;
+    const first = reasonInfo[0];
+    const reason = isRecord(first) && isRecord(first.reason) ? first.reason : undefined;
+    const code = reason?.value ?? reason?.code;
+    return typeof code === 'string' && REASON_CODE.test(code) ? code : undefined;
+}
+function reasonTextOf(reasonInfo) {
+    if (!Array.isArray(reasonInfo))
+        return undefined;
+    const first = reasonInfo[0];
+    const info = isRecord(first) ? first.additionalInformation : undefined;
+    const text = Array.isArray(info) ? info[0] : info;
+    return typeof text === 'string' ? text : undefined;
+}
+/** The verdict of a valid decision on a credit. */
+export function authorisationVerdict(report, answerJson) {
+    if (report.status.outcome === 'APPROVED')
+        return { approved: true, answerJson };
+    const reasonCode = reasonCodeOf(report.status.reasonInfo);
+    const reasonText = reasonTextOf(report.status.reasonInfo);
+    return { approved: false, ...(reasonCode === undefined ? {} : { reasonCode }), ...(reasonText === undefined ? {} : { reasonText }), answerJson };
+}
+/** The verdict of a valid lookup answer. */
+export function lookupVerdict(answer, answerJson) {
+    const information = answer.report.reportInformation;
+    if (information.outcome === 'SUCCESSFUL')
+        return { approved: true, answerJson };
+    const text = information.reasonDescription;
+    return { approved: false, ...(information.reasonCode === undefined ? {} : { reasonCode: information.reasonCode }), ...(text === undefined ? {} : { reasonText: text }), answerJson };
+}
+/**
+ * The integrator's answer as the machine takes it: valid with its verdict, or why not. A lookup
+ * answered SUCCESSFUL without both names is answered to the scheme CH21 (mandatory element
+ * missing), as the sending side treats such a report; anything else that breaks the rules, AB06.
+ */
+export function judgeAnswer(kind, parsed, answerJson) {
+    if (kind === 'credit') {
+        const checked = validateAuthorisationReport(parsed);
+        if (checked.ok)
+            return { valid: true, verdict: authorisationVerdict(checked.value, answerJson), payloadJson: answerJson };
+        return { valid: false, problem: problemOf(checked.errors), payloadJson: answerJson };
+    }
+    const checked = validateLookupAnswer(parsed);
+    if (checked.ok)
+        return { valid: true, verdict: lookupVerdict(checked.value, answerJson), payloadJson: answerJson };
+    const namesMissing = checked.errors.some((error) => error.field.includes('/accountOwner/'));
+    return { valid: false, problem: problemOf(checked.errors), ...(namesMissing ? { reasonCode: 'CH21' } : {}), payloadJson: answerJson };
+}
+function problemOf(errors) {
+    return errors.map((error) => `${error.field || '(body)'}: ${error.message}`).join('; ');
+}
+/** The statuses the integrator reports on a request-to-pay brought to its customer; the others are the service's to give. */
+export const INBOUND_RTP_DECISIONS = ['PRESENTED', 'ACCEPTED', 'REJECTED'];
+/** The integrator reports only its customer's decisions, and a rejection names its reason. */
+function requestToPayDecision(body, report) {
+    if (!isRecord(body) || !isRecord(body.status) || typeof body.status.status !== 'string')
+        return;
+    const { status } = body.status;
+    if (!RTP_STATUSES.includes(status))
+        return; // the schema reports it
+    if (!INBOUND_RTP_DECISIONS.includes(status)) {
+        report('/status/status', `must be PRESENTED, ACCEPTED or REJECTED: ${status} is the service's to report (PAID by the integrator's credit transfer, EXPIRED and CANCELLED by the expiry or the scheme)`);
+        return;
+    }
+    if (status === 'REJECTED' && reasonCodeOf(body.status.reasonInfo) === undefined) {
+        report('/status/reasonInfo', 'a REJECTED decision must name an ISO 20022 reason code (reasonInfo[0].reason.value, four letters or digits)');
+    }
+}
+/** The integrator's RequestToPayResponse about a request-to-pay the scheme brought to its customer (the debtor). */
+export const validateInboundRequestToPayResponse = makeValidator(RequestToPayResponseSchema, [requestToPayDecision]);
+//# sourceMappingURL=inbound-answers.js.map

@@ -1,0 +1,418 @@
+import { eventMessage } from '../domain/events.js';
+import { assertLegalTransition } from '../domain/machines/machine.js';
+import { AssertionError } from '../lib/assert.js';
+import { BoundedMap } from '../lib/bounded-map.js';
+import { parseJson } from '../lib/json.js';
+import { NO_TRACING } from '../ports/observability.js';
+import { jittered } from './jitter.js';
+import { KeyedSerialQueue } from './keyed-queue.js';
+import { traceHeaders } from './kinds/kind.js';
+import { DRIVERS } from './kinds/registry.js';
+export const DEFAULT_ENGINE_OPTIONS = {
+    claimBatchMax: 256,
+    pollIntervalMs: 200,
+    leaseMs: 30_000,
+    defaultTimeBudgetMs: 60_000,
+    resubmitDelayMs: 1_000,
+    resubmitDelayMaxMs: 30_000,
+    enquiryDelayMs: 5_000,
+    enquiryDelayMaxMs: 300_000,
+    staleRetriesMax: 5,
+    inFlightMax: 1024,
+    callbackCheckMs: 60_000,
+};
+/**
+ * The asynchronous runner of every kind of transaction. It claims transactions whose durable
+ * timer is due, receives scheme answers and callback outcomes, asks the state machine of the
+ * transaction's kind what to do (through the kind's driver, kinds/registry.ts), commits the
+ * decision (states entered, history, events, callbacks, next timer) atomically, and only then
+ * talks to the scheme. Everything it needs to resume lives in the database: after a crash, due
+ * timers and expired leases bring every transaction back.
+ */
+export class Engine {
+    #deps;
+    #options;
+    /** Inputs for one transaction are handled one at a time in this instance (versions guard across instances). */
+    #serial = new KeyedSerialQueue();
+    #running = false;
+    #loop;
+    #wakeUp;
+    #woken = false;
+    #inFlight = new Set();
+    /** The claim loop, waiting for a slot below inFlightMax: one waiter, woken as work ends (never a race over every promise in flight). */
+    #slotFreed;
+    /** The original message of recent transactions: it never changes, and each transaction needs it at several steps. */
+    #messages = new BoundedMap(10_000);
+    /**
+     * Recent transactions as this engine last claimed or changed them, so a decision need not read
+     * the row it just wrote. A record here may be stale (another instance changed the row since):
+     * a change decided on it is refused as stale by its expected version and decided again on the
+     * row read afresh, and a decision to do nothing is only trusted on a row read afresh.
+     */
+    #transactions = new BoundedMap(10_000);
+    constructor(deps) {
+        this.#deps = deps;
+        this.#options = { ...DEFAULT_ENGINE_OPTIONS, ...deps.options };
+    }
+    start() {
+        if (this.#running)
+            return;
+        this.#running = true;
+        this.#loop = this.#run();
+    }
+    /** Stop claiming, let in-flight work finish. Leases of unfinished work lapse and another instance (or restart) takes over. */
+    async stop() {
+        this.#running = false;
+        this.wake();
+        await this.#loop;
+        await Promise.allSettled([...this.#inFlight]);
+    }
+    /**
+     * The lease to write a transaction this instance accepts with (NewTransaction.leaseTransaction),
+     * so `accepted` takes it up at once without a claim; undefined while stopped or at inFlightMax
+     * (the transaction is then left to claims).
+     */
+    leaseForNew() {
+        if (!this.#running || this.#inFlight.size >= this.#options.inFlightMax)
+            return undefined;
+        return { owner: this.#deps.instanceId, leaseMs: this.#options.leaseMs };
+    }
+    /**
+     * A transaction this process just accepted, with its message as received and as parsed (the
+     * engine then neither reads nor parses it again): taken up at once when it was written leased
+     * to this engine, otherwise looked for now. Once stopped, such a lease lapses and the
+     * transaction is claimed by its timer.
+     */
+    accepted(work) {
+        this.#messages.set(work.transaction.id, { rawBody: work.rawBody, message: work.message });
+        if (work.leased && this.#running)
+            this.#takeUp(work.transaction);
+        else
+            this.wake();
+    }
+    /** Decide on a transaction now, as its timer would (Processing.decideNow). */
+    async decideNow(transactionId) {
+        await this.#track(this.#handle(transactionId, { type: 'tick' }));
+    }
+    /** A request of the integrator about a transaction (Processing.request). */
+    async request(transactionId, request) {
+        const handled = await this.#track(this.#handle(transactionId, { type: 'request', request }));
+        return handled === 'stale' ? 'busy' : handled === 'refused' ? 'refused' : 'decided';
+    }
+    /** Look for due work now (e.g. right after an intake committed). */
+    wake() {
+        this.#woken = true;
+        this.#wakeUp?.();
+    }
+    /**
+     * Inbound side of the scheme port: an answer from a scheme. It names the transaction by the
+     * idempotency key it was sent with; an answer whose transaction is unknown, or that its kind's
+     * driver says is not about it (a transfer's report with another UETR), is ignored (checked on
+     * the row the decision is made on, so an answer following another of the same transaction reads
+     * nothing). Rejects with AnswerNotRecordedError when the decision stayed stale through its
+     * retries: nothing of the answer is kept, so its sender must deliver it again.
+     */
+    async receive(report) {
+        const key = 'inboundKey' in report && report.inboundKey !== undefined && !(await this.#exists(report.idempotencyKey)) ? report.inboundKey : report.idempotencyKey;
+        if ((await this.#track(this.#handle(key, { type: 'scheme', report }))) === 'stale') {
+            throw new AnswerNotRecordedError(report.idempotencyKey);
+        }
+    }
+    async #exists(transactionId) {
+        return this.#transactions.has(transactionId) || (await this.#deps.store.getTransaction(transactionId)) !== undefined;
+    }
+    /** From the dispatcher: an attempt to deliver a callback was recorded. */
+    async callbackOutcome(record, delivered) {
+        await this.#track(this.#handle(record.transactionId, { type: 'callback', outboxId: record.id, delivered }));
+    }
+    async #run() {
+        const { store, clock, instanceId, log } = this.#deps;
+        while (this.#running) {
+            while (this.#inFlight.size >= this.#options.inFlightMax) {
+                await new Promise((resolve) => {
+                    this.#slotFreed = resolve;
+                });
+            }
+            if (!this.#running)
+                break;
+            this.#woken = false;
+            // Only what this engine can run now: a lease it holds without running it would keep the
+            // transaction from every other instance until the lease lapsed.
+            const room = Math.min(this.#options.claimBatchMax, this.#options.inFlightMax - this.#inFlight.size);
+            let claimed = [];
+            try {
+                claimed = await store.claimDue({ now: clock.now(), limit: room, owner: instanceId, leaseMs: this.#options.leaseMs });
+            }
+            catch (error) {
+                log.error({ err: error }, 'engine: claiming due work failed; retrying');
+            }
+            for (const transaction of claimed)
+                this.#takeUp(transaction);
+            if (claimed.length < room && !this.#woken && this.#running) {
+                await new Promise((resolve) => {
+                    const timer = setTimeout(resolve, jittered(this.#options.pollIntervalMs, this.#deps.random ?? Math.random));
+                    this.#wakeUp = () => {
+                        clearTimeout(timer);
+                        resolve();
+                    };
+                });
+                this.#wakeUp = undefined;
+            }
+        }
+    }
+    /** Work on a transaction leased to this engine (claimed, or written leased), then give the lease back. */
+    #takeUp(transaction) {
+        const { store, instanceId, log } = this.#deps;
+        this.#transactions.set(transaction.id, transaction);
+        void this.#track(this.#handle(transaction.id, { type: 'tick' }).then(
+        // Done: give the claim back so the next timer is taken at its due time.
+        () => store.releaseTransaction(transaction.id, instanceId).catch(() => undefined), 
+        // Failed: keep the claim, so the retry waits for the lease to lapse instead of spinning.
+        (error) => log.error({ err: error, transactionId: transaction.id }, 'engine: processing failed; retried when its lease lapses')));
+    }
+    #track(work) {
+        this.#inFlight.add(work);
+        void work
+            .finally(() => {
+            this.#inFlight.delete(work);
+            const freed = this.#slotFreed;
+            this.#slotFreed = undefined;
+            freed?.();
+        })
+            .catch(() => undefined);
+        return work;
+    }
+    /** `done` once the decision is committed (or there was nothing to do), `stale` when it stayed stale, `refused` when the machine refused the input. */
+    #handle(transactionId, input) {
+        return this.#serial.run(transactionId, () => this.#decideAndApply(transactionId, input));
+    }
+    async #decideAndApply(transactionId, input) {
+        const { store } = this.#deps;
+        // A decision refused as stale is made again, at most staleRetriesMax times; one that found
+        // nothing to do on a remembered row is made again once, on the row as stored.
+        let staleRetries = 0;
+        let storedOnly = false;
+        let told = false;
+        let recorded = [];
+        for (;;) {
+            const remembered = storedOnly ? undefined : this.#transactions.get(transactionId);
+            this.#transactions.delete(transactionId);
+            const transaction = remembered ?? (await store.getTransaction(transactionId));
+            const driver = transaction === undefined ? undefined : DRIVERS.get(transaction.kind);
+            if (input.type === 'scheme' && (transaction === undefined || driver?.answers(transaction, input.report) !== true)) {
+                const { report } = input;
+                this.#deps.log.warn({ scheme: report.scheme, ...('uetr' in report ? { uetr: report.uetr } : {}) }, 'scheme answer for an unknown transfer ignored');
+                return 'done';
+            }
+            if (transaction === undefined)
+                throw new AssertionError(`transaction ${transactionId} vanished`);
+            if (driver === undefined)
+                throw new AssertionError(`no engine driver for ${transaction.kind} transactions`);
+            if (!told) {
+                told = true;
+                recorded = this.#told(transaction, input);
+            }
+            const context = await this.#context(transaction);
+            const decision = await driver.decide(context, input, this.#env(transaction.scheme));
+            // Judged on the stored row only: one refused on a remembered row is judged again on the stored one below.
+            if (decision?.refused !== undefined && remembered === undefined)
+                this.#deps.milestones?.transitionRefused(transaction, decision.refused);
+            if (decision === undefined || (decision.steps.length === 0 && decision.commands.length === 0 && decision.outbox.length === 0 && sameTimer(transaction, decision))) {
+                // Nothing to do, unless the remembered row was stale: then judge again on the row as stored.
+                if (remembered !== undefined) {
+                    storedOnly = true;
+                    continue;
+                }
+                // A scheme message that changed nothing is still kept.
+                await store.recordSchemeMessages(recorded);
+                return decision?.refused === undefined ? 'done' : 'refused';
+            }
+            const change = { ...this.#change(driver, context, decision), ...(recorded.length === 0 ? {} : { schemeMessages: recorded }) };
+            const outcome = await store.applyChange(change);
+            if (!outcome.ok) {
+                if (outcome.reason !== 'stale')
+                    throw new AssertionError(`transaction ${transactionId} not found while changing it`);
+                // Moved on elsewhere: decide again on the fresh state.
+                staleRetries += 1;
+                if (staleRetries > this.#options.staleRetriesMax)
+                    break;
+                continue;
+            }
+            const committed = {
+                ...transaction,
+                state: change.toState,
+                version: outcome.version,
+                updatedAt: change.at,
+                dueAt: change.dueAt,
+                data: change.data ?? transaction.data,
+            };
+            this.#transactions.set(transactionId, committed);
+            // Whatever was due at once is already leased to this instance and goes out without a claim.
+            if (outcome.leased.length > 0)
+                this.#deps.delivery?.take(outcome.leased);
+            else if (change.outbox.length > 0 && change.leaseOutbox === undefined)
+                this.#deps.delivery?.wake();
+            const milestones = this.#deps.milestones;
+            if (milestones !== undefined) {
+                if (decision.steps.length > 0)
+                    milestones.statesEntered(transaction, decision.steps.map((step) => step.state));
+                if (decision.outcome !== undefined)
+                    milestones.decided(transaction, decision.outcome, change.at);
+            }
+            // A command carries out the committed decision: it sees the transaction as committed.
+            await this.#execute(driver, { ...context, transaction: committed }, decision);
+            this.#wakeLinked(transactionId, decision.wake ?? []);
+            return 'done';
+        }
+        this.#deps.log.warn({ transactionId }, 'engine: decision stayed stale; the timer retries it');
+        // A scheme answer is refused as a whole (receive rejects) and comes again: it is kept when it is recorded.
+        if (input.type !== 'scheme')
+            await store.recordSchemeMessages(recorded);
+        return 'stale';
+    }
+    /** Linked transactions a committed decision names look at it now, each in its own serial slot (never awaited inside this one). */
+    #wakeLinked(transactionId, linked) {
+        for (const id of linked) {
+            if (id === transactionId)
+                continue;
+            void this.#track(this.#handle(id, { type: 'tick' })).catch((error) => this.#deps.log.error({ err: error, transactionId: id, wokenBy: transactionId }, 'engine: waking a linked transaction failed; its timer decides it'));
+        }
+    }
+    /** Milestones an input is in itself (a scheme answer, a callback attempt), and the scheme message it brings, to keep. */
+    #told(transaction, input) {
+        const at = this.#deps.clock.now();
+        const wire = input.type === 'sent' ? input.outcome.sent : input.type === 'scheme' ? input.report.received : undefined;
+        if (input.type === 'scheme')
+            this.#deps.milestones?.answered(transaction, input.report);
+        if (input.type === 'callback')
+            this.#deps.milestones?.callback(transaction, input.outboxId, input.delivered);
+        if (wire === undefined)
+            return [];
+        return [{ transactionId: transaction.id, direction: input.type === 'sent' ? 'sent' : 'received', messageName: wire.messageName, messageId: wire.messageId, at, document: wire.document }];
+    }
+    #env(scheme) {
+        const options = this.#options;
+        return {
+            now: this.#deps.clock.now(),
+            ids: this.#deps.ids,
+            timeBudgetMs: this.#deps.schemes[scheme]?.timeBudgetMs ?? options.defaultTimeBudgetMs,
+            delays: {
+                resendDelayMs: (n) => backoff(options.resubmitDelayMs, options.resubmitDelayMaxMs, n - 1),
+                enquiryDelayMs: (n) => backoff(options.enquiryDelayMs, options.enquiryDelayMaxMs, n - 1),
+                callbackCheckMs: options.callbackCheckMs,
+            },
+            store: this.#deps.store,
+        };
+    }
+    async #context(transaction) {
+        const integrator = this.#deps.integrators.get(transaction.integratorId);
+        if (integrator === undefined)
+            throw new AssertionError(`integrator ${transaction.integratorId} is not configured`);
+        const connector = this.#deps.connectors.get(transaction.scheme);
+        if (connector === undefined)
+            throw new AssertionError(`no connector for ${transaction.scheme}`);
+        const partner = this.#deps.partner;
+        return { transaction, integrator, connector, ...(await this.#original(transaction)), ...(partner === undefined ? {} : { partner }) };
+    }
+    async #original(transaction) {
+        const cached = this.#messages.get(transaction.id);
+        if (cached !== undefined)
+            return cached;
+        const stored = await this.#deps.store.findMessage(transaction.integratorId, transaction.messageId);
+        if (stored === undefined)
+            throw new AssertionError(`raw message of ${transaction.id} is missing`);
+        // The lossless parser keeps the literal text of every number (amounts, exchange rates) for the scheme message.
+        const parsed = parseJson(stored.rawBody);
+        if (!parsed.ok)
+            throw new AssertionError(`stored message of ${transaction.id} does not parse: ${parsed.message}`);
+        const original = { rawBody: stored.rawBody, message: parsed.value };
+        this.#messages.set(transaction.id, original);
+        return original;
+    }
+    /** The decision as one atomic change: every transition asserted, one event per state entered, the kind's own messages. */
+    #change(driver, context, decision) {
+        const { transaction, integrator } = context;
+        const now = this.#deps.clock.now();
+        let from = transaction.state;
+        const outbox = [];
+        decision.steps.forEach((step, index) => {
+            assertLegalTransition(driver.machine, from, step.state);
+            from = step.state;
+            // The store gives each state entered the next version; its history cause is the event's payload.
+            if (integrator.events)
+                outbox.push(this.#event(context, step.state, transaction.version + 1 + index, now));
+        });
+        outbox.push(...decision.outbox);
+        const last = decision.steps.at(-1);
+        const via = decision.steps.slice(0, -1).map((step) => ({ state: step.state, cause: step.payloadJson }));
+        const lease = outbox.length > 0 ? this.#deps.delivery?.leaseForNew() : undefined;
+        return {
+            transactionId: transaction.id,
+            expectedVersion: transaction.version,
+            toState: last?.state ?? transaction.state,
+            ...(via.length > 0 ? { via } : {}),
+            at: now,
+            cause: last?.payloadJson ?? null,
+            dueAt: decision.dueAt,
+            data: decision.data,
+            outbox,
+            ...(lease === undefined ? {} : { leaseOutbox: lease }),
+            ...(decision.notify === true ? { notify: true } : {}),
+            ...(decision.outcome === undefined ? {} : { outcome: decision.outcome }),
+        };
+    }
+    #event(context, type, payloadVersion, now) {
+        const { transaction, integrator } = context;
+        return eventMessage({
+            id: this.#deps.ids.uuid(),
+            eventsApiUrl: integrator.eventsApiUrl,
+            type,
+            kind: transaction.kind,
+            typeNames: integrator.eventTypeNames,
+            uetr: transaction.uetr,
+            scheme: transaction.scheme,
+            createdAt: now,
+            payloadVersion,
+            headers: traceHeaders(transaction),
+        });
+    }
+    /** Scheme calls happen only after the decision is committed; their outcomes are fed back as inputs. */
+    async #execute(driver, context, decision) {
+        if (this.#deps.sendsToSchemes === false)
+            return;
+        const { transaction } = context;
+        for (const command of decision.commands) {
+            let outcome;
+            const span = (this.#deps.tracing ?? NO_TRACING).start(`scheme ${command}`, 'client', transaction.traceparent, {
+                'regpay.transaction.kind': transaction.kind,
+                'regpay.scheme': transaction.scheme,
+                'regpay.uetr': transaction.uetr,
+                'regpay.integrator': transaction.integratorId,
+            });
+            try {
+                outcome = await driver.execute(context, command, this.#deps.clock.now());
+            }
+            catch (error) {
+                outcome = { kind: 'failed', retryable: true, error: error instanceof Error ? error.message : String(error) };
+            }
+            span.end(outcome.kind === 'failed' ? outcome.error : undefined);
+            this.#deps.milestones?.submitted(transaction, command, outcome);
+            // Fed back outside this transaction's serial slot, which the caller still holds.
+            void this.#track(this.#handle(transaction.id, { type: 'sent', command, outcome })).catch((error) => this.#deps.log.error({ err: error, transactionId: transaction.id }, 'engine: recording a scheme call failed; the timer retries it'));
+        }
+    }
+}
+/** A scheme answer the engine could not record (its decision stayed stale): the sender delivers it again. */
+export class AnswerNotRecordedError extends Error {
+    name = 'AnswerNotRecordedError';
+    constructor(idempotencyKey) {
+        super(`scheme answer about ${idempotencyKey} not recorded: the transaction kept moving under its decision; send it again`);
+    }
+}
+function sameTimer(transaction, decision) {
+    return transaction.dueAt === decision.dueAt && JSON.stringify(transaction.data) === JSON.stringify(decision.data);
+}
+function backoff(firstMs, maxMs, exponent) {
+    return Math.min(maxMs, firstMs * 2 ** Math.max(0, Math.min(exponent, 30)));
+}
+//# sourceMappingURL=engine.js.map

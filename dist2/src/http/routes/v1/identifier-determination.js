@@ -1,0 +1,55 @@
+import { determineIdentifier } from '../../../app/determine-identifier.js';
+import { IdentifierDeterminationRequestSchema, validateIdentifierDeterminationRequest, } from '../../../domain/messages/identifier-determination.js';
+import { assert } from '../../../lib/assert.js';
+import { traceFromHeaders } from '../../../lib/trace.js';
+import { commonErrorResponses } from '../../schemas.js';
+import { domainValidator } from '../../validation.js';
+/** The published path and the one the spec's descriptive text names (CONTRACT §2). */
+const PATHS = ['/identifiers/outbound/identifier-determination', '/identifiers/identifier-determination'];
+/** `Prefer: respond-async` (RFC 7240), among other preferences or alone, in any letter case. */
+export function prefersAsync(header) {
+    const values = Array.isArray(header) ? header : header === undefined ? [] : [header];
+    return values.some((value) => value.split(',').some((preference) => preference.split(';')[0]?.trim().toLowerCase() === 'respond-async'));
+}
+/** PayShap identifier determination: sync (200 with the answer, after the scheme's report or its time budget) or async (202, then a callback). */
+export function identifierDeterminationRoutes(app, deps) {
+    PATHS.forEach((path, index) => {
+        app.post(path, {
+            schema: {
+                operationId: index === 0 ? 'outboundSynchronousIdentifierDetermination' : 'outboundSynchronousIdentifierDeterminationAlias',
+                summary: index === 0 ? 'Outbound identifier determination (PayShap proxy or account resolution)' : 'Outbound identifier determination (alias path)',
+                description: 'Resolves a PayShap proxy (MOBILE or CUSTOM, with its namespace) or an account number (GENERIC, with accountAgent.bicfi) through the ' +
+                    'ZA_RPP scheme. Sync (the default): the request is held until the scheme answers or its time budget (ZA_RPP 10 s) runs out, then ' +
+                    'answered 200 with an IdentifierDeterminationResponse; a FAILED outcome is still 200 (AB06 on timeout). Async (integrator ' +
+                    'configuration, or `Prefer: respond-async`): 202, and the response is POSTed to ' +
+                    '{partnerApiUrl}/identifiers/outbound/identifier-determination-report. A retry of the same message gets the same answer.',
+                tags: ['identifier determination'],
+                body: IdentifierDeterminationRequestSchema,
+                response: {
+                    200: { description: 'The determination (SUCCESSFUL or FAILED)', content: { 'application/json': { schema: { $ref: 'IdentifierDeterminationResponse#' } } } },
+                    202: { description: 'Accepted (async); the response follows as a callback', type: 'null' },
+                    ...commonErrorResponses,
+                },
+            },
+            validatorCompiler: domainValidator(validateIdentifierDeterminationRequest, 'IdentifierDeterminationRequest'),
+        }, async (request, reply) => {
+            assert(request.integrator !== null && request.rawBody !== undefined, 'auth and body parsing ran');
+            const respondAsync = prefersAsync(request.headers.prefer);
+            const result = await determineIdentifier(deps, {
+                integrator: request.integrator,
+                request: request.body,
+                rawBody: request.rawBody,
+                trace: traceFromHeaders(request.headers.traceparent, request.headers.tracestate),
+                respondAsync,
+            });
+            if (result.kind === 'accepted') {
+                if (respondAsync)
+                    void reply.header('preference-applied', 'respond-async');
+                return reply.code(202).send();
+            }
+            // The stored text itself, byte for byte: the answer given and the answer stored are one.
+            return reply.code(200).type('application/json').send(result.response);
+        });
+    });
+}
+//# sourceMappingURL=identifier-determination.js.map

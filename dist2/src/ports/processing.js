@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=processing.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=scheme.js.map

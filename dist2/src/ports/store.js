@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=store.js.map

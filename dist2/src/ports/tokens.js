@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=tokens.js.map

@@ -1,0 +1,329 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { configFromObject } from '../../src/config/load.js';
+import { buildApp } from '../../src/http/app.js';
+import { creditTransfer } from '../fixtures/credit-transfer.js';
+import { ManualClock, httpGet, rawRequest, sequentialIds } from '../support/auth-app.js';
+import { clickText, fillLabelled, launchChromium, openDetails, pageHash, pageText, textOf, waitForText } from '../support/browser.js';
+import { OPERATOR, outcomeOf, sendTransfer, signIn, startConsoleService } from '../support/console.js';
+import { memoryStore } from '../support/delivery.js';
+import { demoAccessToken, startDemo } from '../support/server.js';
+/**
+ * The operator console (docs/console.md) in Debian's Chromium, against the real service: what an
+ * operator sees and does, from signing in to signing out. The service runs with the simulator on
+ * ZA_RPP and ZA_RTC and integrator endpoints nobody listens on, so every callback and event ends
+ * UNDELIVERED at once (test/support/console.ts).
+ */
+const STEP_TIMEOUT_MS = 60_000;
+void describe('the operator console in a real browser', () => {
+    let server;
+    let chromium;
+    let page;
+    const pageErrors = [];
+    before(async () => {
+        server = await startConsoleService();
+        chromium = await launchChromium();
+        page = await chromium.newPage();
+        page.on('pageerror', (error) => pageErrors.push(String(error)));
+        // A CSP violation is reported on the console; every other console error is a failed request the test provokes.
+        page.on('console', (message) => {
+            if (message.text().includes('Content Security Policy'))
+                pageErrors.push(message.text());
+        });
+    });
+    after(async () => {
+        await chromium?.close();
+        await server?.stop();
+    });
+    void it('serves the page at /console/ under a strict Content-Security-Policy, never cached, and redirects /console there', async () => {
+        const redirect = await fetch(`${server.url}/console`, { redirect: 'manual' });
+        assert.equal(redirect.status, 301);
+        assert.equal(redirect.headers.get('location'), '/console/');
+        const index = await fetch(`${server.url}/console/`);
+        assert.equal(index.status, 200);
+        assert.match(index.headers.get('content-type') ?? '', /^text\/html/);
+        assert.equal(index.headers.get('content-security-policy'), "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+        assert.equal(index.headers.get('x-content-type-options'), 'nosniff');
+        assert.equal(index.headers.get('referrer-policy'), 'no-referrer');
+        assert.equal(index.headers.get('cache-control'), 'no-store');
+        const html = await index.text();
+        assert.doesNotMatch(html, /<script(?![^>]*\bsrc=)[^>]*>/, 'no inline script');
+        assert.doesNotMatch(html, /<style|style=/, 'no inline style');
+        const script = /src="(\/console\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+        assert.ok(script, html);
+        const asset = await fetch(`${server.url}${script}`);
+        assert.equal(asset.status, 200);
+        assert.equal(asset.headers.get('cache-control'), 'public, max-age=31536000, immutable', 'hashed assets may be kept');
+    });
+    void it('refuses a wrong password with the reason, signs in with the right one, and stays signed in across a reload', { timeout: STEP_TIMEOUT_MS }, async () => {
+        await signIn(page, server, 'not-the-password');
+        await waitForText(page, 'Sign-in refused: Unknown username or wrong password');
+        await fillLabelled(page, 'Password', OPERATOR.password);
+        await clickText(page, 'Sign in');
+        await waitForText(page, 'Live (refreshes every 2 s)');
+        assert.equal(await textOf(page, 'h1'), 'Transactions');
+        await page.reload();
+        await waitForText(page, 'Live (refreshes every 2 s)');
+        assert.ok((await pageText(page)).includes('Sign out'), 'still signed in after a reload');
+    });
+    void it('shows a transfer sent through the integrator API in the live list, without a reload', { timeout: STEP_TIMEOUT_MS }, async () => {
+        await page.goto(`${server.url}/console/#/transactions`);
+        await waitForText(page, 'Live (refreshes every 2 s)');
+        await page.evaluate('window.loadedOnce = true');
+        const { uetr } = await sendTransfer(server, { scheme: 'ZA_RTC' });
+        await waitForText(page, uetr);
+        assert.equal(await page.evaluate('window.loadedOnce'), true, 'the same page, not reloaded');
+        await outcomeOf(server, uetr);
+        await page.waitForFunction('document.querySelector("table.transactions tbody").innerText.includes("APPROVED")');
+        const row = await textOf(page, 'table.transactions tbody');
+        assert.match(row, /15000\.00 ZAR/, 'the amount as the API gives it');
+    });
+    void it('narrows the list by scheme and finds a transfer by its UETR', { timeout: STEP_TIMEOUT_MS }, async () => {
+        const rpp = await sendTransfer(server, { scheme: 'ZA_RPP' });
+        const rtc = await sendTransfer(server, { scheme: 'ZA_RTC' });
+        await page.goto(`${server.url}/console/#/transactions`);
+        await waitForText(page, rtc.uetr);
+        await fillLabelled(page, 'Scheme', 'ZA_RPP');
+        await clickText(page, 'Apply filters');
+        await waitForText(page, rpp.uetr);
+        await page.waitForFunction('location.hash.includes("scheme=")');
+        let listed = await textOf(page, 'table.transactions tbody');
+        assert.ok(!listed.includes(rtc.uetr), 'the ZA_RTC transfer is filtered out');
+        assert.ok(!listed.includes('ZA_RTC'));
+        assert.match(await pageHash(page), /scheme=ZA_RPP/, 'the filter is in the URL, to share');
+        await clickText(page, 'Clear');
+        await waitForText(page, rtc.uetr);
+        await fillLabelled(page, 'Search', rtc.uetr);
+        await clickText(page, 'Apply filters');
+        await page.waitForFunction('location.hash.includes("uetr=")');
+        await waitForText(page, rtc.uetr);
+        listed = await textOf(page, 'table.transactions tbody');
+        assert.ok(!listed.includes(rpp.uetr), 'only the transfer searched for');
+        assert.equal((await page.$$('table.transactions tbody tr')).length, 1);
+    });
+    void it("opens a transaction's timeline: its states, each delivery attempt, and a scheme message's XML shown as text", { timeout: STEP_TIMEOUT_MS }, async () => {
+        const { uetr } = await sendTransfer(server, { scheme: 'ZA_RTC', account: 'REJECT-AC04' });
+        await outcomeOf(server, uetr);
+        await page.goto(`${server.url}/console/#/transactions`);
+        await waitForText(page, uetr);
+        await clickText(page, uetr);
+        await waitForText(page, 'Scheme messages');
+        assert.match(await pageHash(page), /^#\/transactions\/[^/]+$/, 'the timeline has its own address');
+        const timeline = await pageText(page);
+        for (const state of ['PAYMENT_AUTH_REQUEST_RECEIVED', 'PAYMENT_AUTH_REQUEST_DELIVERED', 'PAYMENT_AUTH_RESPONSE_RECEIVED'])
+            assert.ok(timeline.includes(state), `${state} in the states`);
+        assert.match(timeline, /REJECTED\s+reason AC04/);
+        await waitForText(page, 'ECONNREFUSED');
+        assert.match(await textOf(page, 'table.deliveries'), /Callback credit-transfer-response/);
+        assert.match(await textOf(page, 'table.deliveries'), /UNDELIVERED/);
+        await openDetails(page, 'Sent pacs.008');
+        await waitForText(page, '<FIToFICstmrCdtTrf>');
+        assert.ok((await textOf(page, 'pre.xml')).includes(`<UETR>${uetr}</UETR>`), 'the document, indented, with its UETR');
+        assert.equal(await page.evaluate('document.querySelector("pre.xml").children.length'), 0, 'the XML is text, never markup in the page');
+        await openDetails(page, 'Received pacs.002');
+        await waitForText(page, 'AC04</Cd>');
+        await page.reload();
+        await waitForText(page, 'Scheme messages');
+        assert.ok((await pageText(page)).includes(uetr), 'the same timeline after a reload');
+    });
+    void it('lists undelivered callbacks and events, and replays one and then all of an integrator', { timeout: STEP_TIMEOUT_MS }, async () => {
+        await page.goto(`${server.url}/console/#/transactions`);
+        await clickText(page, 'Undelivered');
+        await waitForText(page, 'Undelivered callbacks and events');
+        await waitForText(page, 'connect ECONNREFUSED');
+        const listed = await textOf(page, 'table.deliveries tbody');
+        assert.match(listed, /demo-bank/);
+        assert.match(listed, /http:\/\/127\.0\.0\.1:9\/events-api\/v1\/events/);
+        await clickText(page, 'Replay');
+        await waitForText(page, 'Replayed 1 message by id: they are being delivered again.');
+        await fillLabelled(page, 'Integrator', 'demo-bank');
+        await clickText(page, 'Replay all undelivered for demo-bank');
+        await page.waitForFunction('/Replayed [1-9][0-9]* messages? of demo-bank/.test(document.body.innerText)');
+    });
+    void it("shows each scheme's health: in flight, outcomes, rejections by reason code and latency", { timeout: STEP_TIMEOUT_MS }, async () => {
+        const { uetr } = await sendTransfer(server, { scheme: 'ZA_RTC', account: 'REJECT-AC01' });
+        await outcomeOf(server, uetr);
+        await page.goto(`${server.url}/console/#/transactions`);
+        await clickText(page, 'Scheme health');
+        await waitForText(page, 'Latency p50');
+        const card = await textOf(page, 'article[aria-labelledby="scheme-ZA_RTC"]');
+        assert.match(card, /In flight\s+\d+/);
+        assert.match(card, /Timeouts\s+\d+/);
+        assert.match(card, /APPROVED\s+[1-9]/, 'approved transfers counted');
+        assert.match(card, /AC01\s+1/, 'the AC01 rejection by its reason code');
+        assert.match(card, /AC04\s+1/);
+        assert.match(card, /Latency p50\s+\d+ ms/);
+        assert.ok((await pageText(page)).includes('ZA_RPP'), 'a card for every configured scheme');
+    });
+    void it('sends a sample of a simulator test value and leads to the transaction it created', { timeout: STEP_TIMEOUT_MS }, async () => {
+        await page.goto(`${server.url}/console/#/transactions`);
+        await clickText(page, 'Simulator');
+        // The table, not the words "Send sample", which the view's introduction has before it loads.
+        await page.waitForSelector('table.test-values', { timeout: 15_000 });
+        const table = await textOf(page, 'table.test-values');
+        assert.match(table, /ZA_RTC\s+CREDIT_TRANSFER\s+REJECT-AC01\s+9990000101/, 'each test value with the value that goes into the request');
+        await page.click('button[aria-label="Send sample: ZA_RTC CREDIT_TRANSFER REJECT-AC01"]');
+        await waitForText(page, 'Sample REJECT-AC01 (ZA_RTC, CREDIT_TRANSFER) sent as demo-bank: the integrator API answered HTTP 202.');
+        await clickText(page, 'Open the transaction');
+        await waitForText(page, 'Scheme messages');
+        assert.match(await pageHash(page), /^#\/transactions\/[^/]+$/);
+        await waitForText(page, 'reason AC01');
+    });
+    void it('receives a payment from the form, lists it INBOUND, and shows its timeline: the call to the integrator, the scheme messages and the completion callback', { timeout: STEP_TIMEOUT_MS }, async () => {
+        const sent = await sendTransfer(server, { scheme: 'ZA_RPP' });
+        await page.goto(`${server.url}/console/#/simulator`);
+        await waitForText(page, 'Receive a payment');
+        await fillLabelled(page, 'Scenario', 'CREDIT');
+        await fillLabelled(page, 'Account number', '4071000001');
+        await fillLabelled(page, 'Amount (ZAR)', '150.25');
+        await clickText(page, 'Send the payment');
+        await waitForText(page, 'Open the inbound credit');
+        const uetr = /UETR ([0-9a-f-]{36})/.exec(await textOf(page, '[role="status"]'))?.[1];
+        assert.ok(uetr, 'the answer names the UETR the scheme sent');
+        await clickText(page, 'Open the inbound credit');
+        await waitForText(page, 'Scheme messages');
+        assert.match(await pageHash(page), /^#\/transactions\/[^/]+$/);
+        assert.match(await textOf(page, 'dl.summary'), /Direction\s+↓ INBOUND[\s\S]*Kind\s+inbound credit INBOUND_CREDIT_TRANSFER/);
+        // Nobody listens at the integrator's address: the call fails, the scheme is answered AB06, and the completion says so.
+        await waitForText(page, 'call to the integrator failed: ', 30_000);
+        await waitForText(page, 'completion: the scheme\'s final word', 30_000);
+        const states = await textOf(page, 'table.timeline');
+        assert.match(states, /PAYMENT_AUTH_REQUEST_RECEIVED\s+the scheme's message received/);
+        assert.match(states, /PAYMENT_AUTH_REQUEST_PENDING\s+call to the integrator due/);
+        assert.match(states, /answer sent to the scheme/);
+        assert.match(await pageText(page), /Sent pacs\.002\S*\s+\S+\s+\(answer to the scheme\)/);
+        await openDetails(page, 'Sent pacs.002');
+        await waitForText(page, 'AB06</Cd>');
+        await waitForText(page, 'ECONNREFUSED');
+        const deliveries = await textOf(page, 'table.deliveries');
+        assert.match(deliveries, /Callback credit-transfer-completion/);
+        assert.match(deliveries, /UNDELIVERED/, 'its one attempt failed');
+        assert.match(await textOf(page, 'dl.summary'), /REJECTED\s+reason AB06/);
+        await page.goto(`${server.url}/console/#/transactions`);
+        await waitForText(page, uetr);
+        await fillLabelled(page, 'Direction', 'INBOUND');
+        await clickText(page, 'Apply filters');
+        await page.waitForFunction('location.hash.includes("direction=INBOUND")');
+        await waitForText(page, uetr);
+        const listed = await textOf(page, 'table.transactions tbody');
+        assert.ok(!listed.includes(sent.uetr), 'the transfer sent by the integrator is filtered out');
+        assert.ok(!listed.includes('OUTBOUND'));
+        assert.match(listed, new RegExp(`${uetr}[\\s\\S]*↓ INBOUND\\s+inbound credit`));
+    });
+    void it('returns to the sign-in form with the reason when the credentials stop working', { timeout: STEP_TIMEOUT_MS }, async () => {
+        await page.goto(`${server.url}/console/#/transactions`);
+        await waitForText(page, 'Sign out');
+        await page.evaluate(`sessionStorage.setItem('regpay-console-credentials', JSON.stringify({ username: '${OPERATOR.username}', password: 'changed-since' }))`);
+        await page.reload();
+        await waitForText(page, 'Signed out: Unknown username or wrong password');
+        await waitForText(page, 'Sign in with the operator credentials');
+        await signIn(page, server);
+        await waitForText(page, 'Sign out');
+    });
+    void it('signs out, forgets the credentials, and asks for them again after a reload', { timeout: STEP_TIMEOUT_MS }, async () => {
+        await page.goto(`${server.url}/console/#/transactions`);
+        await waitForText(page, 'Sign out');
+        await clickText(page, 'Sign out');
+        await waitForText(page, 'Signed out.');
+        assert.equal(await page.evaluate('sessionStorage.length'), 0, 'nothing kept in the tab');
+        assert.equal(await page.evaluate('localStorage.length'), 0, 'nothing kept beyond it');
+        await page.reload();
+        await waitForText(page, 'Sign in with the operator credentials');
+        assert.deepEqual(pageErrors, [], 'no script error and no Content-Security-Policy violation');
+    });
+});
+void describe('the operator console of the zero-config demo', () => {
+    let server;
+    let chromium;
+    let variables;
+    before(async () => {
+        ({ server, variables } = await startDemo(mkdtempSync(join(tmpdir(), 'regpay-console-demo-'))));
+        chromium = await launchChromium();
+    });
+    after(async () => {
+        await chromium?.close();
+        await server?.stop();
+    });
+    void it('says in the start banner where the console is', () => {
+        assert.match(server.output(), new RegExp(`console:\\s+${server.url}/console/`));
+    });
+    void it("shows the demo inbox: the demo integrator's callback and events as they arrive", { timeout: STEP_TIMEOUT_MS }, async () => {
+        const page = await chromium.newPage();
+        await page.goto(`${server.url}/console/`);
+        await waitForText(page, 'Sign in with the operator credentials');
+        await fillLabelled(page, 'Username', variables['REGPAY_ADMIN_USERNAME'] ?? '');
+        await fillLabelled(page, 'Password', variables['REGPAY_ADMIN_PASSWORD'] ?? '');
+        await clickText(page, 'Sign in');
+        await waitForText(page, 'Demo inbox');
+        await clickText(page, 'Demo inbox');
+        await waitForText(page, 'Nothing received yet');
+        const accessToken = await demoAccessToken(server, variables);
+        const accepted = await fetch(`${server.url}/api/v1/transactions/outbound/credit-transfer`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
+            body: JSON.stringify(creditTransfer('ZA_RTC')),
+        });
+        assert.equal(accepted.status, 202, await accepted.text());
+        await waitForText(page, 'PAYMENT_AUTH_RESPONSE_DELIVERED');
+        const inbox = await textOf(page, 'table.inbox tbody');
+        assert.match(inbox, /callback\s+\/transactions\/outbound\/credit-transfer-response\s+valid/);
+        assert.match(inbox, /event\s+\/events\s+valid\s+PAYMENT_AUTH_RESPONSE_DELIVERED/);
+    });
+    void it('says how long to wait once the address has spent its failed sign-ins', { timeout: STEP_TIMEOUT_MS }, async () => {
+        const wrong = `Basic ${Buffer.from(`${variables['REGPAY_ADMIN_USERNAME']}:wrong`).toString('base64')}`;
+        let status = 0;
+        for (let attempt = 0; attempt < 100 && status !== 429; attempt++) {
+            status = (await fetch(`${server.url}/admin/v1/transactions?limit=1`, { headers: { authorization: wrong } })).status;
+        }
+        assert.equal(status, 429, 'the failed-authentication limit is reached');
+        const page = await chromium.newPage();
+        await page.goto(`${server.url}/console/`);
+        await waitForText(page, 'Sign in with the operator credentials');
+        await fillLabelled(page, 'Username', variables['REGPAY_ADMIN_USERNAME'] ?? '');
+        // A password not checked before: a success already remembered would still be let in.
+        await fillLabelled(page, 'Password', 'guessing-again');
+        await clickText(page, 'Sign in');
+        await page.waitForFunction('/Too many failed sign-ins from this address. Try again in [0-9]+ s./.test(document.body.innerText)');
+    });
+});
+void describe('the console behind the admin allowlist', () => {
+    void it('holds a request for /console/ from outside admin.allowlist without a byte of answer, though an integrator may connect from there', async () => {
+        const config = await configFromObject({
+            server: { heldConnectionMs: 300, heldConnectionsMax: 10, logLevel: 'silent' },
+            database: 'sqlite::memory:',
+            auth: { mode: 'basic' },
+            integrators: [
+                {
+                    id: 'bank-a',
+                    institution: { bicfi: 'DEMOZAJJ' },
+                    allowlist: ['127.0.0.1/32'],
+                    credentials: { username: 'alice', password: 'alice-password' },
+                    partnerApiUrl: 'http://127.0.0.1:9/partner-api/v1',
+                    eventsApiUrl: 'http://127.0.0.1:9/events-api/v1',
+                    schemes: ['ZA_RPP'],
+                },
+            ],
+            admin: { ...OPERATOR, allowlist: ['10.0.0.0/8'] },
+        });
+        const store = await memoryStore();
+        const app = await buildApp({ config, store, clock: new ManualClock(Date.now()), ids: sequentialIds, readiness: { accepting: () => true } });
+        try {
+            await app.listen({ host: '127.0.0.1', port: 0 });
+            const address = app.server.address();
+            const port = typeof address === 'object' && address !== null ? address.port : 0;
+            for (const path of ['/console/', '/console']) {
+                const exchange = await rawRequest({ host: '127.0.0.1', port, request: httpGet(path), timeoutMs: 5_000 });
+                assert.equal(exchange.received, '', `${path}: nothing answered`);
+                assert.ok(exchange.closedAfterMs >= 250, `${path}: held, closed after ${exchange.closedAfterMs} ms`);
+            }
+        }
+        finally {
+            await app.close();
+            await store.close();
+        }
+    });
+});
+//# sourceMappingURL=console.test.js.map

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { AddressSet, isOperationsRoute, parseAddress, resolveClientAddress } from '../../src/http/plugins/allowlist.js';
+void describe('address sets', () => {
+    const set = new AddressSet(['10.0.0.0/8', '192.0.2.7/32', '2001:db8::/32', '::ffff:198.51.100.0/120']);
+    void it('matches IPv4 and IPv6 addresses by their blocks', () => {
+        assert.equal(set.contains('10.200.3.4'), true);
+        assert.equal(set.contains('11.0.0.1'), false);
+        assert.equal(set.contains('192.0.2.7'), true);
+        assert.equal(set.contains('192.0.2.8'), false);
+        assert.equal(set.contains('2001:db8:1::5'), true);
+        assert.equal(set.contains('2001:db9::5'), false);
+    });
+    void it('matches an IPv4-mapped IPv6 address as the IPv4 address it carries', () => {
+        assert.equal(set.contains('::ffff:10.1.2.3'), true);
+        assert.equal(set.contains('::ffff:11.1.2.3'), false);
+    });
+    void it('matches an IPv4 address against an IPv4-mapped IPv6 block', () => {
+        assert.equal(set.contains('198.51.100.20'), true);
+        assert.equal(set.contains('198.51.101.20'), false);
+    });
+    void it('never matches something that is not an address', () => {
+        assert.equal(set.contains('unknown'), false);
+        assert.equal(set.contains(''), false);
+        assert.equal(set.contains(undefined), false);
+    });
+    void it('ignores an IPv6 zone index', () => {
+        assert.equal(new AddressSet(['fe80::/10']).contains('fe80::1%eth0'), true);
+        assert.equal(parseAddress('fe80::1%eth0')?.toString(), 'fe80::1');
+    });
+    void it('judges an address the same way every time, also after a flood of other addresses', () => {
+        const judged = ['10.200.3.4', '11.0.0.1', 'unknown', '::ffff:10.1.2.3', '2001:db9::5'].map((address) => set.contains(address));
+        for (let i = 0; i < 10_000; i += 1)
+            set.contains(`172.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
+        for (let round = 0; round < 3; round += 1) {
+            assert.deepEqual(['10.200.3.4', '11.0.0.1', 'unknown', '::ffff:10.1.2.3', '2001:db9::5'].map((address) => set.contains(address)), judged);
+        }
+        assert.deepEqual(judged, [true, false, false, true, false]);
+    });
+});
+void describe('client address resolution', () => {
+    const trusted = new AddressSet(['127.0.0.1/32', '10.9.0.0/16']);
+    void it('uses the socket peer when it is not a trusted proxy, whatever X-Forwarded-For says', () => {
+        assert.equal(resolveClientAddress('203.0.113.5', '10.1.1.1', trusted), '203.0.113.5');
+    });
+    void it('uses the right-most entry a trusted proxy appended', () => {
+        assert.equal(resolveClientAddress('127.0.0.1', '198.51.100.1, 203.0.113.9', trusted), '203.0.113.9');
+    });
+    void it('walks past a chain of trusted proxies to the first untrusted entry', () => {
+        assert.equal(resolveClientAddress('::ffff:127.0.0.1', ['1.1.1.1, 203.0.113.9', '10.9.1.1'], trusted), '203.0.113.9');
+    });
+    void it('takes the left-most entry when every hop is trusted', () => {
+        assert.equal(resolveClientAddress('127.0.0.1', '10.9.0.2, 10.9.0.3', trusted), '10.9.0.2');
+    });
+    void it('falls back to the peer when a trusted proxy sent no header', () => {
+        assert.equal(resolveClientAddress('127.0.0.1', undefined, trusted), '127.0.0.1');
+    });
+    void it('keeps an unparseable entry as the address, so it matches no allowlist', () => {
+        const address = resolveClientAddress('127.0.0.1', 'not-an-ip', trusted);
+        assert.equal(address, 'not-an-ip');
+        assert.equal(new AddressSet(['0.0.0.0/0', '::/0']).contains(address), false);
+    });
+    void it('normalises IPv4-mapped and long-form IPv6 peers', () => {
+        assert.equal(resolveClientAddress('::ffff:192.0.2.1', undefined, trusted), '192.0.2.1');
+        assert.equal(resolveClientAddress('0:0:0:0:0:0:0:1', undefined, trusted), '::1');
+    });
+});
+void describe('operations routes', () => {
+    void it('exempts health, metrics, the OpenAPI document and the docs tree, nothing else', () => {
+        for (const url of ['/health/live', '/health/ready', '/metrics', '/openapi.json', '/docs', '/docs/', '/docs/static/*'])
+            assert.equal(isOperationsRoute(url), true, url);
+        for (const url of [undefined, '/api/v1/transactions/outbound/credit-transfer', '/oauth/token', '/docsx', '/health'])
+            assert.equal(isOperationsRoute(url), false, String(url));
+    });
+});
+//# sourceMappingURL=allowlist.test.js.map

@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { systemClock, systemIds } from '../../src/adapters/system/system.js';
+import { acceptCreditTransfer } from '../../src/app/accept-credit-transfer.js';
+import { validateCreditTransfer } from '../../src/domain/messages/validate.js';
+import { jittered } from '../../src/engine/jitter.js';
+import { newTraceparent } from '../../src/lib/trace.js';
+import { creditTransfer } from '../fixtures/credit-transfer.js';
+import { DEMO_INSTITUTION, zaRppEngine } from '../support/engine.js';
+import { eventually, integratorConfig, memoryStore, withStoreMethods } from '../support/delivery.js';
+const IN_FLIGHT_MAX = 3;
+const RELEASED = { kind: 'failed', retryable: true, error: 'test over' };
+/** A scheme that takes messages and never says so until `release()`: every submission stays in flight until then. */
+class HangingScheme {
+    #waiting = [];
+    #released = false;
+    send() {
+        if (this.#released)
+            return Promise.resolve(RELEASED);
+        return new Promise((resolve) => this.#waiting.push(resolve));
+    }
+    start() {
+        return Promise.resolve();
+    }
+    stop() {
+        return Promise.resolve();
+    }
+    get hanging() {
+        return this.#waiting.length;
+    }
+    release() {
+        this.#released = true;
+        for (const resolve of this.#waiting.splice(0))
+            resolve(RELEASED);
+    }
+}
+/** An engine on `store` that runs at most IN_FLIGHT_MAX transactions at once and may claim 256 per poll. */
+async function engineOn(store, instanceId, scheme) {
+    return (await zaRppEngine(store, scheme, instanceId, { inFlightMax: IN_FLIGHT_MAX, claimBatchMax: 256 })).engine;
+}
+/** Transfers accepted as by another instance (not handed over): due at once, left to claims. */
+async function acceptedForClaims(store, count) {
+    const integrator = await integratorConfig('bank-a', 'http://127.0.0.1:9', DEMO_INSTITUTION);
+    for (let i = 0; i < count; i += 1) {
+        const body = creditTransfer('ZA_RPP');
+        const valid = validateCreditTransfer(JSON.parse(JSON.stringify(body)));
+        assert.ok(valid.ok);
+        await acceptCreditTransfer({ store, clock: systemClock, ids: systemIds }, { integrator, transfer: valid.value, rawBody: JSON.stringify(body), trace: { traceparent: newTraceparent(), tracestate: null } });
+    }
+}
+void describe('engine: claims sized to what it can run', () => {
+    void it('never asks for more due transactions than its in-flight room, so two engines hold at most their capacity between them, each row once', async () => {
+        const store = await memoryStore();
+        const asked = [];
+        const claimedBy = new Map();
+        const counting = withStoreMethods(store, {
+            claimDue: (target) => async (options) => {
+                asked.push({ owner: options.owner, limit: options.limit });
+                const claimed = await target.claimDue(options);
+                for (const record of claimed) {
+                    assert.equal(claimedBy.get(record.id), undefined, `${record.id} claimed twice`);
+                    claimedBy.set(record.id, options.owner);
+                }
+                return claimed;
+            },
+        });
+        const schemes = [new HangingScheme(), new HangingScheme()];
+        const engines = [await engineOn(counting, 'instance-a', schemes[0]), await engineOn(counting, 'instance-b', schemes[1])];
+        try {
+            await acceptedForClaims(store, 10);
+            for (const engine of engines)
+                engine.start();
+            await eventually(() => schemes.every((scheme) => scheme.hanging === IN_FLIGHT_MAX), 'each engine runs as many transfers as it can');
+            // Full engines do not claim; had they claimed more, those leases would show below.
+            await new Promise((resolve) => setTimeout(resolve, 100));
+            assert.ok(asked.length >= 2, 'both engines claimed');
+            assert.ok(asked.every(({ limit }) => limit >= 1 && limit <= IN_FLIGHT_MAX), `every claim asked for at most the room left: ${JSON.stringify(asked)}`);
+            const held = (owner) => [...claimedBy.values()].filter((by) => by === owner).length;
+            assert.deepEqual([held('instance-a'), held('instance-b')], [IN_FLIGHT_MAX, IN_FLIGHT_MAX], 'each holds leases only on what it runs');
+        }
+        finally {
+            for (const scheme of schemes)
+                scheme.release();
+            for (const engine of engines)
+                await engine.stop();
+            await store.close();
+        }
+    });
+    void it('spreads its poll pauses between half and one and a half of the interval, averaging the interval', () => {
+        assert.equal(jittered(200, () => 0), 100);
+        assert.equal(jittered(200, () => 0.5), 200);
+        assert.equal(jittered(200, () => 0.999_999), 300);
+    });
+});
+//# sourceMappingURL=engine-claims.test.js.map
