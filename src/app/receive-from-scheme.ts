@@ -17,8 +17,9 @@ import type { AddressedInstitution, OriginateOutcome, SchemeRequest } from '../p
 import { admit, type AdmitDeps } from './admit.js';
 
 /**
- * The receiving direction's intake (CONTRACT §11): a message the scheme originates for an
- * integrator's institution becomes that integrator's transaction, or is refused to the scheme.
+ * The receiving direction's intake (CONTRACT §11): a lookup (acmt.023), a credit (pacs.008) or a
+ * request-to-pay (pain.013) the scheme originates for an integrator's institution becomes that
+ * integrator's transaction, or is refused to the scheme.
  * - Routed by the institution the message addresses (BIC on its first 8 characters, or member
  *   id) among the integrators that have the scheme: none → refused AGNT, and it never reaches
  *   another integrator.
