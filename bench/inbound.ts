@@ -61,10 +61,9 @@ export const TARGET_TIMEOUT_SLACK_MS = 100;
 
 const ADMIN = { username: 'bench-ops', password: 'bench-ops-password' };
 const ORIGINATE_PATH = '/admin/v1/simulator/inbound';
-/** Events an approved inbound credit posts (counted: RECEIVED … COMPLETION_PENDING, one per state entered up to its completion's delivery). */
-const EVENTS_PER_CREDIT = 10;
-/** Events of an outbound credit transfer (e2e.ts). */
-const EVENTS_PER_TRANSFER = 8;
+/** A window is drained once no event has arrived for this long after its last completion (callback), or after at most EVENTS_QUIET_MS_MAX. */
+const EVENTS_QUIET_MS = 1_000;
+const EVENTS_QUIET_MS_MAX = 60_000;
 /** No request may outlive this. */
 const REQUEST_TIMEOUT_MS = 30_000;
 /** How long a window may take to drain after its load. */
@@ -180,6 +179,26 @@ async function until(rig: Rig, done: (now: Counts) => boolean, limitMs: number):
   }
 }
 
+/**
+ * Waits until no event has arrived for EVENTS_QUIET_MS (at most EVENTS_QUIET_MS_MAX); whether it
+ * did. Not a count: a credit posts one event per state entered, and how many states it enters
+ * depends on how its integrator call went.
+ */
+async function eventsQuiet(rig: Rig): Promise<boolean> {
+  const from = Date.now();
+  let last = (await counts(rig)).eventCount;
+  let quietSince = Date.now();
+  while (Date.now() - from < EVENTS_QUIET_MS_MAX) {
+    await sleep(100);
+    const now = (await counts(rig)).eventCount;
+    if (now !== last) {
+      last = now;
+      quietSince = Date.now();
+    } else if (Date.now() - quietSince >= EVENTS_QUIET_MS) return true;
+  }
+  return false;
+}
+
 /** One POST to the service: the parsed answer of a 202, or undefined (counted in rig.failures). */
 async function post(rig: Rig, path: string, body: unknown, authorization: string): Promise<Record<string, unknown> | undefined> {
   try {
@@ -241,6 +260,10 @@ interface Window {
   readonly cpuUs: number;
   readonly mainCpuUs: number;
   readonly byThread: readonly string[];
+  /** Its span on the monotonic clock (µs, process.hrtime), the clock of `--cpu-prof` samples: to split a profile by direction. */
+  readonly monotonicUs: readonly [number, number];
+  /** Events that arrived per accepted credit (transfer): one per state entered, so fewer when states are skipped (an inbound credit: 10 approved in time, 9 when the call failed and the credit timed out, …). */
+  readonly eventsPerUnit: number;
 }
 
 /** A window of one direction at `ratePerS` for `durationS`, drained, and what it cost the service. */
@@ -248,19 +271,22 @@ async function measureWindow(rig: Rig, direction: Direction, ratePerS: number, d
   const before = await counts(rig);
   const cpuBefore = threadCpuUs(rig.pid);
   const started = Date.now();
+  const startedUs = monotonicUs();
   const accepted = await offer(ratePerS, durationS, direction === 'inbound' ? () => originateCredit(rig) : () => sendTransfer(rig));
   const n = accepted.length;
   const drained =
     direction === 'inbound'
-      ? await until(rig, (now) => now.completionCount - before.completionCount >= n && now.eventCount - before.eventCount >= n * EVENTS_PER_CREDIT, DRAIN_MS_MAX)
-      : await until(rig, (now) => now.callbackCount - before.callbackCount >= n && now.eventCount - before.eventCount >= n * EVENTS_PER_TRANSFER, DRAIN_MS_MAX);
+      ? await until(rig, (now) => now.completionCount - before.completionCount >= n, DRAIN_MS_MAX)
+      : await until(rig, (now) => now.callbackCount - before.callbackCount >= n, DRAIN_MS_MAX);
+  const eventsSettled = await eventsQuiet(rig);
+  const after = await counts(rig);
   const spanMs = Date.now() - started;
+  const endedUs = monotonicUs();
   const cpu = cpuPerUnit(cpuBefore, threadCpuUs(rig.pid), Math.max(1, n));
-  if (!drained) {
-    const now = await counts(rig);
+  if (!drained || !eventsSettled) {
     process.stderr.write(
-      `inbound bench: ${direction} window not drained within ${DRAIN_MS_MAX} ms: of ${n} accepted, completions ${now.completionCount - before.completionCount}, ` +
-        `callbacks ${now.callbackCount - before.callbackCount}, events ${now.eventCount - before.eventCount}\n`,
+      `inbound bench: ${direction} window not drained (completions or callbacks within ${DRAIN_MS_MAX} ms: ${drained}, events quiet within ${EVENTS_QUIET_MS_MAX} ms: ${eventsSettled}): ` +
+        `of ${n} accepted, completions ${after.completionCount - before.completionCount}, callbacks ${after.callbackCount - before.callbackCount}, events ${after.eventCount - before.eventCount}\n`,
     );
   }
   return {
@@ -272,8 +298,12 @@ async function measureWindow(rig: Rig, direction: Direction, ratePerS: number, d
     cpuUs: Math.round(cpu.totalUs),
     mainCpuUs: Math.round(cpu.byThread.find(([thread]) => thread === 'main')?.[1] ?? 0),
     byThread: cpu.byThread.slice(0, 4).map(([thread, us]) => `${thread}: ${Math.round(us)}`),
+    monotonicUs: [startedUs, endedUs],
+    eventsPerUnit: round((after.eventCount - before.eventCount) / Math.max(1, n), 2),
   };
 }
+
+const monotonicUs = (): number => Number(process.hrtime.bigint() / 1000n);
 
 /** A credit as the service recorded it: its creation (the pacs.008 taken), and its first pacs.002 sent to the scheme with status and reason. */
 interface ServiceRecord {
@@ -562,7 +592,7 @@ export function inboundRows(figures: InboundFigures): string[] {
   const lines: string[] = [];
   const { latency, timeout } = figures;
   if (latency !== undefined) {
-    const windows = (list: readonly Omit<Window, 'accepted'>[]) => list.map((window) => `${window.cpuUs} (main ${window.mainCpuUs})`).join(', ');
+    const windows = (list: readonly Omit<Window, 'accepted'>[]) => list.map((window) => `${window.cpuUs} (main ${window.mainCpuUs}, events ${window.eventsPerUnit})`).join(', ');
     lines.push(
       `inbound credits (SQLite, simulator 0 ms, integrator answering at once), ${latency.offeredPerS}/s for ${latency.rounds} windows of ${latency.windowS} s ` +
         `alternating with outbound credit transfers at the same rate, after ${latency.warmUpS} s of each: ${latency.accepted}/${latency.offered} originated (failures ${latency.failures}); ` +
