@@ -393,8 +393,9 @@ export interface InboundLatencyFigures {
   readonly serviceP99Ms: number;
   /** p50/p99 (operator's view) by inbound window. */
   readonly byWindow: readonly string[];
-  /** Answers other than ACSP. */
+  /** Answers other than ACSP, and credits the operator no longer knew when asked. */
   readonly notApproved: number;
+  readonly unknownToOperator: number;
   readonly completions: number;
   readonly completionsApproved: number;
   readonly duplicateCompletions: number;
@@ -417,14 +418,16 @@ export async function measureLatency(): Promise<InboundLatencyFigures> {
     await measureWindow(rig, 'inbound', RATE, WARM_UP_S);
     const outbound: Window[] = [await measureWindow(rig, 'outbound', RATE, WINDOW_S)];
     const inbound: Window[] = [];
+    // Asked after each inbound window (outside every window's CPU span): the simulated operator keeps a bounded number of the credits it originated.
+    const operator = new Map<string, OperatorRecord>();
     for (let round = 0; round < ROUNDS; round += 1) {
       inbound.push(await measureWindow(rig, 'inbound', RATE, WINDOW_S));
+      for (const [uetr, record] of await operatorRecords(rig, inbound.at(-1)?.accepted ?? [])) operator.set(uetr, record);
       outbound.push(await measureWindow(rig, 'outbound', RATE, WINDOW_S));
     }
     const cpuRoundRatios = inbound.map((window, round) => round3(window.cpuUs / ((outbound[round]!.cpuUs + outbound[round + 1]!.cpuUs) / 2)));
     const mainRoundRatios = inbound.map((window, round) => window.mainCpuUs / ((outbound[round]!.mainCpuUs + outbound[round + 1]!.mainCpuUs) / 2));
     const accepted = inbound.flatMap((window) => window.accepted);
-    const operator = await operatorRecords(rig, accepted);
     const seen = await completions(rig);
     const service = serviceRecords(rig.databaseFile);
     const operatorMs = (uetrs: readonly string[]) => sortedNumbers(uetrs.flatMap((uetr) => { const record = operator.get(uetr); return record?.answeredAt === undefined ? [] : [record.answeredAt - record.sentAt]; }));
@@ -445,7 +448,8 @@ export async function measureLatency(): Promise<InboundLatencyFigures> {
       serviceP50Ms: percentile(serviceMs, 50),
       serviceP99Ms: percentile(serviceMs, 99),
       byWindow: inbound.map((window) => { const sorted = operatorMs(window.accepted); return `${percentile(sorted, 50)}/${percentile(sorted, 99)}`; }),
-      notApproved: accepted.filter((uetr) => operator.get(uetr)?.status !== 'ACSP').length,
+      notApproved: accepted.filter((uetr) => operator.has(uetr) && operator.get(uetr)?.status !== 'ACSP').length,
+      unknownToOperator: accepted.filter((uetr) => !operator.has(uetr)).length,
       completions: measuredCompletions.length,
       completionsApproved: measuredCompletions.filter((completion) => completion.outcome === 'APPROVED').length,
       duplicateCompletions: seen.duplicateCompletions,
@@ -464,6 +468,13 @@ const round3 = (value: number): number => round(value, 3);
 /** The machine's 1-minute load average now. */
 function loadAverages(): number[] {
   return [Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0])];
+}
+
+/** The main thread's V8 heap in use, MB, from the service's /metrics (prom-client's default metrics). */
+async function heapUsedMb(serverUrl: string): Promise<number> {
+  const text = await (await fetch(`${serverUrl}/metrics`)).text();
+  const match = /^regpay_nodejs_heap_size_used_bytes (\S+)$/m.exec(text);
+  return match === null ? Number.NaN : round(Number(match[1]) / 1024 / 1024, 1);
 }
 
 function rssMb(pid: number): number {
@@ -501,6 +512,9 @@ export interface InboundTimeoutFigures {
   readonly rssLastMb: number;
   /** VmRSS every second from the first credit (MB). */
   readonly rssBySecond: readonly number[];
+  /** The main thread's V8 heap in use, idle and at the end (it includes garbage not yet collected). */
+  readonly heapIdleMb: number;
+  readonly heapLastMb: number;
   readonly loadAverage: readonly number[];
 }
 
@@ -510,6 +524,7 @@ export async function measureTimeout(): Promise<InboundTimeoutFigures> {
     const loadAverage = loadAverages();
     await sleep(2_000);
     const rssIdleMb = rssMb(rig.pid);
+    const heapIdleMb = await heapUsedMb(rig.server.url);
     const rssBySecond: number[] = [];
     const sampler = setInterval(() => rssBySecond.push(rssMb(rig.pid)), 1_000);
     try {
@@ -520,6 +535,7 @@ export async function measureTimeout(): Promise<InboundTimeoutFigures> {
       await sleep(SLOW_ANSWER_MS + 2_000);
       clearInterval(sampler);
       rssBySecond.push(rssMb(rig.pid));
+      const heapLastMb = await heapUsedMb(rig.server.url);
       const final = await counts(rig);
       const operator = await operatorRecords(rig, accepted);
       const seen = await completions(rig);
@@ -567,6 +583,8 @@ export async function measureTimeout(): Promise<InboundTimeoutFigures> {
         rssPeakMb: Math.max(...rssBySecond),
         rssLastMb: rssBySecond.at(-1) ?? Number.NaN,
         rssBySecond,
+        heapIdleMb,
+        heapLastMb,
         loadAverage: [...loadAverage, ...loadAverages()],
       };
     } finally {
@@ -598,7 +616,7 @@ export function inboundRows(figures: InboundFigures): string[] {
         `alternating with outbound credit transfers at the same rate, after ${latency.warmUpS} s of each: ${latency.accepted}/${latency.offered} originated (failures ${latency.failures}); ` +
         `pacs.008 in to pacs.002 out, as the scheme saw it: p50 ${latency.operatorP50Ms} ms, p99 ${latency.operatorP99Ms} ms, max ${latency.operatorMaxMs} ms ` +
         `(target p99 ≤ ${TARGET_ADDED_P99_MS} ms: ${verdict(latency.operatorP99Ms <= TARGET_ADDED_P99_MS)}; by window ${latency.byWindow.join(', ')}); ` +
-        `as the service recorded it (created to pacs.002 sent) p50 ${latency.serviceP50Ms} ms, p99 ${latency.serviceP99Ms} ms; answers other than ACSP ${latency.notApproved}; ` +
+        `as the service recorded it (created to pacs.002 sent) p50 ${latency.serviceP50Ms} ms, p99 ${latency.serviceP99Ms} ms; answers other than ACSP ${latency.notApproved} (unknown to the operator when asked ${latency.unknownToOperator}); ` +
         `completions ${latency.completions}/${latency.accepted} (APPROVED ${latency.completionsApproved}), duplicates ${latency.duplicateCompletions}`,
       `  service CPU per inbound credit / per outbound transfer: ${latency.cpuRatio} (rounds ${latency.cpuRoundRatios.join(', ')}; target ≤ ${TARGET_CPU_RATIO}: ${verdict(latency.cpuRatio <= TARGET_CPU_RATIO)}), ` +
         `main thread ${latency.mainCpuRatio}; µs per inbound credit [${windows(latency.inbound)}], per outbound transfer [${windows(latency.outbound)}]; ` +
@@ -612,7 +630,7 @@ export function inboundRows(figures: InboundFigures): string[] {
         `(target all: ${verdict(timeout.withinBudget === timeout.accepted && timeout.accepted === timeout.credits)}); past the budget p50 ${timeout.overBudgetP50Ms} ms, p99 ${timeout.overBudgetP99Ms} ms, max ${timeout.overBudgetMaxMs} ms ` +
         `(service's record p99 ${timeout.serviceOverBudgetP99Ms}, max ${timeout.serviceOverBudgetMaxMs} ms); other answers ${JSON.stringify(timeout.otherAnswers)}; ` +
         `completions ${timeout.completions} (REJECTED AB06 ${timeout.completionsRejectedAb06}), duplicates ${timeout.duplicateCompletions}; late answers the integrator could still write ${timeout.lateAnswersWritten}; ` +
-        `service VmRSS idle ${timeout.rssIdleMb} MB, first ${timeout.rssFirstMb}, peak ${timeout.rssPeakMb}, last ${timeout.rssLastMb} MB; load average ${timeout.loadAverage.join(' → ')}`,
+        `service VmRSS idle ${timeout.rssIdleMb} MB, first ${timeout.rssFirstMb}, peak ${timeout.rssPeakMb}, last ${timeout.rssLastMb} MB (main-thread heap in use ${timeout.heapIdleMb} → ${timeout.heapLastMb} MB); load average ${timeout.loadAverage.join(' → ')}`,
       `  VmRSS every second (MB): [${timeout.rssBySecond.join(', ')}]`,
     );
   }
