@@ -10,9 +10,10 @@
  *    (3) windows, alternating with windows of outbound credit transfers (e2e.ts's load: the intake
  *    API, the simulator answering at once, the final callback to the receiver) offered at the same
  *    rate, on one service: outbound, inbound, outbound, ... , outbound, after IN_WARM_UP_S (10 s)
- *    of each, drained. Each window is drained (every completion or callback and every event
- *    delivered) before the next, and its CPU (the service's, every thread, from its first request
- *    until drained) divided by what it offered. Reported: the time the service adds between the
+ *    of each, drained. Each window is drained (every completion or callback arrived, then no event
+ *    for 1 s) before the next, and its CPU (the service's, every thread, from its first request
+ *    until drained) divided by what it accepted. The simulated operator is asked about each credit
+ *    after its window (it keeps a bounded number). Reported: the time the service adds between the
  *    pacs.008 in and the pacs.002 out, p50/p99 (the operator's own record: when it handed the
  *    pacs.008 over and when the answer reached it; and the service's, the transaction's creation
  *    to the pacs.002 recorded sent), with the integrator answering in 0 ms; CPU per inbound credit
