@@ -13,7 +13,10 @@
  * the other parts alternate with the bare server, and end to end with metrics off, on, off, on
  * (METRICS_E2E_RATE, default 300/s, METRICS_E2E_DURATION_S, default 15 s each). Then `scale-out`,
  * scale-out.ts: one instance, then three, at one offered rate on PostgreSQL with the standalone
- * operator simulator (SCALE_RATE, SCALE_DURATION_S, SCALE_INSTANCES).
+ * operator simulator (SCALE_RATE, SCALE_DURATION_S, SCALE_INSTANCES). Then `inbound`, inbound.ts: credits
+ * the simulated scheme originates (IN_RATE, IN_DURATION_S, IN_ROUNDS, IN_WARM_UP_S), the time the
+ * service adds between pacs.008 and pacs.002 and the CPU per credit against outbound transfers
+ * alternating with them, then an integrator answering after 30 s (IN_SLOW_CREDITS, IN_SLOW_ANSWER_MS).
  */
 import autocannon from 'autocannon';
 import { spawnSync } from 'node:child_process';
@@ -24,6 +27,7 @@ import { freshPostgresUrl, withPostgres } from '../test/support/postgres.js';
 import { startServer, writeTestConfig } from '../test/support/server.js';
 import { runE2e, type E2eFigures } from './e2e.js';
 import { identifierRows, runIdentifierDetermination } from './identifier-determination.js';
+import { inboundRows, runInbound } from './inbound.js';
 import { intakeRequests } from './intake-load.js';
 import { requestToPayRows, runRequestToPay } from './request-to-pay.js';
 import { startBenchReceiver } from './receiver-process.js';
@@ -239,6 +243,7 @@ const identifiers = runs('identifiers') ? await settle().then(() => runIdentifie
 const rtp = runs('rtp') ? await settle().then(() => runRequestToPay(e2e === undefined ? {} : { creditTransfer: e2e })) : undefined;
 const metrics = runs('metrics') ? await metricsOverhead() : undefined;
 const scaleOut = runs('scale-out') ? await settle().then(() => withPostgres(() => runScaleOut())) : undefined;
+const inbound = runs('inbound') ? await settle().then(() => runInbound()) : undefined;
 
 function metricsRows(figures: NonNullable<typeof metrics>): string[] {
   const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
@@ -277,8 +282,9 @@ const lines = [
   ...(rtp === undefined ? [] : requestToPayRows(rtp)),
   ...(metrics === undefined ? [] : metricsRows(metrics)),
   ...(scaleOut === undefined ? [] : ['scale-out on PostgreSQL with the standalone operator simulator (same offered rate):', ...scaleOutRows(scaleOut).map((line) => `  ${line}`)]),
+  ...(inbound === undefined ? [] : inboundRows(inbound)),
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
 const resultsDir = fileURLToPath(new URL('../../bench/results/', import.meta.url));
 mkdirSync(resultsDir, { recursive: true });
-writeFileSync(join(resultsDir, 'latest.json'), JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, durationS: DURATION_S, rounds: ROUNDS, baseline, floor, sqlite, sqliteFull, postgres, postgresFull, e2e, identifiers, rtp, metrics, scaleOut }, null, 2));
+writeFileSync(join(resultsDir, 'latest.json'), JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, durationS: DURATION_S, rounds: ROUNDS, baseline, floor, sqlite, sqliteFull, postgres, postgresFull, e2e, identifiers, rtp, metrics, scaleOut, inbound }, null, 2));
