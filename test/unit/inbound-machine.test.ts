@@ -116,6 +116,13 @@ describe('inbound state machine (scheme-originated credits and lookups)', () => 
     assert.deepEqual(result.completions, [false]);
   });
 
+  it('answers AB06 in the same decision when the call is cut off by the deadline, without waiting for the timer', () => {
+    const cut = decideInbound(INBOUND_CREDIT_TRANSFER, { state: S.REQUEST_PENDING, data: { mode: 'sync', deadlineAt: START + BUDGET_MS, calls: 1 }, dueAt: START + BUDGET_MS }, { type: 'asked', ok: false, error: 'timed out' }, env(START + BUDGET_MS));
+    assert.deepEqual(cut?.steps.map((step) => step.state), [S.TIMEOUT, S.RESPONSE_PENDING]);
+    assert.deepEqual(cut?.commands, ['answer']);
+    assert.equal(cut?.decided?.reasonCode, 'AB06');
+  });
+
   it('approves by arrangement without calling the integrator (auto-authorisation)', () => {
     const tick = decideInbound(INBOUND_CREDIT_TRANSFER, { state: S.RECEIVED, data: { mode: 'auto', deadlineAt: START + BUDGET_MS }, dueAt: START }, { type: 'tick' }, env(START));
     assert.deepEqual(tick?.commands, ['answer']);

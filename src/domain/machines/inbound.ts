@@ -213,6 +213,8 @@ export function decideInbound(profile: InboundProfile, view: InboundView, input:
       if (!input.ok) {
         // A failed call after one the integrator took (a late outcome of an earlier call) changes nothing: it has the question.
         if (state === S.REQUEST_DELIVERED) return undefined;
+        // A call cut off by the deadline (its timeout is what was left of the budget): the scheme is answered now, not at the next claim.
+        if (env.now >= data.deadlineAt) return timedOut();
         if (state === S.REQUEST_DELIVERY_FAILURE) return { steps: [], data, dueAt: Math.min(data.deadlineAt, env.now + env.resendDelayMs(data.calls ?? 1)), commands: [] };
         return {
           steps: [{ state: S.REQUEST_DELIVERY_FAILURE, payloadJson: JSON.stringify({ schema: 'IntegratorCallFailure', error: input.error }) }],
