@@ -52,11 +52,11 @@ describe('receiving: lookups of the bank’s customers and credits to them, end 
       },
     }) as { integrators: Record<string, unknown>[] };
     const [demo, other] = config.integrators;
-    // other-bank answers after its budget; async-bank authorises by arrangement, through its report.
+    // other-bank answers after its budget; async-bank authorises by arrangement, through its report, and takes the older event names.
     config.integrators = [
       demo!,
       { ...other!, partnerApiUrl: slowReceiver.partnerApiUrl, eventsApiUrl: slowReceiver.eventsApiUrl },
-      { ...demo!, id: 'async-bank', institution: { bicfi: 'ASYNZAJJ', memberId: '260001' }, credentials: ASYNC_USER, inbound: { authorisation: 'async', identifierDetermination: 'async' } },
+      { ...demo!, id: 'async-bank', institution: { bicfi: 'ASYNZAJJ', memberId: '260001' }, credentials: ASYNC_USER, inbound: { authorisation: 'async', identifierDetermination: 'async' }, events: { typeNames: 'legacy' } },
     ];
     const configPath = join(mkdtempSync(join(tmpdir(), 'regpay-receiving-config-')), 'regpay.json');
     writeFileSync(configPath, JSON.stringify(config));
@@ -210,6 +210,80 @@ describe('receiving: lookups of the bank’s customers and credits to them, end 
     assert.equal(((await second.json()) as { errors: { field: string }[] }).errors[0]?.field, '/transactionIdentifiers/uetr');
     const received = await receiver.waitFor((all) => callsFor(all, COMPLETION, uetr).length > 0, 20_000);
     assert.equal(bodyOf(callsFor(received, COMPLETION, uetr)[0]!).status.outcome, 'APPROVED');
+    // async-bank asked for the seed system's older type names (docs/receiving.md has the table).
+    await receiver.waitFor((all) => eventsFor(all, uetr).some((event) => event.type === 'CREDIT_COMPLETION_DELIVERED'), 10_000);
+    const events = eventsFor(receiver.received(), uetr);
+    assert.deepEqual(
+      events.map((event) => event.type),
+      [
+        'CREDIT_AUTH_RECEIVED',
+        'CREDIT_AUTH_ACCEPTED',
+        'CREDIT_AUTH_PENDING',
+        'CREDIT_AUTH_DELIVERED',
+        'CREDIT_AUTH_RESPONSE_RECEIVED',
+        'CREDIT_AUTH_RESPONSE_ACCEPTED',
+        'CREDIT_AUTH_RESPONSE_PENDING',
+        'CREDIT_AUTH_RESPONSE_DELIVERED',
+        'CREDIT_COMPLETION_RECEIVED',
+        'CREDIT_COMPLETION_PENDING',
+        'CREDIT_COMPLETION_DELIVERED',
+      ],
+    );
+    assert.ok(events.every((event) => event.name === `TRANSACTION_STATE_${event.type}` && event.tranInfo.service === 'RTC_INBOUND'));
+  });
+
+  it('refuses an async decision that comes after the budget ran out (409: the scheme was answered AB06), and completes the credit REJECTED AB06', async () => {
+    const started = await originate({ integratorId: 'async-bank', scheme: 'ZA_RTC', scenario: 'CREDIT', accountNumber: '4071000051', amount: '51.00' });
+    assert.equal(started.status, 202, JSON.stringify(started.body));
+    const { uetr } = started.body as { uetr: string };
+    const asked = await receiver.waitFor((all) => callsFor(all, AUTHORISE_ASYNC, uetr).length > 0, 20_000);
+    const credit = bodyOf(callsFor(asked, AUTHORISE_ASYNC, uetr)[0]!);
+    await receiver.waitFor((all) => callsFor(all, COMPLETION, uetr).length > 0, 20_000);
+    const late = await fetch(`${server.url}/api/v1/transactions/inbound/credit-transfer-authorisation-response`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: basicAuth(ASYNC_USER) },
+      body: JSON.stringify({
+        schema: 'PaymentStatusReport',
+        messageIdentifiers: { messageIdentification: `LATE${Date.now()}`, creationDateTime: new Date().toISOString() },
+        transactionIdentifiers: credit.transactionIdentifiers,
+        status: { outcome: 'APPROVED' },
+      }),
+    });
+    assert.equal(late.status, 409);
+    assert.match(((await late.json()) as { message: string }).message, /the scheme was already answered/);
+    const completion = bodyOf(callsFor(receiver.received(), COMPLETION, uetr)[0]!);
+    assert.deepEqual([completion.status.outcome, completion.status.reasonInfo[0].reason.value], ['REJECTED', 'AB06']);
+  });
+
+  it('refuses an async lookup answer SUCCESSFUL without both names, naming each, and takes the complete one', async () => {
+    const started = await originate({ integratorId: 'async-bank', scenario: 'LOOKUP_THEN_CREDIT', proxy: { value: '+27-829990001', schema: 'MOBILE' }, amount: '5.00' });
+    assert.equal(started.status, 202, JSON.stringify(started.body));
+    const { uetr } = started.body as { uetr: string };
+    const asked = await receiver.waitFor((all) => callsFor(all, `${PARTNER}/identifiers/inbound/identifier-determination`, uetr).length > 0, 20_000);
+    const lookup = bodyOf(callsFor(asked, `${PARTNER}/identifiers/inbound/identifier-determination`, uetr)[0]!);
+    const answer = (messageIdentification: string, owner: Record<string, string>) => ({
+      schema: 'IdentifierDeterminationResponse',
+      messageIdentifiers: { messageIdentification, creationDateTime: new Date().toISOString() },
+      originalMessageIdentifiers: lookup.messageIdentifiers,
+      scheme: 'ZA_RPP',
+      uetr,
+      verificationIdentification: lookup.request.verificationIdentification,
+      report: { reportInformation: { outcome: 'SUCCESSFUL', accountInformation: { traditionalIdentifier: '4071000061' }, accountOwner: owner } },
+    });
+    const post = (body: unknown) =>
+      fetch(`${server.url}/api/v1/identifiers/inbound/identifier-determination-report`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: basicAuth(ASYNC_USER) },
+        body: JSON.stringify(body),
+      });
+    const unnamed = await post(answer(`NONAME${Date.now()}`, {}));
+    assert.equal(unnamed.status, 400);
+    const fields = ((await unnamed.json()) as { errors: { field: string }[] }).errors.map((error) => error.field).sort();
+    assert.deepEqual(fields, ['/report/reportInformation/accountOwner/knownAsName', '/report/reportInformation/accountOwner/legalName']);
+    assert.equal((await post(answer(`NAMED${Date.now()}`, { knownAsName: 'Lindiwe', legalName: 'Lindiwe Dube' }))).status, 202);
+    // The scheme, answered SUCCESSFUL, goes on with the credit to the account the answer named.
+    const authorised = await receiver.waitFor((all) => callsFor(all, AUTHORISE_ASYNC, uetr).length > 0, 20_000);
+    assert.equal(bodyOf(callsFor(authorised, AUTHORISE_ASYNC, uetr)[0]!).creditorAccount.identification.value, '4071000061');
   });
 
   it('refuses an async decision that breaks the rules, naming every bad field, and changes nothing', async () => {
