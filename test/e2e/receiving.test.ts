@@ -15,6 +15,7 @@ import { basicAuth, OTHER_USER, startServer, testConfigObject, type RunningServe
  */
 const OPERATOR = { username: 'ops', password: 'ops-password-for-tests' };
 const ASYNC_USER = { username: 'async', password: 'async-password-for-tests', clientId: 'async-client', clientSecret: 'async-secret-for-tests' };
+const AUTO_USER = { username: 'auto', password: 'auto-password-for-tests', clientId: 'auto-client', clientSecret: 'auto-secret-for-tests' };
 const ANSWER_TIMEOUT_MS = 1_000;
 const PARTNER = '/partner-api/v1';
 const AUTHORISE_ASYNC = `${PARTNER}/transactions/inbound/credit-transfer-authorisation`;
@@ -57,6 +58,7 @@ describe('receiving: lookups of the bank’s customers and credits to them, end 
       demo!,
       { ...other!, partnerApiUrl: slowReceiver.partnerApiUrl, eventsApiUrl: slowReceiver.eventsApiUrl },
       { ...demo!, id: 'async-bank', institution: { bicfi: 'ASYNZAJJ', memberId: '260001' }, credentials: ASYNC_USER, inbound: { authorisation: 'async', identifierDetermination: 'async' }, events: { typeNames: 'legacy' } },
+      { ...demo!, id: 'auto-bank', institution: { bicfi: 'AUTOZAJJ', memberId: '270001' }, credentials: AUTO_USER, inbound: { authorisation: 'auto' } },
     ];
     const configPath = join(mkdtempSync(join(tmpdir(), 'regpay-receiving-config-')), 'regpay.json');
     writeFileSync(configPath, JSON.stringify(config));
@@ -284,6 +286,20 @@ describe('receiving: lookups of the bank’s customers and credits to them, end 
     // The scheme, answered SUCCESSFUL, goes on with the credit to the account the answer named.
     const authorised = await receiver.waitFor((all) => callsFor(all, AUTHORISE_ASYNC, uetr).length > 0, 20_000);
     assert.equal(bodyOf(callsFor(authorised, AUTHORISE_ASYNC, uetr)[0]!).creditorAccount.identification.value, '4071000061');
+  });
+
+  it('approves by arrangement without asking the integrator (auto-authorisation), which learns of the credit from its completion alone', async () => {
+    const started = await originate({ integratorId: 'auto-bank', scheme: 'ZA_RTC', scenario: 'CREDIT', accountNumber: '4071000071', amount: '71.00' });
+    assert.equal(started.status, 202, JSON.stringify(started.body));
+    const { uetr } = started.body as { uetr: string };
+    const received = await receiver.waitFor((all) => callsFor(all, COMPLETION, uetr).length > 0, 20_000);
+    assert.equal(bodyOf(callsFor(received, COMPLETION, uetr)[0]!).status.outcome, 'APPROVED');
+    assert.deepEqual([...callsFor(received, AUTHORISE, uetr), ...callsFor(received, AUTHORISE_ASYNC, uetr)], [], 'never asked');
+    const view = await until(async () => {
+      const seen = await operatorView('ZA_RTC', uetr);
+      return seen?.finalWord === undefined ? undefined : seen;
+    }, 'the operator to settle');
+    assert.ok(JSON.stringify(view).includes('ACSP'));
   });
 
   it('refuses an async decision that breaks the rules, naming every bad field, and changes nothing', async () => {

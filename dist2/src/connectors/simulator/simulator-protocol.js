@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=simulator-protocol.js.map

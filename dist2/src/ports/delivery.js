@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=delivery.js.map

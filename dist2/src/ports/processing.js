@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=processing.js.map

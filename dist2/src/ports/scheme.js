@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=scheme.js.map

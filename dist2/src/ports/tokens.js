@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=tokens.js.map
