@@ -41,6 +41,7 @@ import { INTAKE_PATH } from './intake-load.js';
 import { startBenchReceiver } from './receiver-process.js';
 import { scratchDir } from './scratch-dir.js';
 import { cpuPerUnit, threadCpuUs } from './thread-cpu.js';
+import { rigChildren, stopRigOnSignal } from './rig-children.js';
 
 const RATE = Number(process.env.IN_RATE ?? 200);
 const DURATION_S = Number(process.env.IN_DURATION_S ?? 60);
@@ -110,25 +111,12 @@ interface Rig {
   failures: number;
 }
 
-/** The processes of the rig in use, stopped should this process be told to stop (a timeout's SIGTERM, ^C): they would outlive it. */
-const children = new Set<{ kill: (signal: NodeJS.Signals) => unknown }>();
-let stopOnSignal = false;
-function stopChildrenOnSignal(): void {
-  if (stopOnSignal) return;
-  stopOnSignal = true;
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      for (const child of children) child.kill('SIGKILL');
-      process.exit(128 + (signal === 'SIGTERM' ? 15 : 2));
-    });
-  }
-}
 
 async function withRig<T>(receiverEnv: Record<string, string>, use: (rig: Rig) => Promise<T>): Promise<T> {
-  stopChildrenOnSignal();
+  stopRigOnSignal();
   const receiver = await startBenchReceiver(receiverEnv);
   const receiverChild = { kill: () => receiver.stop() };
-  children.add(receiverChild);
+  rigChildren.add(receiverChild);
   const databaseFile = join(scratchDir('regpay-inbound-bench-'), 'bench.db');
   const configPath = writeTestConfig({
     database: `sqlite:${databaseFile}`,
@@ -148,7 +136,7 @@ async function withRig<T>(receiverEnv: Record<string, string>, use: (rig: Rig) =
   let pool: Pool | undefined;
   try {
     server = await startServer({ configPath, nodeArgs: SERVER_NODE_ARGS });
-    children.add(server.child);
+    rigChildren.add(server.child);
     const pid = server.child.pid;
     if (pid === undefined) throw new Error('the server has no pid');
     pool = new Pool(server.url, { connections: 64, pipelining: 1, headersTimeout: REQUEST_TIMEOUT_MS, bodyTimeout: REQUEST_TIMEOUT_MS });
@@ -157,8 +145,8 @@ async function withRig<T>(receiverEnv: Record<string, string>, use: (rig: Rig) =
     await pool?.close();
     await server?.stop();
     receiver.stop();
-    if (server !== undefined) children.delete(server.child);
-    children.delete(receiverChild);
+    if (server !== undefined) rigChildren.delete(server.child);
+    rigChildren.delete(receiverChild);
   }
 }
 

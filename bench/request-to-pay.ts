@@ -38,6 +38,7 @@ import { runE2e, type E2eFigures } from './e2e.js';
 import { startBenchReceiver } from './receiver-process.js';
 import { scratchDir } from './scratch-dir.js';
 import { cpuPerUnit, threadCpuUs } from './thread-cpu.js';
+import { rigChildren, stopRigOnSignal } from './rig-children.js';
 
 export const REQUEST_TO_PAY_PATH = '/api/v1/transactions/outbound/request-to-pay';
 
@@ -153,26 +154,12 @@ interface Rig {
   failures: number;
 }
 
-/** The processes of the rig in use, stopped should this process be told to stop (a timeout's SIGTERM, ^C): they are processes of their own and would outlive it. */
-const children = new Set<{ kill: (signal: NodeJS.Signals) => unknown }>();
-let stopOnSignal = false;
-function stopChildrenOnSignal(): void {
-  if (stopOnSignal) return;
-  stopOnSignal = true;
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      for (const child of children) child.kill('SIGKILL');
-      // Exit handlers run (scratchDir removes the databases).
-      process.exit(128 + (signal === 'SIGTERM' ? 15 : 2));
-    });
-  }
-}
 
 async function withRig<T>(use: (rig: Rig) => Promise<T>): Promise<T> {
-  stopChildrenOnSignal();
+  stopRigOnSignal();
   const receiver = await startBenchReceiver();
   const receiverChild = { kill: () => receiver.stop() };
-  children.add(receiverChild);
+  rigChildren.add(receiverChild);
   const databaseDir = scratchDir('regpay-rtp-bench-');
   const configPath = writeTestConfig({
     database: `sqlite:${join(databaseDir, 'bench.db')}`,
@@ -191,7 +178,7 @@ async function withRig<T>(use: (rig: Rig) => Promise<T>): Promise<T> {
   let pool: Pool | undefined;
   try {
     server = await startServer({ configPath, nodeArgs: SERVER_NODE_ARGS });
-    children.add(server.child);
+    rigChildren.add(server.child);
     const pid = server.child.pid;
     if (pid === undefined) throw new Error('the server has no pid');
     pool = new Pool(server.url, { connections: 64, pipelining: 1, headersTimeout: REQUEST_TIMEOUT_MS, bodyTimeout: REQUEST_TIMEOUT_MS });
@@ -200,8 +187,8 @@ async function withRig<T>(use: (rig: Rig) => Promise<T>): Promise<T> {
     await pool?.close();
     await server?.stop();
     receiver.stop();
-    if (server !== undefined) children.delete(server.child);
-    children.delete(receiverChild);
+    if (server !== undefined) rigChildren.delete(server.child);
+    rigChildren.delete(receiverChild);
   }
 }
 
