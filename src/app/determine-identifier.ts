@@ -4,6 +4,7 @@ import { ID, type AnswerMode, type IdData } from '../domain/machines/identifier-
 import type { ValidIdentifierDetermination } from '../domain/messages/identifier-determination.js';
 import { supports, type SchemeName } from '../domain/schemes.js';
 import type { TraceContext } from '../lib/trace.js';
+import { systemTimers, type Timers } from '../ports/clock.js';
 import type { TransactionRecord } from '../ports/store.js';
 import { admit, type AdmitDeps } from './admit.js';
 import { checkOwnInstitution } from './institution.js';
@@ -14,6 +15,8 @@ export interface DetermineIdentifierDeps extends AdmitDeps {
   readonly timeBudgetMs: (scheme: SchemeName) => number;
   /** How often a held request reads its transaction when no notice of a change came (notices can be lost). */
   readonly pollIntervalMs: number;
+  /** The held request's waits (the system's timers by default). */
+  readonly timers?: Timers;
 }
 
 export interface DetermineIdentifierInput {
@@ -137,10 +140,12 @@ function dataOf(transaction: TransactionRecord): IdData {
 /** Notices of changes to one transaction: `next` resolves at the next notice (or one that came since the last call), or after `timeoutMs`. */
 class ChangeWaiter {
   readonly #stop: () => void;
+  readonly #timers: Timers;
   #noticed = false;
   #wake: (() => void) | undefined;
 
   constructor(deps: DetermineIdentifierDeps, transactionId: string) {
+    this.#timers = deps.timers ?? systemTimers;
     this.#stop = deps.store.onChange((changed) => {
       if (changed !== transactionId) return;
       this.#noticed = true;
@@ -151,9 +156,9 @@ class ChangeWaiter {
   async next(timeoutMs: number): Promise<void> {
     if (!this.#noticed) {
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, timeoutMs);
+        const timer = this.#timers.setTimeout(resolve, timeoutMs);
         this.#wake = () => {
-          clearTimeout(timer);
+          this.#timers.clearTimeout(timer);
           resolve();
         };
       });

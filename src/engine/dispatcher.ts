@@ -1,7 +1,7 @@
 import { pino, type Logger } from 'pino';
 import type { IntegratorConfig } from '../config/types.js';
 import { AssertionError } from '../lib/assert.js';
-import type { Clock } from '../ports/clock.js';
+import { systemTimers, type Clock, type TimerHandle, type Timers } from '../ports/clock.js';
 import { SEND_ABORTED, type PartnerSender, type SendResult } from '../ports/partner.js';
 import type { OutboxDelivery } from '../ports/delivery.js';
 import type { Lease, OutboxChannel, OutboxEndpoint, OutboxRecord, Store } from '../ports/store.js';
@@ -57,6 +57,8 @@ export interface DispatcherOptions {
   readonly retryJitterRatio?: number;
   /** Randomness for the jitter (tests pass a fixed one). */
   readonly random?: () => number;
+  /** The timers of its polls and of stop()'s patience (the system's by default). */
+  readonly timers?: Timers;
   /** Most messages claimed per poll; a claim never asks for more than inFlightMax leaves room for (running and waiting). */
   readonly claimBatchMax?: number;
   readonly inFlightMax?: number;
@@ -131,6 +133,7 @@ export class Dispatcher implements OutboxDelivery {
   readonly #sender: PartnerSender;
   readonly #integrators: ReadonlyMap<string, IntegratorConfig>;
   readonly #clock: Clock;
+  readonly #timers: Timers;
   readonly #instanceId: string;
   readonly #log: Logger;
   readonly #schedules: RetrySchedules;
@@ -164,6 +167,7 @@ export class Dispatcher implements OutboxDelivery {
     this.#sender = options.sender;
     this.#integrators = options.integrators;
     this.#clock = options.clock;
+    this.#timers = options.timers ?? systemTimers;
     this.#instanceId = options.instanceId;
     this.#log = options.log ?? pino({ level: 'silent' });
     const schedule = options.retryScheduleMs ?? DEFAULT_RETRY_SCHEDULES_MS;
@@ -200,12 +204,12 @@ export class Dispatcher implements OutboxDelivery {
     this.#waiting.clear();
     this.#waitingCount = 0;
     const settled = Promise.allSettled([...this.#inFlight.values()]);
-    let timer: NodeJS.Timeout | undefined;
+    let timer: TimerHandle | undefined;
     const patience = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), this.#stopTimeoutMs);
+      timer = this.#timers.setTimeout(() => resolve('timeout'), this.#stopTimeoutMs);
     });
     const first = await Promise.race([settled, patience]);
-    clearTimeout(timer);
+    this.#timers.clearTimeout(timer);
     if (first === 'timeout') {
       this.#log.warn({ inFlight: this.#inFlight.size }, 'dispatcher: deliveries still in flight at stop; aborting them');
       this.#abort.abort();
@@ -270,12 +274,12 @@ export class Dispatcher implements OutboxDelivery {
 
   #sleep(): Promise<void> {
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
+      const timer = this.#timers.setTimeout(() => {
         this.#wakeUp = undefined;
         resolve();
       }, jittered(this.#pollIntervalMs, this.#jitter.random));
       this.#wakeUp = () => {
-        clearTimeout(timer);
+        this.#timers.clearTimeout(timer);
         this.#wakeUp = undefined;
         resolve();
       };

@@ -6,7 +6,7 @@ import type { SchemeName } from '../domain/schemes.js';
 import { AssertionError } from '../lib/assert.js';
 import { BoundedMap } from '../lib/bounded-map.js';
 import { parseJson } from '../lib/json.js';
-import type { Clock, Ids } from '../ports/clock.js';
+import { systemTimers, type Clock, type Ids, type Timers } from '../ports/clock.js';
 import type { OutboxDelivery } from '../ports/delivery.js';
 import type { PartnerSender } from '../ports/partner.js';
 import { NO_TRACING, type Milestones, type Tracing } from '../ports/observability.js';
@@ -85,6 +85,8 @@ export interface EngineDeps {
   readonly sendsToSchemes?: boolean;
   /** Randomness for the poll jitter (tests pass a fixed one). */
   readonly random?: () => number;
+  /** The poll's timer (the system's by default). */
+  readonly timers?: Timers;
   readonly options?: Partial<EngineOptions>;
 }
 
@@ -221,10 +223,11 @@ export class Engine implements SchemeAnswers, Processing {
       }
       for (const transaction of claimed) this.#takeUp(transaction);
       if (claimed.length < room && !this.#woken && this.#running) {
+        const timers = this.#deps.timers ?? systemTimers;
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, jittered(this.#options.pollIntervalMs, this.#deps.random ?? Math.random));
+          const timer = timers.setTimeout(resolve, jittered(this.#options.pollIntervalMs, this.#deps.random ?? Math.random));
           this.#wakeUp = () => {
-            clearTimeout(timer);
+            timers.clearTimeout(timer);
             resolve();
           };
         });
