@@ -1,0 +1,489 @@
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { acceptCreditTransfer } from '../src/app/accept-credit-transfer.js';
+import { determineIdentifier } from '../src/app/determine-identifier.js';
+import { requestCreditTransferStatus } from '../src/app/request-credit-transfer-status.js';
+import { cancelRequestToPay, requestToPay, requestToPayStatus } from '../src/app/request-to-pay.js';
+import { configFromObject } from '../src/config/load.js';
+import type { Config, IntegratorConfig } from '../src/config/types.js';
+import type { TransactionKind } from '../src/domain/kinds.js';
+import { MACHINES } from '../src/domain/machines/registry.js';
+import { validateIdentifierDeterminationRequest } from '../src/domain/messages/identifier-determination.js';
+import { validatePaymentStatusRequest } from '../src/domain/messages/payment-status-request.js';
+import { validateRequestToPay, validateRequestToPayCancellation, validateRequestToPayStatusRequest } from '../src/domain/messages/request-to-pay.js';
+import { validateCreditTransfer } from '../src/domain/messages/validate.js';
+import { parseJson } from '../src/lib/json.js';
+import { openSqliteStore } from '../src/adapters/store-sqlite/sqlite-store.js';
+import type { Store, TransactionRecord } from '../src/ports/store.js';
+import { NO_INTEGRATOR_FAULTS, SimIntegrators, type IntegratorFaults } from './integrator.js';
+import { NO_SCHEME_FAULTS, SimOperator, type SchemeFaults } from './operator.js';
+import { Random } from './random.js';
+import { Scheduler, settle } from './scheduler.js';
+import { removeDatabase, ServiceProcess, type StoreWrapper, type UseCaseDeps, type World } from './service.js';
+import { about, SIM_INTEGRATORS, simCreditTransfer, simLookup, simRequestToPay, type SimIntegrator } from './workload.js';
+
+/** Probabilities of the faults that are neither the scheme's nor the integrators'. */
+export interface ProcessFaults {
+  /** The process crashes at a step. */
+  readonly crash: number;
+  /** The clock jumps forward (minutes to hours) at a step. */
+  readonly clockJump: number;
+  /** The scheme operator restarts at a step (answers not yet sent are lost). */
+  readonly operatorRestart: number;
+}
+
+export interface SimFaults {
+  readonly scheme: SchemeFaults;
+  readonly integrator: IntegratorFaults;
+  readonly process: ProcessFaults;
+}
+
+export const DEFAULT_FAULTS: SimFaults = {
+  scheme: { submitFails: 0.05, submitFailsAfterTaking: 0.03, answerLost: 0.05, answerDuplicated: 0.05, answerLate: 0.03, neverAnswers: 0.02, enquiryStale: 0.1 },
+  integrator: { serverError: 0.05, timeout: 0.02, ackLost: 0.5, outage: 0.002 },
+  process: { crash: 0.002, clockJump: 0.0005, operatorRestart: 0.0005 },
+};
+
+export interface SimOptions {
+  readonly seed: number;
+  readonly transactions: number;
+  readonly faults?: SimFaults;
+  /** A known bug, injected through a port. */
+  readonly wrapStore?: StoreWrapper;
+  /** Where the trace goes line by line (the CLI's --verbose); it is hashed either way. */
+  readonly onTraceLine?: (line: string) => void;
+}
+
+export interface Violation {
+  readonly step: number;
+  readonly at: number;
+  readonly transactionId: string | undefined;
+  readonly message: string;
+  /** The trace of that transaction. */
+  readonly trace: readonly string[];
+}
+
+export interface SimResult {
+  readonly seed: number;
+  readonly violation: Violation | undefined;
+  readonly traceHash: string;
+  readonly steps: number;
+  readonly simulatedMs: number;
+  readonly stats: Readonly<Record<string, number>>;
+}
+
+/** What the integrator (the client) knows of one of its transactions. */
+interface Client {
+  readonly kind: TransactionKind;
+  readonly integrator: SimIntegrator;
+  readonly uetr: string;
+  readonly messageId: string;
+  readonly rawBody: string;
+  readonly amountMinor: bigint | null;
+  /** A 202 (or an answer) came back for it at least once. */
+  accepted: boolean;
+  /** Sync lookups: every answer body the client got. */
+  readonly answers: string[];
+  /** Its transaction id, once seen in the store. */
+  transactionId?: string;
+  readonly original?: { messageIdentifiers: { messageIdentification: string; creationDateTime: string }; transactionIdentifiers: { endToEndIdentification: string; transactionIdentification?: string; uetr: string } };
+}
+
+class Stop extends Error {}
+
+const START = Date.UTC(2026, 2, 2, 7, 0, 0);
+const FINAL_STATES = new Map([...MACHINES].map(([kind, machine]) => [kind, new Set(Object.entries(machine.transitions).filter(([, to]) => to.length === 0).map(([state]) => state))]));
+
+/** One simulated run: a seed, a workload, the faults; checks the invariants after every step and at the end. */
+export async function simulate(options: SimOptions): Promise<SimResult> {
+  const root = new Random(options.seed);
+  const faults = options.faults ?? DEFAULT_FAULTS;
+  const scheduler = new Scheduler(START);
+  const hash = createHash('sha256');
+  const traces = new Map<string, string[]>();
+  let step = 0;
+  const trace = (key: string | undefined, line: string): void => {
+    const text = `${step} ${scheduler.now() - START} ${line}`;
+    hash.update(text);
+    hash.update('\n');
+    options.onTraceLine?.(text);
+    if (key !== undefined) {
+      const list = traces.get(key) ?? [];
+      list.push(text);
+      traces.set(key, list);
+    }
+  };
+  const touched = new Set<string>();
+  const file = join(tmpdir(), `regpay-sim-${process.pid}-${options.seed}.db`);
+  removeDatabase(file);
+  const config = await simConfig();
+  const idRandom = root.fork();
+  const operator = new SimOperator(root.fork(), scheduler, faults.scheme, (key, line) => {
+    touched.add(key);
+    trace(key, line);
+  });
+  const integrators = new SimIntegrators(root.fork(), scheduler, faults.integrator, (transactionId, line) => {
+    touched.add(transactionId);
+    trace(transactionId, line);
+  });
+  const world: World = {
+    file,
+    config,
+    scheduler,
+    random: root.fork(),
+    ids: { uuid: () => idRandom.uuid4() },
+    operator,
+    integrators,
+    ...(options.wrapStore === undefined ? {} : { wrapStore: options.wrapStore }),
+    touched: (id) => touched.add(id),
+  };
+  const checker = await openSqliteStore(file, { writerThread: 'main' });
+  const db = new Database(file, { readonly: true });
+  const integratorConfigs = new Map<string, IntegratorConfig>(config.integrators.map((integrator) => [integrator.id, integrator]));
+  const clients = new Map<string, Client>();
+  const stats: Record<string, number> = { crashes: 0, clockJumps: 0, operatorRestarts: 0, requests: 0, refusedWhileDown: 0, expiryRaces: 0 };
+  const workload = root.fork();
+  const faultRandom = root.fork();
+  let violation: Violation | undefined;
+  let incarnation = 1;
+  let live: ServiceProcess | undefined = await ServiceProcess.start(world, incarnation, true);
+  const dead: ServiceProcess[] = [];
+
+  /** A violation found inside a callback of the service: kept, and the run stops at the end of the step. */
+  const record = (transactionId: string | undefined, message: string, keys: readonly string[] = []): void => {
+    try {
+      fail(transactionId, message, keys);
+    } catch {
+      // recorded in `violation`
+    }
+  };
+  const fail = (transactionId: string | undefined, message: string, keys: readonly string[] = []): never => {
+    if (violation !== undefined) throw new Stop(violation.message);
+    const lines = [...new Set([transactionId, ...keys].flatMap((key) => (key === undefined ? [] : (traces.get(key) ?? []))))];
+    lines.sort((a, b) => Number(a.split(' ')[0]) - Number(b.split(' ')[0]));
+    violation = { step, at: scheduler.now() - START, transactionId, message, trace: lines };
+    throw new Stop(message);
+  };
+
+  // --- the workload: each arrival is an integrator's HTTP request, made through its use case ---
+  const call = (client: Client, label: string, run: (deps: UseCaseDeps) => Promise<unknown>, retries: number): void => {
+    stats.requests = (stats.requests ?? 0) + 1;
+    const process = live;
+    if (process === undefined) {
+      stats.refusedWhileDown = (stats.refusedWhileDown ?? 0) + 1;
+      trace(client.uetr, `${label}: service down, the integrator retries`);
+      if (retries > 0) scheduler.after(workload.between(1_000, 20_000), () => call(client, label, run, retries - 1));
+      return;
+    }
+    trace(client.uetr, `${client.integrator.id} ${label}`);
+    run(process.deps).then(
+      (answer) => {
+        if (!process.alive) return;
+        if (!label.startsWith('status') && !label.startsWith('cancel')) client.accepted = true;
+        if (typeof answer === 'string') client.answers.push(answer);
+        trace(client.uetr, `${label}: ${typeof answer === 'string' ? 'answered 200' : '202'}`);
+      },
+      (error: unknown) => {
+        if (error instanceof Stop) return;
+        const code = (error as { code?: string }).code ?? (error instanceof Error ? error.message : String(error));
+        const details = (error as { details?: unknown }).details;
+        trace(client.uetr, `${label}: ${code}${details === undefined ? '' : ` ${JSON.stringify(details)}`}`);
+        if (!process.alive) {
+          // The connection broke under it: the integrator sends it again.
+          if (retries > 0) scheduler.after(workload.between(1_000, 30_000), () => call(client, label, run, retries - 1));
+          return;
+        }
+        if (code === 'DETERMINATION_PENDING' && retries > 0) scheduler.after(1_000, () => call(client, label, run, retries - 1));
+        else if (code !== 'TRANSACTION_NOT_FOUND' && !code.startsWith('service crashed') && !(code === 'VALIDATION_FAILED' && label.startsWith('request-to-pay'))) record(client.transactionId, `${label} of ${client.uetr} failed: ${code}`, [client.uetr]);
+      },
+    );
+  };
+  const parsed = (text: string): unknown => {
+    const result = parseJson(text);
+    if (!result.ok) throw new Error(result.message);
+    return result.value;
+  };
+  const valid = <T>(result: { ok: true; value: T } | { ok: false; errors: readonly unknown[] }, what: string): T => {
+    if (!result.ok) throw new Error(`the simulation wrote an invalid ${what}: ${JSON.stringify(result.errors)}`);
+    return result.value;
+  };
+  const trace0 = { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01', tracestate: null };
+
+  const arrive = (): void => {
+    const integrator = workload.pick(SIM_INTEGRATORS);
+    const integratorConfig = integratorConfigs.get(integrator.id)!;
+    const now = scheduler.now();
+    const minor = workload.between(1, 5_000_000);
+    const choice = workload.next();
+    if (choice < 0.45) {
+      const message = simCreditTransfer(workload, integrator, now, minor);
+      const rawBody = JSON.stringify(message);
+      const client: Client = { kind: 'CREDIT_TRANSFER', integrator, uetr: message.transactionIdentifiers.uetr, messageId: message.messageIdentifiers.messageIdentification, rawBody, amountMinor: BigInt(minor), accepted: false, answers: [], original: message };
+      clients.set(client.uetr, client);
+      const transfer = valid(validateCreditTransfer(parsed(rawBody)), 'CreditTransfer');
+      const send = (deps: UseCaseDeps) => acceptCreditTransfer(deps, { integrator: integratorConfig, transfer, rawBody, trace: trace0 });
+      call(client, 'credit transfer', send, 5);
+      if (workload.chance(0.1)) scheduler.after(workload.between(10, 60_000), () => call(client, 'credit transfer (duplicate)', send, 2));
+      if (workload.chance(0.15)) {
+        const status = { schema: 'PaymentStatusRequest', ...about(workload, message, now, 'PSR') };
+        const statusRaw = JSON.stringify(status);
+        const request = valid(validatePaymentStatusRequest(parsed(statusRaw)), 'PaymentStatusRequest');
+        scheduler.after(workload.between(100, 300_000), () => call(client, 'status request', (deps) => requestCreditTransferStatus(deps, { integrator: integratorConfig, request, rawBody: statusRaw, trace: trace0 }), 2));
+      }
+    } else if (choice < 0.7) {
+      const message = simLookup(workload, integrator);
+      const rawBody = JSON.stringify(message);
+      const client: Client = { kind: 'IDENTIFIER_DETERMINATION', integrator, uetr: message.request.uetr, messageId: message.messageIdentifiers.messageIdentification, rawBody, amountMinor: null, accepted: false, answers: [] };
+      clients.set(client.uetr, client);
+      const request = valid(validateIdentifierDeterminationRequest(parsed(rawBody)), 'IdentifierDeterminationRequest');
+      const respondAsync = workload.chance(0.2);
+      const send = async (deps: UseCaseDeps): Promise<string | undefined> => {
+        const result = await determineIdentifier(deps, { integrator: integratorConfig, request, rawBody, trace: trace0, respondAsync });
+        return result.kind === 'answered' ? result.response : undefined;
+      };
+      call(client, 'identifier determination', send, 5);
+      if (workload.chance(0.1)) scheduler.after(workload.between(10, 90_000), () => call(client, 'identifier determination (duplicate)', send, 2));
+    } else {
+      const expiresIn = workload.between(20_000, 900_000);
+      const message = simRequestToPay(workload, integrator, now, minor, expiresIn);
+      const rawBody = JSON.stringify(message);
+      const client: Client = { kind: 'REQUEST_TO_PAY', integrator, uetr: message.transactionIdentifiers.uetr, messageId: message.messageIdentifiers.messageIdentification, rawBody, amountMinor: BigInt(minor), accepted: false, answers: [], original: message };
+      clients.set(client.uetr, client);
+      const request = valid(validateRequestToPay(parsed(rawBody)), 'RequestToPay');
+      const send = (deps: UseCaseDeps) => requestToPay(deps, { integrator: integratorConfig, request, rawBody, trace: trace0 });
+      call(client, 'request-to-pay', send, 5);
+      if (workload.chance(0.1)) scheduler.after(workload.between(10, 60_000), () => call(client, 'request-to-pay (duplicate)', send, 2));
+      if (workload.chance(0.25)) {
+        const cancellation = { schema: 'RequestToPayCancellation', reasonCode: 'CUST', ...about(workload, message, now, 'RCN') };
+        const cancelRaw = JSON.stringify(cancellation);
+        const valid_ = valid(validateRequestToPayCancellation(parsed(cancelRaw)), 'RequestToPayCancellation');
+        const cancel = (deps: UseCaseDeps) => cancelRequestToPay(deps, { integrator: integratorConfig, request: valid_, rawBody: cancelRaw, trace: trace0 });
+        scheduler.after(workload.between(100, expiresIn + 60_000), () => call(client, 'cancel', cancel, 3));
+        if (workload.chance(0.2)) scheduler.after(workload.between(100, expiresIn + 60_000), () => call(client, 'cancel (duplicate)', cancel, 2));
+      }
+      if (workload.chance(0.15)) {
+        const status = { schema: 'RequestToPayStatusRequest', ...about(workload, message, now, 'RSQ'), instructingAgent: { bicfi: integrator.bicfi, clearingSystemMemberId: { memberId: integrator.memberId } } };
+        const statusRaw = JSON.stringify(status);
+        const request = valid(validateRequestToPayStatusRequest(parsed(statusRaw)), 'RequestToPayStatusRequest');
+        scheduler.after(workload.between(100, expiresIn), () => call(client, 'status request', (deps) => requestToPayStatus(deps, { integrator: integratorConfig, request, rawBody: statusRaw, trace: trace0 }), 2));
+      }
+    }
+  };
+
+  // Arrivals: a seeded Poisson-like stream, about 20 a second.
+  let at = START;
+  for (let n = 0; n < options.transactions; n += 1) {
+    at += workload.between(1, 100);
+    scheduler.at(at, arrive);
+  }
+  const arrivalsEnd = at;
+
+  // --- faults of the process, the clock and the operator, drawn at each step ---
+  const restart = (sameHost: boolean): void => {
+    scheduler.after(faultRandom.between(0, 30_000), () => {
+      incarnation += 1;
+      const number = incarnation;
+      trace(undefined, `service restarts as incarnation ${number}${sameHost ? '' : ' on another host'}`);
+      void ServiceProcess.start(world, number, sameHost).then((process) => {
+        live = process;
+      });
+    });
+  };
+  const stepFaults = (): void => {
+    if (live !== undefined && faultRandom.chance(faults.process.crash)) {
+      stats.crashes = (stats.crashes ?? 0) + 1;
+      trace(undefined, `service crashes (incarnation ${live.incarnation})`);
+      live.crash();
+      dead.push(live);
+      live = undefined;
+      restart(faultRandom.chance(0.7));
+    }
+    if (faultRandom.chance(faults.process.clockJump)) {
+      const jump = faultRandom.between(60_000, 3_600_000);
+      stats.clockJumps = (stats.clockJumps ?? 0) + 1;
+      trace(undefined, `clock jumps ${jump} ms`);
+      scheduler.jump(jump);
+    }
+    if (faultRandom.chance(faults.process.operatorRestart)) {
+      stats.operatorRestarts = (stats.operatorRestarts ?? 0) + 1;
+      trace(undefined, 'operator restarts');
+      operator.restart();
+    }
+  };
+
+  // --- invariants ---
+  const clientOf = (transaction: TransactionRecord): Client | undefined => {
+    const client = clients.get(transaction.uetr);
+    return client !== undefined && client.kind === transaction.kind && client.integrator.id === transaction.integratorId ? client : undefined;
+  };
+  const checkTransaction = async (id: string, final: boolean): Promise<void> => {
+    const transaction = await checker.getTransaction(id);
+    if (transaction === undefined) return;
+    const keys = [transaction.uetr];
+    const client = clientOf(transaction);
+    if (client === undefined) fail(id, `transaction ${id} (${transaction.kind} ${transaction.uetr}) was never asked for`, keys);
+    client!.transactionId = id;
+    // Money: the amount accepted is the amount stored and the amount the scheme got.
+    if (client!.amountMinor !== transaction.amountMinor) fail(id, `amount stored ${transaction.amountMinor} differs from the amount sent ${client!.amountMinor}`, keys);
+    // History: a legal path of the machine from its first state to the current one, versions 1..n.
+    const machine = MACHINES.get(transaction.kind)!;
+    const history = await checker.history(id);
+    let from: string | undefined;
+    history.forEach((row, index) => {
+      // A change that enters no state moves the version without a history row: versions only increase.
+      const before = history[index - 1]?.version ?? 0;
+      if (index === 0 ? row.version !== 1 : row.version <= before) fail(id, `history version ${row.version} after ${before}`, keys);
+      if (from === undefined) {
+        if (row.toState !== machine.initialState) fail(id, `history starts at ${row.toState}, not ${machine.initialState}`, keys);
+      } else if (!(machine.transitions[from] ?? []).includes(row.toState)) fail(id, `history has the illegal transition ${from} -> ${row.toState}`, keys);
+      if (row.fromState !== (from ?? null)) fail(id, `history row v${row.version} says it left ${row.fromState}, the row before entered ${from}`, keys);
+      from = row.toState;
+    });
+    const last = history.at(-1)?.version ?? 0;
+    if (from !== transaction.state || last > transaction.version) fail(id, `history ends at ${from} v${last}, the transaction is ${transaction.state} v${transaction.version}`, keys);
+    const states = new Set(history.map((row) => row.toState));
+    const data = transaction.data as Record<string, unknown>;
+    if (transaction.kind === 'CREDIT_TRANSFER') {
+      const verdict = (data.verdict as { outcome?: string } | undefined)?.outcome;
+      const given = operator.transfers.get(id);
+      if (given !== undefined && given.amountMinor !== transaction.amountMinor) fail(id, `the scheme got amount ${given.amountMinor}, the transfer is ${transaction.amountMinor}`, keys);
+      if (given !== undefined && given.uetr !== transaction.uetr) fail(id, `the scheme got uetr ${given.uetr} for transaction ${transaction.uetr}`, keys);
+      if (verdict === 'APPROVED' && given?.status !== 'ACCEPTED') fail(id, `APPROVED, but the scheme said ${given?.status ?? 'nothing'}`, keys);
+      if (verdict === 'REJECTED' && given?.status !== 'REJECTED') fail(id, `REJECTED, but the scheme said ${given?.status ?? 'nothing'}`, keys);
+    }
+    if (transaction.kind === 'REQUEST_TO_PAY') {
+      const given = operator.requests.get(id);
+      if (given !== undefined && given.amountMinor !== transaction.amountMinor) fail(id, `the scheme got amount ${given.amountMinor}, the request is ${transaction.amountMinor}`, keys);
+      if (states.has('REQUEST_TO_PAY_STATUS_PAID') && (states.has('REQUEST_TO_PAY_STATUS_EXPIRED') || states.has('REQUEST_TO_PAY_STATUS_CANCELLED'))) fail(id, 'request-to-pay both PAID and EXPIRED/CANCELLED', keys);
+      if (states.has('REQUEST_TO_PAY_STATUS_PAID') && given?.final !== 'PAID') fail(id, `PAID, but the scheme says ${given?.final ?? 'nothing'}`, keys);
+      if (states.has('REQUEST_TO_PAY_STATUS_REJECTED') && given !== undefined && given.final !== 'REJECTED') fail(id, `REJECTED, but the scheme says ${given.final ?? 'nothing'}`, keys);
+      if (states.has('REQUEST_TO_PAY_STATUS_CANCELLED') && given?.final === 'PAID' && states.has('REQUEST_TO_PAY_REQUEST_DELIVERED')) fail(id, 'CANCELLED after the scheme held it, but the debtor paid', keys);
+      if (final && states.has('REQUEST_TO_PAY_STATUS_EXPIRED') && given?.final === 'PAID') stats.expiryRaces = (stats.expiryRaces ?? 0) + 1;
+    }
+    if (transaction.kind === 'IDENTIFIER_DETERMINATION') {
+      const response = data.response as string | undefined;
+      for (const answer of client!.answers) if (answer !== response) fail(id, 'a sync lookup was answered otherwise than the stored answer', keys);
+      const given = operator.lookups.get(id);
+      if (response !== undefined && given !== undefined && given.outcome === 'SUCCESSFUL' && !response.includes(given.account) && !response.includes('TIMEOUT') && response.includes('SUCCESSFUL')) fail(id, 'the stored answer names another account than the scheme', keys);
+    }
+    // Callbacks and events: what the integrator processed, in order, each change at most once acknowledged.
+    const outbox = await checker.outbox(id);
+    for (const channel of ['callback', 'event'] as const) {
+      const seen = integrators.order.get(`${id} ${channel}`) ?? [];
+      for (let i = 1; i < seen.length; i += 1) if (seen[i]!.seq < seen[i - 1]!.seq) fail(id, `${channel}s reached the integrator out of order (seq ${seen[i - 1]!.seq} then ${seen[i]!.seq})`, keys);
+    }
+    for (const row of outbox) {
+      const receipt = integrators.receipts.get(row.id);
+      if (row.status === 'DELIVERED' && receipt === undefined) fail(id, `${row.channel} ${row.id} is DELIVERED but the integrator never had it`, keys);
+      if (row.channel === 'callback' && row.body.includes('"outcome"')) {
+        const outcome = /"outcome":"([A-Z]+)"/.exec(row.body)?.[1];
+        const given = operator.transfers.get(id);
+        if (outcome === 'APPROVED' && given?.status !== 'ACCEPTED') fail(id, `a callback says APPROVED, the scheme said ${given?.status ?? 'nothing'}`, keys);
+        if (outcome === 'REJECTED' && given?.status !== 'REJECTED') fail(id, `a callback says REJECTED, the scheme said ${given?.status ?? 'nothing'}`, keys);
+      }
+      if (final) {
+        if (row.channel === 'callback' && row.status === 'PENDING') fail(id, `callback ${row.id} still PENDING at the end`, keys);
+        const attempts = await checker.deliveryAttempts(row.id);
+        if (attempts.filter((attempt) => attempt.delivered).length > 1) fail(id, `${row.channel} ${row.id} recorded as delivered twice`, keys);
+      }
+    }
+    if (final) {
+      const finished = FINAL_STATES.get(transaction.kind)?.has(transaction.state) === true;
+      const undelivered = outbox.some((row) => row.channel === 'callback' && row.status === 'UNDELIVERED');
+      if (!finished && !undelivered) fail(id, `not final at the end: ${transaction.state}${transaction.dueAt === null ? ' with no timer' : ` (due in ${transaction.dueAt - scheduler.now()} ms)`}`, keys);
+    }
+  };
+  const checkEnd = async (): Promise<void> => {
+    for (const client of clients.values()) {
+      const transaction = await checker.findTransaction(client.integrator.id, client.uetr, client.kind);
+      if (client.accepted && transaction === undefined) fail(undefined, `${client.kind} ${client.uetr} was accepted and is lost`, [client.uetr]);
+      if (transaction !== undefined && transaction.messageId !== client.messageId) fail(transaction.id, `${client.uetr} stored under message ${transaction.messageId}, sent as ${client.messageId}`, [client.uetr]);
+      if (transaction !== undefined) await checkTransaction(transaction.id, true);
+    }
+  };
+
+  // --- the run ---
+  const nextDue = db.prepare(
+    `SELECT MIN(t) FROM (SELECT MIN(due_at) AS t FROM transactions WHERE due_at IS NOT NULL UNION ALL SELECT MIN(next_attempt_at) FROM outbox WHERE status = 'PENDING')`,
+  ).pluck();
+  const unsettled = db.prepare(`SELECT COUNT(*) FROM outbox WHERE status = 'PENDING'`).pluck();
+  const drainLimit = arrivalsEnd + 4 * 86_400_000;
+  let draining = false;
+  try {
+    for (;;) {
+      await settle();
+      if (violation !== undefined) break;
+      for (const id of touched) await checkTransaction(id, false);
+      touched.clear();
+      if (!draining && scheduler.now() > arrivalsEnd + 900_000) {
+        draining = true;
+        operator.faults = NO_SCHEME_FAULTS;
+        integrators.faults = NO_INTEGRATOR_FAULTS;
+        trace(undefined, 'faults end: draining');
+      }
+      if (draining) {
+        if (live === undefined) {
+          scheduler.step();
+          step += 1;
+          continue;
+        }
+        if (step % 50 === 0 && (unsettled.get() as number) === 0 && (await allFinal())) break;
+        if (scheduler.now() > drainLimit) break;
+        // Idle but for the service's polls: jump to the next thing due in the store.
+        const world = scheduler.nextWorldAt();
+        const due = nextDue.get() as number | bigint | null;
+        const dueAt = due === null ? undefined : Number(due);
+        const target = Math.min(world ?? Infinity, dueAt ?? Infinity);
+        if (Number.isFinite(target) && target > scheduler.now() + 5_000) scheduler.jump(target - scheduler.now() - 1_000);
+      } else {
+        stepFaults();
+      }
+      if (!scheduler.step()) break;
+      step += 1;
+    }
+    await settle();
+    if (violation === undefined) await checkEnd();
+  } catch (error) {
+    if (!(error instanceof Stop)) throw error;
+  }
+  const final = db.prepare('SELECT id, state, version FROM transactions ORDER BY id').all() as { id: string; state: string; version: number }[];
+  for (const row of final) hash.update(`${row.id} ${row.state} ${row.version}\n`);
+  // The last process ends as a crash does: in-flight work waits on simulated time, which no longer passes.
+  live?.crash();
+  if (live !== undefined) dead.push(live);
+  for (const process of dead) await process.bury().catch(() => undefined);
+  db.close();
+  await checker.close();
+  removeDatabase(file);
+  stats.transactions = final.length;
+  stats.schemeAnswers = operator.answersSent;
+  stats.deliveryAttempts = integrators.attempts;
+  return { seed: options.seed, violation, traceHash: hash.digest('hex'), steps: step, simulatedMs: scheduler.now() - START, stats };
+
+  async function allFinal(): Promise<boolean> {
+    const rows = db.prepare('SELECT kind, state FROM transactions').all() as { kind: TransactionKind; state: string }[];
+    return rows.every((row) => FINAL_STATES.get(row.kind)?.has(row.state) === true);
+  }
+}
+
+async function simConfig(): Promise<Config> {
+  return configFromObject({
+    database: 'sqlite::memory:',
+    auth: { mode: 'basic' },
+    integrators: SIM_INTEGRATORS.map((integrator) => ({
+      id: integrator.id,
+      institution: { bicfi: integrator.bicfi, memberId: integrator.memberId },
+      allowlist: ['127.0.0.1/32'],
+      credentials: { username: `${integrator.id}-user`, passwordHash: 'scrypt$1024$8$1$c2FsdHNhbHRzYWx0c2FsdA$aGFzaGhhc2hoYXNoaGFzaA' },
+      partnerApiUrl: `http://${integrator.id}.invalid/partner-api/v1`,
+      eventsApiUrl: `http://${integrator.id}.invalid/events-api/v1`,
+      events: integrator.events ? { typeNames: integrator.eventTypeNames } : false,
+      identifierDetermination: integrator.identifierDetermination,
+      schemes: ['ZA_RPP', 'ZA_RTC'],
+    })),
+  });
+}
+
+export type { Store };

@@ -1,0 +1,132 @@
+import type { Clock, TimerHandle, Timers } from '../src/ports/clock.js';
+
+/**
+ * Simulated time. Nothing in a simulation waits for real time: every timer of the service (the
+ * engine's and dispatcher's polls, a held lookup's wait) and every event of the world (an
+ * arrival, a scheme answer, an integrator's reply, a crash) is an entry of one queue ordered by
+ * (due time, insertion order). The run takes the next entry only once the service is idle (no
+ * callback queued on the event loop), moves the clock to its time and runs it. With no real I/O,
+ * no thread and no real timer involved, the same seed runs the same program the same way.
+ */
+interface Entry {
+  readonly at: number;
+  readonly seq: number;
+  readonly run: () => void;
+  /** The process incarnation that set it (0: the world, which never crashes). */
+  readonly owner: number;
+  cancelled: boolean;
+}
+
+export class Scheduler implements Clock {
+  #now: number;
+  #seq = 0;
+  readonly #heap: Entry[] = [];
+
+  constructor(start: number) {
+    this.#now = start;
+  }
+
+  now(): number {
+    return this.#now;
+  }
+
+  /** Move the clock forward (a jump across budgets and expiries): entries due before it run late, in their order. */
+  jump(ms: number): void {
+    this.#now += ms;
+  }
+
+  at(at: number, run: () => void, owner = 0): Entry {
+    const entry: Entry = { at: Math.max(at, this.#now), seq: this.#seq++, run, owner, cancelled: false };
+    this.#push(entry);
+    return entry;
+  }
+
+  after(ms: number, run: () => void, owner = 0): Entry {
+    return this.at(this.#now + Math.max(0, ms), run, owner);
+  }
+
+  /** The Timers port of one process incarnation: its timers die with it (cancelOwner). */
+  timersOf(owner: number): Timers {
+    return {
+      setTimeout: (callback, ms) => this.after(ms, callback, owner),
+      clearTimeout: (handle: TimerHandle) => {
+        if (handle !== undefined && handle !== null) (handle as Entry).cancelled = true;
+      },
+    };
+  }
+
+  cancelOwner(owner: number): void {
+    for (const entry of this.#heap) if (entry.owner === owner) entry.cancelled = true;
+  }
+
+  /** Due time of the next live entry that is not a timer of the service, if any. */
+  nextWorldAt(): number | undefined {
+    let best: number | undefined;
+    for (const entry of this.#heap) if (!entry.cancelled && entry.owner === 0 && (best === undefined || entry.at < best)) best = entry.at;
+    return best;
+  }
+
+  get size(): number {
+    return this.#heap.length;
+  }
+
+  /** Take the next live entry, move the clock to its time (never backwards), and run it. False when none is left. */
+  step(): boolean {
+    for (;;) {
+      const entry = this.#pop();
+      if (entry === undefined) return false;
+      if (entry.cancelled) continue;
+      if (entry.at > this.#now) this.#now = entry.at;
+      entry.run();
+      return true;
+    }
+  }
+
+  #less(a: Entry, b: Entry): boolean {
+    return a.at < b.at || (a.at === b.at && a.seq < b.seq);
+  }
+
+  #push(entry: Entry): void {
+    const heap = this.#heap;
+    heap.push(entry);
+    let i = heap.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.#less(heap[i]!, heap[parent]!)) break;
+      [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+      i = parent;
+    }
+  }
+
+  #pop(): Entry | undefined {
+    const heap = this.#heap;
+    const top = heap[0];
+    const last = heap.pop();
+    if (top === undefined || last === undefined || heap.length === 0) return top;
+    heap[0] = last;
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let smallest = i;
+      if (left < heap.length && this.#less(heap[left]!, heap[smallest]!)) smallest = left;
+      if (right < heap.length && this.#less(heap[right]!, heap[smallest]!)) smallest = right;
+      if (smallest === i) break;
+      [heap[i], heap[smallest]] = [heap[smallest]!, heap[i]!];
+      i = smallest;
+    }
+    return top;
+  }
+}
+
+/**
+ * Resolves once the event loop has nothing queued but this call's own turn: every promise
+ * chain and every setImmediate the service started (the store's group commit) has run.
+ */
+export async function settle(): Promise<void> {
+  for (let turns = 0; turns < 10_000; turns += 1) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (!process.getActiveResourcesInfo().includes('Immediate')) return;
+  }
+  throw new Error('the service never went idle (10,000 turns of the event loop)');
+}

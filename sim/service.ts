@@ -1,0 +1,254 @@
+import { rmSync } from 'node:fs';
+import { pino } from 'pino';
+import { openSqliteStore } from '../src/adapters/store-sqlite/sqlite-store.js';
+import type { Config, IntegratorConfig } from '../src/config/types.js';
+import { TIME_BUDGET_MS_DEFAULTS } from '../src/config/schema.js';
+import type { SchemeName } from '../src/domain/schemes.js';
+import { Dispatcher } from '../src/engine/dispatcher.js';
+import { Engine } from '../src/engine/engine.js';
+import { recoverAtStart } from '../src/engine/crash-recovery.js';
+import type { Ids } from '../src/ports/clock.js';
+import type { Processing } from '../src/ports/processing.js';
+import type { SchemeConnector, SchemeInbound } from '../src/ports/scheme.js';
+import type { Store } from '../src/ports/store.js';
+import type { SimIntegrators } from './integrator.js';
+import type { SimOperator } from './operator.js';
+import type { Random } from './random.js';
+import type { Scheduler } from './scheduler.js';
+
+/** Wraps the store a process sees (a known bug injected, a fault): given the real one, returns what the process uses. */
+export type StoreWrapper = (store: Store, process: ServiceProcess) => Store;
+
+/** What every process of a run shares: the world outside the process (files, operator, integrators, time). */
+export interface World {
+  readonly file: string;
+  readonly config: Config;
+  readonly scheduler: Scheduler;
+  readonly random: Random;
+  readonly ids: Ids;
+  readonly operator: SimOperator;
+  readonly integrators: SimIntegrators;
+  readonly wrapStore?: StoreWrapper;
+  /** Told of every transaction a write names (its invariants are checked after the step). */
+  readonly touched: (transactionId: string) => void;
+}
+
+/** The use cases' dependencies, as the HTTP routes get them. */
+export interface UseCaseDeps {
+  readonly store: Store;
+  readonly clock: Scheduler;
+  readonly ids: Ids;
+  readonly processing: Processing;
+  readonly delivery: Dispatcher;
+  readonly proxyPayments: Config['proxyPayments'];
+  readonly timeBudgetMs: (scheme: SchemeName) => number;
+  readonly pollIntervalMs: number;
+  readonly expiryHorizonMs: number;
+  readonly timers: ReturnType<Scheduler['timersOf']>;
+}
+
+const NEVER = new Promise<never>(() => undefined);
+
+/**
+ * One incarnation of the service process: its own store connection on the run's SQLite file,
+ * engine, dispatcher and use-case wiring, as main.ts composes them. A crash drops it whole: its
+ * timers are cancelled, every call it makes through a port from then on never returns (its
+ * promises are abandoned mid-flight, as a dead process's are), and the world's calls into it
+ * (a scheme answer) fail, so their senders try again. Writes it had already queued commit or not
+ * as the store had them; nothing it held in memory survives.
+ */
+export class ServiceProcess {
+  readonly incarnation: number;
+  readonly instanceId: string;
+  alive = true;
+  #store: Store | undefined;
+  #raw: Store | undefined;
+  #engine: Engine | undefined;
+  #dispatcher: Dispatcher | undefined;
+  #deps: UseCaseDeps | undefined;
+  readonly #world: World;
+  #onDeath: (() => void)[] = [];
+
+  private constructor(world: World, incarnation: number) {
+    this.#world = world;
+    this.incarnation = incarnation;
+    // instanceIdOf's form: the same host, a pid per incarnation, so a restart ends the dead one's leases.
+    this.instanceId = `sim:${incarnation}:x`;
+  }
+
+  static async start(world: World, incarnation: number, sameHost: boolean): Promise<ServiceProcess> {
+    const process = new ServiceProcess(world, incarnation);
+    await process.#start(sameHost);
+    return process;
+  }
+
+  get deps(): UseCaseDeps {
+    if (this.#deps === undefined) throw new Error('process not started');
+    return this.#deps;
+  }
+
+  get store(): Store {
+    if (this.#store === undefined) throw new Error('process not started');
+    return this.#store;
+  }
+
+  async #start(sameHost: boolean): Promise<void> {
+    const world = this.#world;
+    const { config, scheduler } = world;
+    const raw = await openSqliteStore(world.file, { writerThread: 'main' });
+    this.#raw = raw;
+    const guarded = this.#guard(raw);
+    const store = world.wrapStore === undefined ? guarded : world.wrapStore(guarded, this);
+    this.#store = store;
+    const timers = scheduler.timersOf(this.incarnation);
+    const random = () => world.random.next();
+    const integrators = new Map<string, IntegratorConfig>(config.integrators.map((integrator) => [integrator.id, integrator]));
+    const log = pino({ level: 'silent' });
+    const connector = this.#guardConnector(world.operator);
+    const connectors = new Map<SchemeName, SchemeConnector>(world.operator.schemes.map((scheme) => [scheme, connector]));
+    const sender = world.integrators;
+    const dispatcher: Dispatcher = new Dispatcher({
+      store,
+      sender: {
+        send: (message, integrator) => this.#call(() => sender.send(message, integrator)),
+        call: () => this.#call(() => sender.call()),
+        close: () => Promise.resolve(),
+      },
+      integrators,
+      clock: scheduler,
+      timers,
+      random,
+      instanceId: this.instanceId,
+      log,
+      retryScheduleMs: config.delivery.retryScheduleMs,
+      retryJitterRatio: config.delivery.retryJitterRatio,
+      leaseMs: config.delivery.leaseMs,
+      pollIntervalMs: config.delivery.pollIntervalMs,
+      onCallbackOutcome: (record, outcome) => engine.callbackOutcome(record, outcome.delivered),
+    });
+    const engine: Engine = new Engine({
+      store,
+      clock: scheduler,
+      ids: world.ids,
+      connectors,
+      integrators,
+      schemes: config.schemes,
+      instanceId: this.instanceId,
+      log,
+      delivery: dispatcher,
+      partner: sender,
+      timers,
+      random,
+      options: { pollIntervalMs: 1_000 },
+    });
+    const processing: Processing = {
+      leaseForNew: () => engine.leaseForNew(),
+      accepted: (work) => engine.accepted(work),
+      decideNow: (transactionId) => engine.decideNow(transactionId),
+      request: (transactionId, request) => engine.request(transactionId, request),
+    };
+    this.#engine = engine;
+    this.#dispatcher = dispatcher;
+    this.#deps = {
+      store,
+      clock: scheduler,
+      ids: world.ids,
+      processing,
+      delivery: dispatcher,
+      proxyPayments: config.proxyPayments,
+      timeBudgetMs: (scheme) => config.schemes[scheme]?.timeBudgetMs ?? TIME_BUDGET_MS_DEFAULTS[scheme],
+      pollIntervalMs: config.server.heldRequestPollMs,
+      expiryHorizonMs: config.requestToPay.expiryHorizonMs,
+      timers,
+    };
+    const inbound: SchemeInbound = {
+      receive: (report) => (this.alive ? this.#call(() => engine.receive(report), true) : Promise.reject(new Error('service down'))),
+      originate: () => Promise.reject(new Error('the simulation originates nothing yet')),
+    };
+    await world.operator.start(inbound);
+    // Another host's restart leaves the dead process's leases to lapse; the same host's ends them.
+    const exists = (pid: number): boolean => pid === this.incarnation || !sameHost;
+    await recoverAtStart(store, this.instanceId, scheduler.now(), exists);
+    engine.start();
+    dispatcher.start();
+  }
+
+  /** The process dies: nothing it started continues, nothing it holds in memory is kept. */
+  crash(): void {
+    if (!this.alive) return;
+    this.alive = false;
+    this.#world.scheduler.cancelOwner(this.incarnation);
+    for (const callback of this.#onDeath) callback();
+    this.#onDeath = [];
+  }
+
+  /** Close the dead process's connection once its queued writes have gone their way. */
+  async bury(): Promise<void> {
+    await this.#raw?.close();
+  }
+
+  /** A call from this process through a port: once the process is dead its answer never arrives; `failOnDeath`: the caller outside learns it failed. */
+  #call<T>(call: () => Promise<T>, failOnDeath = false): Promise<T> {
+    if (!this.alive) return NEVER;
+    return new Promise<T>((resolve, reject) => {
+      if (failOnDeath) this.#onDeath.push(() => reject(new Error('service crashed')));
+      call().then(
+        (value) => {
+          if (this.alive) resolve(value);
+          else if (failOnDeath) reject(new Error('service crashed'));
+        },
+        (error: unknown) => {
+          if (this.alive || failOnDeath) reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    });
+  }
+
+  #guard(store: Store): Store {
+    const touched = this.#world.touched;
+    return new Proxy(store, {
+      get: (target, property, receiver) => {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (typeof value !== 'function') return value;
+        const method = value as (...args: unknown[]) => unknown;
+        if (property === 'onChange' || property === 'close') return method.bind(target);
+        return (...args: unknown[]) => {
+          noteTouched(property, args, touched);
+          return this.#call(() => method.apply(target, args) as Promise<unknown>);
+        };
+      },
+    });
+  }
+
+  #guardConnector(operator: SimOperator): SchemeConnector {
+    const call = <T>(fn: () => Promise<T>): Promise<T> => this.#call(fn);
+    return {
+      family: operator.family,
+      schemes: operator.schemes,
+      capabilities: operator.capabilities,
+      check: () => operator.check(),
+      submit: (transfer) => call(() => operator.submit(transfer)),
+      enquire: (transfer) => call(() => operator.enquire(transfer)),
+      resolve: (lookup) => call(() => operator.resolve(lookup)),
+      requestToPay: (request) => call(() => operator.requestToPay(request)),
+      cancelRequestToPay: (cancellation) => call(() => operator.cancelRequestToPay(cancellation)),
+      answerLookup: () => operator.answerLookup(),
+      answerCredit: () => operator.answerCredit(),
+      reportRequestToPay: () => operator.reportRequestToPay(),
+      answerWithdrawal: () => operator.answerWithdrawal(),
+      start: (inbound) => operator.start(inbound),
+      stop: () => operator.stop(),
+    };
+  }
+}
+
+function noteTouched(method: string | symbol, args: unknown[], touched: (transactionId: string) => void): void {
+  const first = args[0] as Record<string, unknown> | undefined;
+  if (method === 'applyChange' && typeof first?.transactionId === 'string') touched(first.transactionId);
+  if (method === 'intake' && typeof first?.id === 'string') touched(first.id);
+  if (method === 'recordRequest' && typeof first?.transactionId === 'string') touched(first.transactionId);
+}
+
+export function removeDatabase(file: string): void {
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+}
