@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -116,7 +117,7 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
     }
   };
   const touched = new Set<string>();
-  const file = join(tmpdir(), `regpay-sim-${process.pid}-${options.seed}.db`);
+  const file = join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), `regpay-sim-${process.pid}-${options.seed}.db`);
   removeDatabase(file);
   const config = await simConfig();
   const idRandom = root.fork();
@@ -368,8 +369,11 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
       const given = operator.lookups.get(id);
       if (response !== undefined && given !== undefined && given.outcome === 'SUCCESSFUL' && !response.includes(given.account) && !response.includes('TIMEOUT') && response.includes('SUCCESSFUL')) fail(id, 'the stored answer names another account than the scheme', keys);
     }
-    // Callbacks and events: what the integrator processed, in order, each change at most once acknowledged.
+    // One event per state entered (the first one's at intake), for an integrator that takes events.
     const outbox = await checker.outbox(id);
+    const events = outbox.filter((row) => row.channel === 'event').length;
+    if (integratorConfigs.get(transaction.integratorId)?.events === true && events !== history.length) fail(id, `${history.length} states entered, ${events} events queued`, keys);
+    // Callbacks and events: what the integrator processed, in order, each change at most once acknowledged.
     for (const channel of ['callback', 'event'] as const) {
       const seen = integrators.order.get(`${id} ${channel}`) ?? [];
       for (let i = 1; i < seen.length; i += 1) if (seen[i]!.seq < seen[i - 1]!.seq) fail(id, `${channel}s reached the integrator out of order (seq ${seen[i - 1]!.seq} then ${seen[i]!.seq})`, keys);
@@ -410,6 +414,10 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
   ).pluck();
   const unsettled = db.prepare(`SELECT COUNT(*) FROM outbox WHERE status = 'PENDING'`).pluck();
   const drainLimit = arrivalsEnd + 4 * 86_400_000;
+  // The drain also ends once nothing has moved for 6 simulated hours (a stuck transaction is then reported).
+  const progress = db.prepare(`SELECT (SELECT COUNT(*) FROM state_history) + (SELECT COUNT(*) FROM outbox WHERE status <> 'PENDING')`).pluck();
+  let lastProgress = -1;
+  let lastProgressAt = 0;
   let draining = false;
   try {
     for (;;) {
@@ -429,8 +437,15 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
           step += 1;
           continue;
         }
-        if (step % 50 === 0 && (unsettled.get() as number) === 0 && (await allFinal())) break;
+        if (step % 50 === 0 && (unsettled.get() as number) === 0 && allFinal()) break;
         if (scheduler.now() > drainLimit) break;
+        if (step % 50 === 0) {
+          const moved = Number(progress.get());
+          if (moved !== lastProgress) {
+            lastProgress = moved;
+            lastProgressAt = scheduler.now();
+          } else if (scheduler.now() - lastProgressAt > 6 * 3_600_000) break;
+        }
         // Idle but for the service's polls: jump to the next thing due in the store.
         const world = scheduler.nextWorldAt();
         const due = nextDue.get() as number | bigint | null;
@@ -462,7 +477,7 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
   stats.deliveryAttempts = integrators.attempts;
   return { seed: options.seed, violation, traceHash: hash.digest('hex'), steps: step, simulatedMs: scheduler.now() - START, stats };
 
-  async function allFinal(): Promise<boolean> {
+  function allFinal(): boolean {
     const rows = db.prepare('SELECT kind, state FROM transactions').all() as { kind: TransactionKind; state: string }[];
     return rows.every((row) => FINAL_STATES.get(row.kind)?.has(row.state) === true);
   }

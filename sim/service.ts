@@ -63,8 +63,6 @@ export class ServiceProcess {
   alive = true;
   #store: Store | undefined;
   #raw: Store | undefined;
-  #engine: Engine | undefined;
-  #dispatcher: Dispatcher | undefined;
   #deps: UseCaseDeps | undefined;
   readonly #world: World;
   #onDeath: (() => void)[] = [];
@@ -147,8 +145,6 @@ export class ServiceProcess {
       decideNow: (transactionId) => engine.decideNow(transactionId),
       request: (transactionId, request) => engine.request(transactionId, request),
     };
-    this.#engine = engine;
-    this.#dispatcher = dispatcher;
     this.#deps = {
       store,
       clock: scheduler,

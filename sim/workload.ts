@@ -42,7 +42,7 @@ export function simLookup(random: Random, integrator: SimIntegrator): Identifier
   message.messageIdentifiers.messageIdentification = `MSG${random.uuid4().replaceAll('-', '')}`;
   message.request.uetr = random.uuid4();
   message.request.verificationIdentification = `VRF${random.uuid4().replaceAll('-', '')}`;
-  message.request.requestor = { ...message.request.requestor, bicfi: integrator.bicfi, memberId: integrator.memberId } as typeof message.request.requestor;
+  message.request.requestor = { ...message.request.requestor, bicfi: integrator.bicfi, memberId: integrator.memberId };
   if (message.request.instructingAgent !== undefined) message.request.instructingAgent = agent(integrator);
   return message;
 }

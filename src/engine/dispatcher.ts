@@ -204,7 +204,7 @@ export class Dispatcher implements OutboxDelivery {
     this.#waiting.clear();
     this.#waitingCount = 0;
     const settled = Promise.allSettled([...this.#inFlight.values()]);
-    let timer: TimerHandle | undefined;
+    let timer: TimerHandle;
     const patience = new Promise<'timeout'>((resolve) => {
       timer = this.#timers.setTimeout(() => resolve('timeout'), this.#stopTimeoutMs);
     });
