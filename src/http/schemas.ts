@@ -269,7 +269,9 @@ export const SchemeHealthReportSchema = Type.Object(
 
 export const TimeoutCauseSchema = Type.Object(
   {
-    budget: Type.String({ description: 'Which time budget ran out, in words, with the configuration that sets it' }),
+    budget: Type.String({ description: "Which time budget ran out, in words (the scheme's time budget, the integrator's answer budget)" }),
+    setting: Type.String({ description: 'The configuration that sets it, e.g. schemes.ZA_RPP.timeBudgetMs' }),
+    countedFrom: Type.String({ description: 'What it is counted from' }),
     budgetMs: Nullable(Count('Its length in ms, as configured now (or as the event carried it)')),
     ranOutAt: Nullable(DateTimeText('When it ran out')),
   },

@@ -151,14 +151,18 @@ void describe('the admin API for finding stuck payments', () => {
     const timeline = (await get(`/admin/v1/transactions/${stuck.id}`)).body;
     const timeout = timeline.history.find((entry: any) => entry.toState === 'PAYMENT_AUTH_TIMEOUT');
     assert.deepEqual(timeout.timeout, {
-      budget: "the scheme's time budget (schemes.ZA_RPP.timeBudgetMs), counted from the first submission to the scheme",
+      budget: "the scheme's time budget",
+      setting: 'schemes.ZA_RPP.timeBudgetMs',
+      countedFrom: 'the first submission to the scheme',
       budgetMs: 10_000,
       ranOutAt: new Date(NOW - 5 * MINUTE + 10_000).toISOString(),
     });
     assert.ok(timeline.history.filter((entry: any) => entry.toState !== 'PAYMENT_AUTH_TIMEOUT').every((entry: any) => !('timeout' in entry)), 'only a timeout names a budget');
     const inboundTimeout = (await get(`/admin/v1/transactions/${inbound.id}`)).body.history.find((entry: any) => entry.toState === 'PAYMENT_AUTH_TIMEOUT');
     assert.deepEqual(inboundTimeout.timeout, {
-      budget: "the integrator's answer budget (its inbound.answerTimeoutMs), counted from the scheme's message",
+      budget: "the integrator's answer budget",
+      setting: 'integrators[0].inbound.answerTimeoutMs (bank-a)',
+      countedFrom: "the scheme's message",
       budgetMs: 4_000,
       ranOutAt: new Date(NOW - 3 * MINUTE + 4_000).toISOString(),
     });

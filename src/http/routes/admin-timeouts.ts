@@ -11,26 +11,32 @@ import { iso, isRecord } from './admin.js';
  */
 export interface TimeoutCause {
   readonly budget: string;
+  /** The configuration that sets it. */
+  readonly setting: string;
+  readonly countedFrom: string;
   readonly budgetMs: number | null;
   readonly ranOutAt: string | null;
 }
 
-type BudgetOf = (transaction: TransactionRecord, config: Pick<Config, 'schemes' | 'integrators'>) => { readonly budget: string; readonly budgetMs: number | null };
+type Budget = Omit<TimeoutCause, 'ranOutAt'>;
+type BudgetOf = (transaction: TransactionRecord, config: Pick<Config, 'schemes' | 'integrators'>) => Budget;
 
 const schemeBudget =
-  (counted: string): BudgetOf =>
+  (countedFrom: string): BudgetOf =>
   (transaction, config) => ({
-    budget: `the scheme's time budget (schemes.${transaction.scheme}.timeBudgetMs), counted from ${counted}`,
+    budget: "the scheme's time budget",
+    setting: `schemes.${transaction.scheme}.timeBudgetMs`,
+    countedFrom,
     budgetMs: config.schemes[transaction.scheme]?.timeBudgetMs ?? null,
   });
 
 const answerBudget: BudgetOf = (transaction, config) => {
-  const own = config.integrators.find((integrator) => integrator.id === transaction.integratorId)?.inbound.answerTimeoutMs;
+  const index = config.integrators.findIndex((integrator) => integrator.id === transaction.integratorId);
+  const own = config.integrators[index]?.inbound.answerTimeoutMs;
   return {
-    budget:
-      own === undefined
-        ? `the integrator's answer budget (schemes.${transaction.scheme}.inbound.answerTimeoutMs), counted from the scheme's message`
-        : `the integrator's answer budget (its inbound.answerTimeoutMs), counted from the scheme's message`,
+    budget: "the integrator's answer budget",
+    setting: own === undefined ? `schemes.${transaction.scheme}.inbound.answerTimeoutMs` : `integrators[${index}].inbound.answerTimeoutMs (${transaction.integratorId})`,
+    countedFrom: "the scheme's message",
     budgetMs: own ?? config.schemes[transaction.scheme]?.inbound.answerTimeoutMs ?? null,
   };
 };
@@ -48,9 +54,9 @@ const BUDGETS: Readonly<Record<TransactionKind, BudgetOf | undefined>> = {
 export function timeoutCause(transaction: TransactionRecord, state: string, cause: unknown, config: Pick<Config, 'schemes' | 'integrators'>): TimeoutCause | undefined {
   const budgetOf = BUDGETS[transaction.kind];
   if (budgetOf === undefined || !state.endsWith('_TIMEOUT')) return undefined;
-  const { budget, budgetMs } = budgetOf(transaction, config);
+  const budget = budgetOf(transaction, config);
   // The event may carry the budget it ran out of (SchemeTimeout {timeBudgetMs}): that one, not today's configuration.
   const carried = isRecord(cause) && typeof cause['timeBudgetMs'] === 'number' ? cause['timeBudgetMs'] : undefined;
   const deadlineAt = transaction.data['deadlineAt'];
-  return { budget, budgetMs: carried ?? budgetMs, ranOutAt: typeof deadlineAt === 'number' ? iso(deadlineAt) : null };
+  return { ...budget, budgetMs: carried ?? budget.budgetMs, ranOutAt: typeof deadlineAt === 'number' ? iso(deadlineAt) : null };
 }
