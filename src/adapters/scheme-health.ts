@@ -6,7 +6,7 @@
 import type { SchemeHealth, SchemeSeries, WaitingQuery } from '../ports/store.js';
 import type { SchemeName } from '../domain/schemes.js';
 
-/** A transaction waits for its scheme while a timer runs and no outcome is decided: along transactions_due (timed rows only). */
+/** A transaction waits for its scheme while a timer runs and no outcome is decided: along transactions_claimable (timed rows only). */
 export const IN_FLIGHT_SQL = `SELECT scheme, COUNT(*) AS n FROM transactions WHERE due_at IS NOT NULL AND outcome IS NULL GROUP BY scheme`;
 
 /**
@@ -129,7 +129,7 @@ export function schemeSeriesFromRows(from: number, to: number, bucketMs: number,
 /**
  * What still waits, for operators (Store.waitingTransactions), the same SQL in both stores with
  * named parameters `{open}` (a list of "KIND STATE" texts: the states each kind can leave, from
- * the machines), `{scheme}`, `{integrator}`, `{state}` (null for any), `{afterCreatedAt}`,
+ * the machines), `{scheme}`, `{integrator}`, `{state}`, `{decided}` ('yes' or 'no'; each null for any), `{afterCreatedAt}`,
  * `{afterId}` and `{limit}`. A transaction rests in a state it can leave only with a timer, so the
  * timed rows (transactions_claimable) are all there is to read, not the whole table; a final state
  * that keeps a timer for a last notice to the scheme is left out by `{open}`. Longest waiting first.
@@ -138,8 +138,14 @@ export function waitingSql(columns: string, open: string): string {
   return `SELECT ${columns}, t.due_at FROM transactions t
   WHERE t.due_at IS NOT NULL AND t.kind || ' ' || t.state ${open}
     AND ({scheme} IS NULL OR t.scheme = {scheme}) AND ({integrator} IS NULL OR t.integrator_id = {integrator}) AND ({state} IS NULL OR t.state = {state})
+    AND ({decided} IS NULL OR (CASE WHEN t.outcome IS NULL THEN 'no' ELSE 'yes' END) = {decided})
     AND (t.created_at, t.id) > ({afterCreatedAt}, {afterId})
   ORDER BY t.created_at, t.id LIMIT {limit}`;
+}
+
+/** The `{decided}` parameter of WaitingQuery.decided. */
+export function decidedParam(decided: boolean | undefined): 'yes' | 'no' | null {
+  return decided === undefined ? null : decided ? 'yes' : 'no';
 }
 
 /** The `{open}` texts of WaitingQuery.open. */

@@ -310,6 +310,8 @@ export interface WaitingQuery {
   readonly scheme?: string;
   readonly integratorId?: string;
   readonly state?: string;
+  /** Only those whose outcome is decided (true: the callback that tells it is still due) or not yet (false: waiting for an answer). */
+  readonly decided?: boolean;
   /** Continue after this row (the last of the previous page). */
   readonly after?: { readonly createdAt: number; readonly id: string };
   readonly limit: number;

@@ -1671,6 +1671,10 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
           assert.deepEqual((await store.waitingTransactions({ open: OPEN, scheme: 'ZA_RTC', limit: 100 })).map((row) => row.id), [timedOut.id]);
           assert.deepEqual((await store.waitingTransactions({ open: OPEN, integratorId: 'bank-b', limit: 100 })).map((row) => row.id), [timedOut.id]);
           assert.deepEqual((await store.waitingTransactions({ open: OPEN, state: 'PAYMENT_AUTH_TIMEOUT', limit: 100 })).map((row) => row.id), [timedOut.id]);
+          // Decided, its callback still due: waiting, but not for an answer.
+          await store.applyChange({ transactionId: newest.id, expectedVersion: 1, toState: 'PAYMENT_AUTH_REQUEST_DELIVERED', at: T0, cause: null, dueAt: T0 + 2, outbox: [], outcome: { outcome: 'APPROVED', reasonCode: null } });
+          assert.deepEqual((await store.waitingTransactions({ open: OPEN, decided: true, limit: 100 })).map((row) => row.id), [newest.id]);
+          assert.deepEqual((await store.waitingTransactions({ open: OPEN, decided: false, limit: 100 })).map((row) => row.id), [oldest.id, timedOut.id, ...sameMs.map((tx) => tx.id)]);
           assert.deepEqual(await store.waitingTransactions({ open: [], limit: 100 }), [], 'no state open, nothing waits');
 
           const page = await store.waitingTransactions({ open: OPEN, limit: 3 });

@@ -144,9 +144,16 @@ void describe('the admin API for finding stuck payments', () => {
     assert.deepEqual(page.body.transactions.map((row: any) => row.id), [stuck.id, inbound.id]);
     assert.deepEqual((await get(`/admin/v1/waiting?limit=2&cursor=${page.body.nextCursor}`)).body.transactions.map((row: any) => row.id), [fresh.id]);
 
-    const refused = await get('/admin/v1/waiting?state=REQUEST_TO_PAY_STATUS_PAID&scheme=XX&limit=0&colour=red');
+    const refused = await get('/admin/v1/waiting?state=REQUEST_TO_PAY_STATUS_PAID&scheme=XX&limit=0&decided=maybe&colour=red');
     assert.equal(refused.status, 400);
-    assert.deepEqual(refused.body.errors.map((error: any) => error.field).sort(), ['/colour', '/limit', '/scheme', '/state']);
+    assert.deepEqual(refused.body.errors.map((error: any) => error.field).sort(), ['/colour', '/decided', '/limit', '/scheme', '/state']);
+
+    // Decided, its callback still due: it waits, though not for an answer (not in flight).
+    await store.applyChange({ transactionId: fresh.id, expectedVersion: 1, toState: 'PAYMENT_AUTH_RESPONSE_PENDING', at: NOW, cause: null, dueAt: NOW + 5_000, outbox: [], outcome: { outcome: 'APPROVED', reasonCode: null } });
+    assert.deepEqual((await get('/admin/v1/waiting?decided=true')).body.transactions.map((row: any) => row.id), [fresh.id]);
+    assert.deepEqual((await get('/admin/v1/waiting?decided=false')).body.transactions.map((row: any) => row.id), [stuck.id, inbound.id]);
+    const rpp = (await get('/admin/v1/schemes/health')).body.schemes.find((scheme: any) => scheme.scheme === 'ZA_RPP');
+    assert.equal(rpp.inFlight, (await get('/admin/v1/waiting?scheme=ZA_RPP&decided=false')).body.transactions.length, 'in flight is what waits undecided');
 
     const timeline = (await get(`/admin/v1/transactions/${stuck.id}`)).body;
     const timeout = timeline.history.find((entry: any) => entry.toState === 'PAYMENT_AUTH_TIMEOUT');

@@ -198,11 +198,12 @@ void describe('the operator console in a real browser', () => {
     await stateOf(server, stuck.transactionId, 'PAYMENT_AUTH_TIMEOUT');
     await page.goto(`${server.url}/console/#/health`);
     await page.waitForSelector('article[aria-labelledby="scheme-ZA_RPP"] a.in-flight');
-    assert.match(await textOf(page, 'article[aria-labelledby="scheme-ZA_RPP"]'), /In flight\s+[1-9]/);
+    const inFlight = Number(/In flight\s+(\d+)/.exec(await textOf(page, 'article[aria-labelledby="scheme-ZA_RPP"]'))?.[1]);
+    assert.ok(inFlight >= 1, 'the stuck transfer is in flight');
 
     await page.click('article[aria-labelledby="scheme-ZA_RPP"] a.in-flight');
     await waitForText(page, stuck.uetr);
-    assert.equal(await pageHash(page), '#/waiting?scheme=ZA_RPP', 'the waiting view, narrowed to the scheme');
+    assert.equal(await pageHash(page), '#/waiting?scheme=ZA_RPP&decided=false', 'the waiting view, narrowed to the scheme and to what has no outcome yet');
     assert.equal(await textOf(page, 'h1'), 'Waiting');
     const row = (await page.evaluate(`[...document.querySelectorAll('table.waiting tbody tr')].find((each) => each.innerText.includes('${stuck.uetr}')).innerText`)) as string;
     assert.match(row, /^(\d+ min )?\d+ s\s/, 'how long it has waited first');
@@ -210,6 +211,7 @@ void describe('the operator console in a real browser', () => {
     assert.match(row, /\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\s+(in|overdue by) \d+/, 'its next timer, in UTC and from now');
     const listed = await textOf(page, 'table.waiting tbody');
     assert.ok(!listed.includes('ZA_RTC'), 'only ZA_RPP');
+    assert.equal((await page.$$('table.waiting tbody tr')).length, inFlight, 'as many as the health page counted in flight');
 
     await page.click(`table.waiting a[href$="${stuck.transactionId}"]`);
     await waitForText(page, 'Scheme messages');

@@ -69,7 +69,8 @@ export function HealthView() {
 
 function SchemeCard({ health, bucketMinutes, texts }: { readonly health: SchemeHealth; readonly bucketMinutes: number; readonly texts: ReadonlyMap<string, string> }) {
   const latency = health.latencyMs;
-  const waiting = waitingHref(new URLSearchParams({ scheme: health.scheme }));
+  // In flight: waiting for an answer (no outcome yet), as the waiting view's "not decided yet".
+  const waiting = waitingHref(new URLSearchParams({ scheme: health.scheme, decided: 'false' }));
   return (
     <article class="card" aria-labelledby={`scheme-${health.scheme}`}>
       <h2 id={`scheme-${health.scheme}`}>

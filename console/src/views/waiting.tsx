@@ -16,7 +16,8 @@ const PAGE_SIZE = 100;
 /** The API's largest page: the view shows at most this many. */
 const SHOWN_MAX = 500;
 const SCHEMES = ['ZA_RPP', 'ZA_RTC', 'ZA_EFT', 'CBPR_PLUS', 'TCIB'];
-const FILTER_KEYS = ['scheme', 'kind', 'state', 'integratorId'];
+const FILTER_KEYS = ['scheme', 'kind', 'state', 'decided', 'integratorId'];
+const EMPTY = { scheme: '', kind: '', state: '', decided: '', integratorId: '' };
 
 export function WaitingView({ filters }: { readonly filters: URLSearchParams }) {
   const api = useApi();
@@ -28,7 +29,7 @@ export function WaitingView({ filters }: { readonly filters: URLSearchParams }) 
   const key = JSON.stringify(parameters);
   const polled = usePoll(() => api<WaitingList>(`/admin/v1/waiting${query({ ...parameters, limit: shown })}`), `${key} ${shown}`, { live });
   const list = polled.data;
-  const [values, setValues] = useState({ scheme: filters.get('scheme') ?? '', kind: filters.get('kind') ?? '', state: filters.get('state') ?? '', integratorId: filters.get('integratorId') ?? '' });
+  const [values, setValues] = useState(() => ({ ...EMPTY, ...Object.fromEntries(FILTER_KEYS.map((name) => [name, filters.get(name) ?? ''])) }));
 
   const apply = (event: Event): void => {
     event.preventDefault();
@@ -44,13 +45,22 @@ export function WaitingView({ filters }: { readonly filters: URLSearchParams }) 
       </h1>
       <p class="muted lead">
         Transactions not final yet (in a state their machine can leave), those waiting longest first: how long since each was accepted, the state it waits in,
-        and when its next timer is due (an enquiry, a retry, the end of a time budget).
+        and when its next timer is due (an enquiry, a retry, the end of a time budget). Those with no outcome yet are in flight (waiting for an answer); those
+        decided wait for their callback to be acknowledged.
       </p>
       <form class="filters" onSubmit={apply} aria-label="Filter waiting transactions">
         <div class="fields">
           <Choice label="Scheme" value={values.scheme} options={SCHEMES} onChange={(scheme) => setValues({ ...values, scheme })} />
           <Choice label="Kind" value={values.kind} options={(states?.kinds ?? []).map((each) => each.kind)} onChange={(kind) => setValues({ ...values, kind, state: '' })} />
           <StateChoice value={values.state} states={states} kind={values.kind} open onChange={(state) => setValues({ ...values, state })} />
+          <label>
+            Outcome
+            <select value={values.decided} onChange={(event) => setValues({ ...values, decided: event.currentTarget.value })}>
+              <option value="">any</option>
+              <option value="false">not decided yet (in flight)</option>
+              <option value="true">decided, callback due</option>
+            </select>
+          </label>
           <label>
             Integrator
             <input value={values.integratorId} onInput={(event) => setValues({ ...values, integratorId: event.currentTarget.value })} placeholder="any" />
@@ -62,7 +72,7 @@ export function WaitingView({ filters }: { readonly filters: URLSearchParams }) 
             type="button"
             class="secondary"
             onClick={() => {
-              setValues({ scheme: '', kind: '', state: '', integratorId: '' });
+              setValues(EMPTY);
               location.hash = '#/waiting';
             }}
           >

@@ -7,6 +7,7 @@ import type { OutboxBacklog, SchemeHealth, SchemeMessageRecord, SchemeSeries, Tr
 import {
   IN_FLIGHT_SQL,
   LATENCY_SQL,
+  decidedParam,
   openStateKeys,
   schemeHealthFromRows,
   schemeSeriesFromRows,
@@ -128,9 +129,10 @@ const WAITING = named(
     .replaceAll('{scheme}', '$2::text')
     .replaceAll('{integrator}', '$3::text')
     .replaceAll('{state}', '$4::text')
-    .replace('{afterCreatedAt}', '$5::bigint')
-    .replace('{afterId}', '$6::text')
-    .replace('{limit}', '$7'),
+    .replaceAll('{decided}', '$5::text')
+    .replace('{afterCreatedAt}', '$6::bigint')
+    .replace('{afterId}', '$7::text')
+    .replace('{limit}', '$8'),
 );
 
 export async function waitingTransactions(pool: pg.Pool, query: WaitingQuery): Promise<WaitingTransaction[]> {
@@ -139,6 +141,7 @@ export async function waitingTransactions(pool: pg.Pool, query: WaitingQuery): P
     query.scheme ?? null,
     query.integratorId ?? null,
     query.state ?? null,
+    decidedParam(query.decided),
     query.after?.createdAt ?? Number.MIN_SAFE_INTEGER,
     query.after?.id ?? '',
     query.limit,

@@ -6,6 +6,7 @@ import type { OutboxBacklog, SchemeHealth, SchemeMessageRecord, SchemeSeries, Tr
 import {
   IN_FLIGHT_SQL,
   LATENCY_SQL,
+  decidedParam,
   openStateKeys,
   schemeHealthFromRows,
   schemeSeriesFromRows,
@@ -70,7 +71,7 @@ export function prepareSearchReads(db: Db) {
   const waiting = statement(
     waitingSql(SUMMARY_COLUMNS, 'IN (SELECT value FROM json_each(@open))')
       .replace('LIMIT {limit}', LIMIT_PARAM)
-      .replace(/\{(scheme|integrator|state|afterCreatedAt|afterId)\}/g, '@$1'),
+      .replace(/\{(scheme|integrator|state|decided|afterCreatedAt|afterId)\}/g, '@$1'),
   );
   return {
     schemeHealth(from: number, to: number): SchemeHealth[] {
@@ -86,6 +87,7 @@ export function prepareSearchReads(db: Db) {
         scheme: query.scheme ?? null,
         integrator: query.integratorId ?? null,
         state: query.state ?? null,
+        decided: decidedParam(query.decided),
         afterCreatedAt: query.after?.createdAt ?? Number.MIN_SAFE_INTEGER,
         afterId: query.after?.id ?? '',
         limit: query.limit,

@@ -13,7 +13,7 @@ import { OPEN_STATES } from './admin-reference.js';
 import { summaryView } from './admin-transactions.js';
 
 /**
- * `GET /admin/v1/waiting?scheme=&kind=&direction=&integratorId=&state=&limit=&cursor=`, in the
+ * `GET /admin/v1/waiting?scheme=&kind=&direction=&integratorId=&state=&decided=&limit=&cursor=`, in the
  * admin scope: the transactions not final yet (in a state their machine can leave), waiting
  * longest first, each with how long it has waited and its next timer (Store.waitingTransactions).
  * What an operator looks at first when payments seem stuck.
@@ -26,7 +26,7 @@ export interface AdminWaitingDeps {
 const LIMIT_DEFAULT = 50;
 const LIMIT_MAX = 500;
 const TEXT_CHARS_MAX = 200;
-const QUERY_KEYS = ['scheme', 'kind', 'direction', 'integratorId', 'state', 'limit', 'cursor'];
+const QUERY_KEYS = ['scheme', 'kind', 'direction', 'integratorId', 'state', 'decided', 'limit', 'cursor'];
 const OPEN_STATE_NAMES: ReadonlySet<string> = new Set(OPEN_STATES.flatMap((kind) => kind.states));
 
 interface WaitingListQuery {
@@ -35,6 +35,7 @@ interface WaitingListQuery {
   readonly direction?: Direction;
   readonly integratorId?: string;
   readonly state?: string;
+  readonly decided?: boolean;
   readonly limit: number;
   readonly after?: { readonly createdAt: number; readonly id: string };
 }
@@ -55,6 +56,9 @@ export function adminWaitingRoutes(scope: FastifyInstance, deps: AdminWaitingDep
             direction: Type.Optional(StringEnum(DIRECTIONS, { description: 'Only INBOUND or OUTBOUND ones' })),
             integratorId: Type.Optional(Type.String({ maxLength: TEXT_CHARS_MAX, description: 'Only this integrator’s' })),
             state: Type.Optional(Type.String({ description: 'Only in this state (one a machine can leave: GET /admin/v1/states)' })),
+            decided: Type.Optional(
+              Type.Boolean({ description: 'false: only those with no outcome yet (waiting for an answer: what scheme health counts in flight); true: only those decided whose callback is still due' }),
+            ),
             limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LIMIT_MAX, default: LIMIT_DEFAULT, description: 'Page size' })),
             cursor: Type.Optional(Type.String({ description: 'nextCursor of the previous page' })),
           },
@@ -99,6 +103,7 @@ function validateWaitingQuery(query: unknown): Validated<WaitingListQuery> {
   const direction = text('direction', oneOf(DIRECTIONS), `must be one of ${DIRECTIONS.join(', ')}`) as Direction | undefined;
   const integratorId = text('integratorId', () => true, `must be an integrator id (1 to ${TEXT_CHARS_MAX} characters)`);
   const state = text('state', (value) => OPEN_STATE_NAMES.has(value), 'must be a state a transaction can wait in (GET /admin/v1/states: one that is not final)');
+  const decidedText = text('decided', (value) => value === 'true' || value === 'false', 'must be true or false');
   const limitText = text('limit', (value) => /^[0-9]{1,4}$/.test(value) && Number(value) >= 1 && Number(value) <= LIMIT_MAX, `must be an integer from 1 to ${LIMIT_MAX}`);
   const cursor = text('cursor', (value) => decodeCursor(value) !== undefined, 'is not a cursor this API returned');
   if (errors.length > 0) return { ok: false, errors };
@@ -112,6 +117,7 @@ function validateWaitingQuery(query: unknown): Validated<WaitingListQuery> {
       ...(direction === undefined ? {} : { direction }),
       ...(integratorId === undefined ? {} : { integratorId }),
       ...(state === undefined ? {} : { state }),
+      ...(decidedText === undefined ? {} : { decided: decidedText === 'true' }),
       ...(after === undefined ? {} : { after }),
     },
   };
