@@ -26,6 +26,8 @@ async function main(): Promise<void> {
     const sent = [];
     for (const [index, account] of ACCOUNTS.entries()) sent.push(await sendTransfer(server, { scheme: index % 3 === 2 ? 'ZA_RPP' : 'ZA_RTC', ...(account === undefined ? {} : { account }) }));
     const outcomes = await Promise.all(sent.map((each) => outcomeOf(server, each.uetr)));
+    // One the scheme never answers: it waits.
+    const stuck = await sendTransfer(server, { scheme: 'ZA_RTC', account: 'NEVER-ANSWER' });
     const page = await browser.newPage();
     await signIn(page, server);
     await waitForText(page, sent[0]?.uetr ?? '');
@@ -43,9 +45,15 @@ async function main(): Promise<void> {
     await waitForText(page, 'Open');
     await shoot(page, 'undelivered');
 
+    await page.goto(`${server.url}/console/#/waiting`);
+    await waitForText(page, stuck.uetr);
+    await shoot(page, 'waiting');
+
     await page.goto(`${server.url}/console/#/health`);
     await waitForText(page, 'Latency p50');
+    await page.setViewport({ width: 1360, height: 1200 });
     await shoot(page, 'health');
+    await page.setViewport({ width: 1360, height: 900 });
 
     await page.goto(`${server.url}/console/#/simulator`);
     await page.waitForSelector('table.test-values', { timeout: 15_000 });

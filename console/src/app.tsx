@@ -9,6 +9,7 @@ import { SimulatorView } from './views/simulator';
 import { TransactionView } from './views/transaction';
 import { TransactionsView } from './views/transactions';
 import { UndeliveredView } from './views/undelivered';
+import { WaitingView } from './views/waiting';
 
 /**
  * The console: a sign-in form until the operator's credentials are known, then the views. Every
@@ -144,6 +145,7 @@ function Console({ username, onSignOut }: { readonly username: string; readonly 
 
   const links: [Route['view'], string, boolean][] = [
     ['transactions', '#/transactions', true],
+    ['waiting', '#/waiting', true],
     ['undelivered', '#/undelivered', true],
     ['health', '#/health', true],
     ['simulator', '#/simulator', simulator],
@@ -186,6 +188,7 @@ function Console({ username, onSignOut }: { readonly username: string; readonly 
 const TITLES: Readonly<Record<Route['view'], string>> = {
   transactions: 'Transactions',
   transaction: 'Transaction',
+  waiting: 'Waiting',
   undelivered: 'Undelivered',
   health: 'Scheme health',
   simulator: 'Simulator',
@@ -198,6 +201,8 @@ function View({ route }: { readonly route: Route }) {
       return <TransactionsView filters={route.filters} />;
     case 'transaction':
       return <TransactionView key={route.id} id={route.id} />;
+    case 'waiting':
+      return <WaitingView filters={route.filters} />;
     case 'undelivered':
       return <UndeliveredView />;
     case 'health':

@@ -1,6 +1,7 @@
 import { Fragment, type ComponentChildren } from 'preact';
 import { ApiFailure } from './api';
-import { formatJson } from './format';
+import { formatClockUtc, formatJson } from './format';
+import type { TransactionStates } from './types';
 import { POLL_INTERVAL_MS } from './hooks';
 
 /** A failed request, said in the API's own words. */
@@ -21,7 +22,7 @@ export function LiveToggle(props: { readonly live: boolean; readonly onChange: (
       <label>
         <input type="checkbox" checked={props.live} onChange={(event) => props.onChange(event.currentTarget.checked)} /> Live (refreshes every {seconds} s)
       </label>
-      <span class="muted"> {props.updatedAt === undefined ? '' : `updated ${props.updatedAt.toLocaleTimeString()}`}</span>
+      <span class="muted"> {props.updatedAt === undefined ? '' : `updated ${formatClockUtc(props.updatedAt)}`}</span>
     </p>
   );
 }
@@ -91,5 +92,56 @@ export function DirectionBadge({ direction }: { readonly direction: string }) {
       <span aria-hidden="true">{direction === 'INBOUND' ? '↓ ' : '↑ '}</span>
       {direction}
     </span>
+  );
+}
+
+/** A reason code with its text beside it, when the service's table has the code. */
+export function ReasonCode({ code, texts }: { readonly code: string; readonly texts: ReadonlyMap<string, string> }) {
+  const text = texts.get(code);
+  return (
+    <span class="reason">
+      <span class="mono">{code}</span>
+      {text === undefined ? null : <span class="reason-text"> {text}</span>}
+    </span>
+  );
+}
+
+/**
+ * A list of the states the service declares (GET /admin/v1/states), grouped by kind: those of
+ * `kind` only when one is chosen, and only the states a transaction can wait in when `open`. A
+ * state in the address that the list does not hold (yet) is kept as an option, so it still shows.
+ */
+export function StateChoice(props: {
+  readonly value: string;
+  readonly states: TransactionStates | undefined;
+  readonly kind?: string;
+  readonly direction?: string;
+  readonly open?: boolean;
+  readonly onChange: (state: string) => void;
+}) {
+  const kinds = (props.states?.kinds ?? []).filter(
+    (each) => (props.kind === undefined || props.kind === '' || each.kind === props.kind) && (props.direction === undefined || props.direction === '' || each.direction === props.direction),
+  );
+  const listed = kinds.some((each) => each.states.some((state) => state.state === props.value));
+  return (
+    <label>
+      State
+      <select value={props.value} onChange={(event) => props.onChange(event.currentTarget.value)}>
+        <option value="">any</option>
+        {props.value !== '' && !listed ? <option value={props.value}>{props.value}</option> : null}
+        {kinds.map((each) => (
+          <optgroup key={each.kind} label={each.kind}>
+            {each.states
+              .filter((state) => props.open !== true || !state.final)
+              .map((state) => (
+                <option key={state.state} value={state.state}>
+                  {state.state}
+                  {state.final && props.open !== true ? ' (final)' : ''}
+                </option>
+              ))}
+          </optgroup>
+        ))}
+      </select>
+    </label>
   );
 }

@@ -6,6 +6,25 @@ export function formatTime(iso: string | null): string {
   return iso.replace('T', ' ').replace(/Z$/, '');
 }
 
+/** A clock time of this browser's Date, in UTC like every other time: `12:00:03 UTC`. */
+export function formatClockUtc(date: Date): string {
+  return `${date.toISOString().slice(11, 19)} UTC`;
+}
+
+/** A duration as a person reads it: `850 ms`, `12 s`, `5 min 3 s`, `2 h 4 min`, `3 d 1 h`. */
+export function formatDuration(ms: number): string {
+  const abs = Math.abs(ms);
+  if (abs < 1_000) return `${Math.round(abs)} ms`;
+  const seconds = Math.floor(abs / 1_000);
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return seconds % 60 === 0 ? `${minutes} min` : `${minutes} min ${seconds % 60} s`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
+  const days = Math.floor(hours / 24);
+  return hours % 24 === 0 ? `${days} d` : `${days} d ${hours % 24} h`;
+}
+
 /** The decimal text of the API with its currency; never parsed into a number. */
 export function formatAmount(amount: Amount | null): string {
   return amount === null ? '—' : `${amount.value} ${amount.currency}`;

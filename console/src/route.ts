@@ -7,6 +7,7 @@ import { useEffect, useState } from 'preact/hooks';
 export type Route =
   | { readonly view: 'transactions'; readonly filters: URLSearchParams }
   | { readonly view: 'transaction'; readonly id: string }
+  | { readonly view: 'waiting'; readonly filters: URLSearchParams }
   | { readonly view: 'undelivered' }
   | { readonly view: 'health' }
   | { readonly view: 'simulator' }
@@ -17,6 +18,7 @@ export function parseRoute(hash: string): Route {
   const parts = path.split('/').filter((part) => part !== '');
   const [first, second] = parts;
   if (first === 'transactions' && second !== undefined) return { view: 'transaction', id: decodeURIComponent(second) };
+  if (first === 'waiting') return { view: 'waiting', filters: new URLSearchParams(search) };
   if (first === 'undelivered' || first === 'health' || first === 'simulator' || first === 'inbox') return { view: first };
   return { view: 'transactions', filters: new URLSearchParams(search) };
 }
@@ -28,6 +30,11 @@ export function transactionHref(id: string): string {
 export function transactionsHref(filters: URLSearchParams): string {
   const text = filters.toString();
   return text === '' ? '#/transactions' : `#/transactions?${text}`;
+}
+
+export function waitingHref(filters: URLSearchParams): string {
+  const text = filters.toString();
+  return text === '' ? '#/waiting' : `#/waiting?${text}`;
 }
 
 export function useRoute(): Route {

@@ -68,12 +68,23 @@ export interface TransactionDelivery extends DeliverySummary {
   readonly attemptHistory: readonly DeliveryAttempt[];
 }
 
+/** Why a *_TIMEOUT state was entered: the time budget that ran out. */
+export interface TimeoutCause {
+  readonly budget: string;
+  /** The configuration that sets it. */
+  readonly setting: string;
+  readonly countedFrom: string;
+  readonly budgetMs: number | null;
+  readonly ranOutAt: string | null;
+}
+
 export interface StateEntered {
   readonly version: number;
   readonly fromState: string | null;
   readonly toState: string;
   readonly at: string;
   readonly cause: unknown;
+  readonly timeout?: TimeoutCause;
 }
 
 export interface SchemeMessage {
@@ -105,12 +116,52 @@ export interface SchemeHealth {
   readonly rejections: readonly { readonly reasonCode: string; readonly count: number }[];
   readonly timeouts: number;
   readonly latencyMs: { readonly count: number; readonly p50: number; readonly p95: number; readonly max: number } | null;
+  /** creditTransfer, identifierDetermination, requestToPay. */
+  readonly operations: readonly string[];
+  /** The window in buckets of bucketMinutes, oldest first. */
+  readonly series: readonly HealthBucket[];
+}
+
+export interface HealthBucket {
+  readonly from: string;
+  readonly accepted: number;
+  readonly outcomes: readonly { readonly outcome: string; readonly count: number }[];
+  readonly p95Ms: number | null;
 }
 
 export interface SchemesHealth {
   readonly from: string;
   readonly to: string;
+  readonly bucketMinutes: number;
   readonly schemes: readonly SchemeHealth[];
+}
+
+/** A transaction not final yet (GET /admin/v1/waiting). */
+export interface WaitingTransaction extends TransactionSummary {
+  readonly dueAt: string;
+  readonly waitedMs: number;
+}
+
+export interface WaitingList {
+  /** The service's time of the answer: waitedMs is counted to it. */
+  readonly asOf: string;
+  readonly transactions: readonly WaitingTransaction[];
+  readonly nextCursor: string | null;
+}
+
+/** GET /admin/v1/states: every kind's states, from its machine. */
+export interface TransactionStates {
+  readonly kinds: readonly {
+    readonly kind: string;
+    readonly direction: Direction;
+    readonly initialState: string;
+    readonly states: readonly { readonly state: string; readonly final: boolean }[];
+  }[];
+}
+
+/** GET /admin/v1/reason-codes. */
+export interface ReasonCodes {
+  readonly reasonCodes: readonly { readonly code: string; readonly text: string }[];
 }
 
 export interface TestValue {

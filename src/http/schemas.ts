@@ -180,6 +180,7 @@ export const TransactionDetailSchema = Type.Object(
         toState: Type.String(),
         at: DateTimeText('When the state was entered'),
         cause: Type.Unknown({ description: "What caused it (the scheme's answer or the decision), as JSON; null for the request itself" }),
+        timeout: Type.Optional(Type.Ref('TimeoutCause')),
       }),
       { description: 'Every state entered, in order' },
     ),
@@ -248,11 +249,68 @@ export const SchemeHealthReportSchema = Type.Object(
             { description: 'Time from acceptance to outcome of the decided ones, in ms; null when none is decided' },
           ),
         ),
+        operations: Type.Array(Type.String(), { description: 'What the scheme carries (creditTransfer, identifierDetermination, requestToPay)' }),
+        series: Type.Array(
+          Type.Object({
+            from: DateTimeText('Start of the bucket'),
+            accepted: Count('Accepted in the bucket'),
+            outcomes: Type.Array(Type.Object({ outcome: Type.String(), count: Count('How many') }), { description: 'Of those, the decided ones by outcome, most first' }),
+            p95Ms: Nullable(Count('Of those, the 95th percentile (nearest rank) of the time from acceptance to outcome, in ms; null when none is decided')),
+          }),
+          { description: 'The window in buckets of bucketMinutes, oldest first' },
+        ),
       }),
-      { description: 'One per configured scheme' },
+      { description: 'One per configured scheme that carries an operation (ZA_AC and ZA_RMS carry none)' },
     ),
+    bucketMinutes: Type.Integer({ minimum: 1, description: 'The width of each bucket of `series`: the window in at most 60 buckets' }),
   },
   { $id: 'SchemeHealthReport', description: 'How each scheme is doing' },
+);
+
+export const TimeoutCauseSchema = Type.Object(
+  {
+    budget: Type.String({ description: "Which time budget ran out, in words (the scheme's time budget, the integrator's answer budget)" }),
+    setting: Type.String({ description: 'The configuration that sets it, e.g. schemes.ZA_RPP.timeBudgetMs' }),
+    countedFrom: Type.String({ description: 'What it is counted from' }),
+    budgetMs: Nullable(Count('Its length in ms, as configured now (or as the event carried it)')),
+    ranOutAt: Nullable(DateTimeText('When it ran out')),
+  },
+  { $id: 'TimeoutCause', description: 'Why a *_TIMEOUT state was entered: the time budget that ran out' },
+);
+
+export const WaitingListSchema = Type.Object(
+  {
+    asOf: DateTimeText('The service’s time of the answer; each `waitedMs` is counted to it'),
+    transactions: Type.Array(
+      Type.Object({
+        ...transactionSummaryProperties,
+        dueAt: DateTimeText('When its next timer is due'),
+        waitedMs: Count('How long it has waited since it was accepted, in ms'),
+      }),
+      { description: 'Waiting longest first' },
+    ),
+    nextCursor: Nullable(Type.String({ description: 'The cursor of the next page; null on the last page' })),
+  },
+  { $id: 'WaitingList', description: 'A page of the transactions not final yet' },
+);
+
+export const TransactionStatesSchema = Type.Object(
+  {
+    kinds: Type.Array(
+      Type.Object({
+        kind: StringEnum(TRANSACTION_KINDS, { description: 'The kind' }),
+        direction: StringEnum(DIRECTIONS, { description: 'INBOUND for the kinds the scheme starts' }),
+        initialState: Type.String(),
+        states: Type.Array(Type.Object({ state: Type.String(), final: Type.Boolean({ description: 'Nothing leaves it' }) }), { description: 'In the order its machine declares them' }),
+      }),
+    ),
+  },
+  { $id: 'TransactionStates', description: "Every kind's states, from its state machine" },
+);
+
+export const ReasonCodesSchema = Type.Object(
+  { reasonCodes: Type.Array(Type.Object({ code: Type.String(), text: Type.String() }), { description: 'By code' }) },
+  { $id: 'ReasonCodes', description: 'The reason codes the service and its schemes give, with what each means' },
 );
 
 export const SimulatorTestValuesSchema = Type.Object(
@@ -310,6 +368,10 @@ export const REFERENCED_SCHEMAS: readonly TSchema[] = [
   TransactionDetailSchema,
   DemoInboxPageSchema,
   SchemeHealthReportSchema,
+  TimeoutCauseSchema,
+  WaitingListSchema,
+  TransactionStatesSchema,
+  ReasonCodesSchema,
   SimulatorTestValuesSchema,
   SimulatorSampleRequestSchema,
   SimulatorSampleResultSchema,

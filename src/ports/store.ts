@@ -284,6 +284,44 @@ export interface SchemeHealth {
   readonly latencyMs: { readonly count: number; readonly p50: number; readonly p95: number; readonly max: number } | null;
 }
 
+/** One scheme's window cut into equal buckets by creation time (Store.schemeSeries), oldest first. */
+export interface SchemeSeries {
+  readonly scheme: SchemeName;
+  readonly buckets: readonly {
+    /** Start of the bucket (ms since epoch). */
+    readonly from: number;
+    /** Created in the bucket. */
+    readonly accepted: number;
+    /** Of those, the decided ones by outcome, most frequent first. */
+    readonly outcomes: readonly { readonly outcome: string; readonly count: number }[];
+    /** Of those, the nearest-rank p95 of the time from acceptance to outcome (ms); null when none is decided. */
+    readonly p95Ms: number | null;
+  }[];
+}
+
+/**
+ * Operators' view of what still waits (Store.waitingTransactions): transactions with a timer in a
+ * state their machine can leave (`open`: the states per kind, from the machines), those waiting
+ * longest first by (createdAt, id), with keyset paging.
+ */
+export interface WaitingQuery {
+  /** The states each kind can leave; a transaction of another kind or state is not listed. */
+  readonly open: readonly { readonly kind: string; readonly states: readonly string[] }[];
+  readonly scheme?: string;
+  readonly integratorId?: string;
+  readonly state?: string;
+  /** Only those whose outcome is decided (true: the callback that tells it is still due) or not yet (false: waiting for an answer). */
+  readonly decided?: boolean;
+  /** Continue after this row (the last of the previous page). */
+  readonly after?: { readonly createdAt: number; readonly id: string };
+  readonly limit: number;
+}
+
+/** A transaction still waiting, with its next timer. */
+export interface WaitingTransaction extends TransactionSummary {
+  readonly dueAt: number;
+}
+
 /** The outbox messages still PENDING of one endpoint, for the backlog gauges. */
 export interface OutboxBacklog {
   readonly integratorId: string;
@@ -467,6 +505,10 @@ export interface Store {
   searchTransactions(query: TransactionQuery): Promise<TransactionSummary[]>;
   /** Each scheme with a transaction in flight or created in [from, to), in scheme order (SchemeHealth). */
   schemeHealth(from: number, to: number): Promise<SchemeHealth[]>;
+  /** Each scheme with a transaction created in [from, to), that window in buckets of `bucketMs` (SchemeSeries). */
+  schemeSeries(from: number, to: number, bucketMs: number): Promise<SchemeSeries[]>;
+  /** Transactions not final yet, waiting longest first (WaitingQuery). */
+  waitingTransactions(query: WaitingQuery): Promise<WaitingTransaction[]>;
   /** Record scheme messages of existing transactions (those no state change recorded); a message already kept is skipped. */
   recordSchemeMessages(messages: readonly NewSchemeMessage[]): Promise<void>;
   /** A transaction's scheme messages, in the order they were kept. */

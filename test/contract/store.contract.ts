@@ -1640,6 +1640,86 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
         }));
     });
 
+    void describe('operators finding what waits', () => {
+      const OPEN = [
+        { kind: 'CREDIT_TRANSFER', states: ['PAYMENT_AUTH_REQUEST_RECEIVED', 'PAYMENT_AUTH_REQUEST_DELIVERED', 'PAYMENT_AUTH_TIMEOUT'] },
+        { kind: 'REQUEST_TO_PAY', states: ['REQUEST_TO_PAY_STATUS_PENDING'] },
+      ];
+      const move = (store: Store, tx: NewTransaction, toState: string, dueAt: number | null) =>
+        store.applyChange({ transactionId: tx.id, expectedVersion: 1, toState, at: tx.receivedAt + 1, cause: null, dueAt, outbox: [] });
+
+      void it('lists the transactions not final with their next timer, waiting longest first, narrowed, a page at a time', () =>
+        withStore(async (store) => {
+          const oldest = await accept(store, transfer({ receivedAt: T0 - 5_000, dueAt: T0 + 1 }));
+          const timedOut = await accept(store, transfer({ receivedAt: T0 - 4_000, scheme: 'ZA_RTC', integratorId: 'bank-b' }));
+          await move(store, timedOut, 'PAYMENT_AUTH_TIMEOUT', T0 + 30_000);
+          const done = await accept(store, transfer({ receivedAt: T0 - 3_000 }));
+          await move(store, done, 'PAYMENT_AUTH_RESPONSE_DELIVERED', null);
+          // Final, though a timer is left (a last notice to the scheme): not waiting.
+          const expired = await accept(store, transfer({ receivedAt: T0 - 2_500, kind: 'REQUEST_TO_PAY', state: 'REQUEST_TO_PAY_STATUS_EXPIRED', dueAt: T0 + 5 }));
+          // A state another kind can leave, in a kind that is not asked for.
+          const otherKind = await accept(store, transfer({ receivedAt: T0 - 2_000, kind: 'INBOUND_CREDIT_TRANSFER', dueAt: T0 + 9 }));
+          const newest = await accept(store, transfer({ receivedAt: T0 - 1_000, dueAt: T0 + 2 }));
+          const sameMs = [await accept(store, transfer({ receivedAt: T0, dueAt: T0 + 3 })), await accept(store, transfer({ receivedAt: T0, dueAt: T0 + 4 }))].sort((a, b) => (a.id < b.id ? -1 : 1));
+
+          const all = await store.waitingTransactions({ open: OPEN, limit: 100 });
+          assert.deepEqual(all.map((row) => row.id), [oldest.id, timedOut.id, newest.id, ...sameMs.map((tx) => tx.id)], 'longest waiting first, by id within a millisecond');
+          assert.ok(!all.some((row) => [done.id, expired.id, otherKind.id].includes(row.id)), 'final states and other kinds are not waiting');
+          const first = all[1]!;
+          assert.deepEqual([first.state, first.dueAt, first.createdAt, first.scheme, first.integratorId, first.outcome], ['PAYMENT_AUTH_TIMEOUT', T0 + 30_000, T0 - 4_000, 'ZA_RTC', 'bank-b', null]);
+
+          assert.deepEqual((await store.waitingTransactions({ open: OPEN, scheme: 'ZA_RTC', limit: 100 })).map((row) => row.id), [timedOut.id]);
+          assert.deepEqual((await store.waitingTransactions({ open: OPEN, integratorId: 'bank-b', limit: 100 })).map((row) => row.id), [timedOut.id]);
+          assert.deepEqual((await store.waitingTransactions({ open: OPEN, state: 'PAYMENT_AUTH_TIMEOUT', limit: 100 })).map((row) => row.id), [timedOut.id]);
+          // Decided, its callback still due: waiting, but not for an answer.
+          await store.applyChange({ transactionId: newest.id, expectedVersion: 1, toState: 'PAYMENT_AUTH_REQUEST_DELIVERED', at: T0, cause: null, dueAt: T0 + 2, outbox: [], outcome: { outcome: 'APPROVED', reasonCode: null } });
+          assert.deepEqual((await store.waitingTransactions({ open: OPEN, decided: true, limit: 100 })).map((row) => row.id), [newest.id]);
+          assert.deepEqual((await store.waitingTransactions({ open: OPEN, decided: false, limit: 100 })).map((row) => row.id), [oldest.id, timedOut.id, ...sameMs.map((tx) => tx.id)]);
+          assert.deepEqual(await store.waitingTransactions({ open: [], limit: 100 }), [], 'no state open, nothing waits');
+
+          const page = await store.waitingTransactions({ open: OPEN, limit: 3 });
+          const last = page.at(-1)!;
+          const rest = await store.waitingTransactions({ open: OPEN, limit: 3, after: { createdAt: last.createdAt, id: last.id } });
+          assert.deepEqual([...page, ...rest].map((row) => row.id), all.map((row) => row.id), 'the pages continue each other');
+        }));
+
+      void it("cuts each scheme's window into buckets: accepted, outcomes and the p95 time to outcome of each, empty buckets included", () =>
+        withStore(async (store) => {
+          const decide = (tx: NewTransaction, after: number, outcome: string, reasonCode: string | null = null) =>
+            store.applyChange({ transactionId: tx.id, expectedVersion: 1, toState: 'PAYMENT_AUTH_REQUEST_ACCEPTED', at: tx.receivedAt + after, cause: null, dueAt: null, outbox: [], outcome: { outcome, reasonCode } });
+          const MINUTE = 60_000;
+          // Minute 0: three approved after 100, 200, 900 ms, one rejected after 50 ms; minute 2: one waiting.
+          for (const [index, after] of [100, 200, 900].entries()) await decide(await accept(store, transfer({ receivedAt: T0 + index * 1_000 })), after, 'APPROVED');
+          await decide(await accept(store, transfer({ receivedAt: T0 + 59_999 })), 50, 'REJECTED', 'AC01');
+          await accept(store, transfer({ receivedAt: T0 + 2 * MINUTE + 5 }));
+          await decide(await accept(store, transfer({ scheme: 'ZA_RTC', receivedAt: T0 + MINUTE })), 70, 'APPROVED');
+          // Outside the window.
+          await accept(store, transfer({ receivedAt: T0 + 3 * MINUTE }));
+          await accept(store, transfer({ receivedAt: T0 - 1 }));
+
+          const series = await store.schemeSeries(T0, T0 + 3 * MINUTE, MINUTE);
+          assert.deepEqual(series, [
+            {
+              scheme: 'ZA_RPP',
+              buckets: [
+                { from: T0, accepted: 4, outcomes: [{ outcome: 'APPROVED', count: 3 }, { outcome: 'REJECTED', count: 1 }], p95Ms: 900 },
+                { from: T0 + MINUTE, accepted: 0, outcomes: [], p95Ms: null },
+                { from: T0 + 2 * MINUTE, accepted: 1, outcomes: [], p95Ms: null },
+              ],
+            },
+            {
+              scheme: 'ZA_RTC',
+              buckets: [
+                { from: T0, accepted: 0, outcomes: [], p95Ms: null },
+                { from: T0 + MINUTE, accepted: 1, outcomes: [{ outcome: 'APPROVED', count: 1 }], p95Ms: 70 },
+                { from: T0 + 2 * MINUTE, accepted: 0, outcomes: [], p95Ms: null },
+              ],
+            },
+          ]);
+          assert.deepEqual(await store.schemeSeries(T0 + 10 * MINUTE, T0 + 12 * MINUTE, MINUTE), [], 'a window without transactions has no series');
+        }));
+    });
+
     void describe('scheme messages', () => {
       const xml = (name: string, id: string) => `<Document xmlns="urn:iso:std:iso:20022:tech:xsd:${name}"><MsgId>${id}</MsgId></Document>`;
 

@@ -9,7 +9,7 @@ import { buildApp } from '../../src/http/app.js';
 import { creditTransfer } from '../fixtures/credit-transfer.js';
 import { ManualClock, httpGet, rawRequest, sequentialIds } from '../support/auth-app.js';
 import { clickText, fillLabelled, launchChromium, openDetails, pageHash, pageText, textOf, waitForText, type RunningBrowser } from '../support/browser.js';
-import { OPERATOR, outcomeOf, sendTransfer, signIn, startConsoleService } from '../support/console.js';
+import { OPERATOR, outcomeOf, sendSample, sendTransfer, signIn, startConsoleService, stateOf } from '../support/console.js';
 import { memoryStore } from '../support/delivery.js';
 import { demoAccessToken, startDemo, type RunningServer } from '../support/server.js';
 
@@ -73,6 +73,7 @@ void describe('the operator console in a real browser', () => {
     await clickText(page, 'Sign in');
     await waitForText(page, 'Live (refreshes every 2 s)');
     assert.equal(await textOf(page, 'h1'), 'Transactions');
+    await page.waitForFunction('/updated \\d\\d:\\d\\d:\\d\\d UTC/.test(document.querySelector("p.live").innerText)');
     await page.reload();
     await waitForText(page, 'Live (refreshes every 2 s)');
     assert.ok((await pageText(page)).includes('Sign out'), 'still signed in after a reload');
@@ -107,6 +108,16 @@ void describe('the operator console in a real browser', () => {
 
     await clickText(page, 'Clear');
     await waitForText(page, rtc.uetr);
+    // The state filter is the list the API serves from the machines, not free text: it offers states no transaction is in yet.
+    const offered = await page.evaluate('[...document.querySelectorAll("form.filters select")].find((select) => select.parentElement.firstChild.textContent.trim() === "State").innerText');
+    for (const state of ['PAYMENT_AUTH_TIMEOUT', 'IDENTIFIER_DETERMINATION_TIMEOUT', 'REQUEST_TO_PAY_STATUS_EXPIRED', 'PAYMENT_AUTH_RESPONSE_DELIVERED (final)']) {
+      assert.ok(String(offered).includes(state), `${state} offered`);
+    }
+    await fillLabelled(page, 'State', 'PAYMENT_AUTH_RESPONSE_DELIVERED');
+    await clickText(page, 'Apply filters');
+    await page.waitForFunction('location.hash.includes("state=PAYMENT_AUTH_RESPONSE_DELIVERED")');
+    await clickText(page, 'Clear');
+    await waitForText(page, rtc.uetr);
     await fillLabelled(page, 'Search', rtc.uetr);
     await clickText(page, 'Apply filters');
     await page.waitForFunction('location.hash.includes("uetr=")');
@@ -126,7 +137,7 @@ void describe('the operator console in a real browser', () => {
     assert.match(await pageHash(page), /^#\/transactions\/[^/]+$/, 'the timeline has its own address');
     const timeline = await pageText(page);
     for (const state of ['PAYMENT_AUTH_REQUEST_RECEIVED', 'PAYMENT_AUTH_REQUEST_DELIVERED', 'PAYMENT_AUTH_RESPONSE_RECEIVED']) assert.ok(timeline.includes(state), `${state} in the states`);
-    assert.match(timeline, /REJECTED\s+reason AC04/);
+    assert.match(timeline, /REJECTED\s+reason AC04 Account closed/, "the reason code's text beside it");
     await waitForText(page, 'ECONNREFUSED');
     assert.match(await textOf(page, 'table.deliveries'), /Callback credit-transfer-response/);
     assert.match(await textOf(page, 'table.deliveries'), /UNDELIVERED/);
@@ -158,7 +169,7 @@ void describe('the operator console in a real browser', () => {
     await page.waitForFunction('/Replayed [1-9][0-9]* messages? of demo-bank/.test(document.body.innerText)');
   });
 
-  void it("shows each scheme's health: in flight, outcomes, rejections by reason code and latency", { timeout: STEP_TIMEOUT_MS }, async () => {
+  void it("shows each scheme's health: in flight, outcomes, rejections by reason code with their texts, latency, and charts over the window", { timeout: STEP_TIMEOUT_MS }, async () => {
     const { uetr } = await sendTransfer(server, { scheme: 'ZA_RTC', account: 'REJECT-AC01' });
     await outcomeOf(server, uetr);
     await page.goto(`${server.url}/console/#/transactions`);
@@ -168,10 +179,48 @@ void describe('the operator console in a real browser', () => {
     assert.match(card, /In flight\s+\d+/);
     assert.match(card, /Timeouts\s+\d+/);
     assert.match(card, /APPROVED\s+[1-9]/, 'approved transfers counted');
-    assert.match(card, /AC01\s+1/, 'the AC01 rejection by its reason code');
-    assert.match(card, /AC04\s+1/);
+    assert.match(card, /AC01 Format of the account number incorrect\s+1/, 'the AC01 rejection by its reason code, with its text');
+    assert.match(card, /AC04 Account closed\s+1/);
     assert.match(card, /Latency p50\s+\d+ ms/);
+    const charts = (await page.evaluate('[...document.querySelectorAll(\'article[aria-labelledby="scheme-ZA_RTC"] svg[role="img"]\')].map((chart) => chart.getAttribute("aria-label"))')) as string[];
+    assert.equal(charts.length, 3, 'accepted per minute, outcomes and p95 latency');
+    assert.match(charts[0] ?? '', /^ZA_RTC: accepted per minute, peak [1-9][0-9.]*\/min/);
+    assert.match(charts[1] ?? '', /^ZA_RTC: outcomes, [1-9]\d* succeeded, [1-9]\d* failed$/);
+    assert.match(charts[2] ?? '', /^ZA_RTC: p95 latency, peak \d+/);
+    assert.ok(((await page.$$('article[aria-labelledby="scheme-ZA_RTC"] rect.chart-bad')).length) > 0, 'the rejections drawn');
     assert.ok((await pageText(page)).includes('ZA_RPP'), 'a card for every configured scheme');
+    assert.equal(await page.$('article[aria-labelledby="scheme-ZA_AC"]'), null, 'ZA_AC carries no operation: not a scheme to watch');
+  });
+
+  void it('finds a stuck NEVER-ANSWER transfer from scheme health in two clicks, and shows the budget its timeout ran out of', { timeout: STEP_TIMEOUT_MS }, async () => {
+    const stuck = await sendSample(server, 'ZA_RPP', 'NEVER-ANSWER');
+    // ZA_RPP's time budget is 10 s here; the scheme never answers, so enquiries go on with no outcome.
+    await stateOf(server, stuck.transactionId, 'PAYMENT_AUTH_TIMEOUT');
+    await page.goto(`${server.url}/console/#/health`);
+    await page.waitForSelector('article[aria-labelledby="scheme-ZA_RPP"] a.in-flight');
+    const inFlight = Number(/In flight\s+(\d+)/.exec(await textOf(page, 'article[aria-labelledby="scheme-ZA_RPP"]'))?.[1]);
+    assert.ok(inFlight >= 1, 'the stuck transfer is in flight');
+
+    await page.click('article[aria-labelledby="scheme-ZA_RPP"] a.in-flight');
+    await waitForText(page, stuck.uetr);
+    assert.equal(await pageHash(page), '#/waiting?scheme=ZA_RPP&decided=false', 'the waiting view, narrowed to the scheme and to what has no outcome yet');
+    assert.equal(await textOf(page, 'h1'), 'Waiting');
+    const row = (await page.evaluate(`[...document.querySelectorAll('table.waiting tbody tr')].find((each) => each.innerText.includes('${stuck.uetr}')).innerText`)) as string;
+    assert.match(row, /^(\d+ min )?\d+ s\s/, 'how long it has waited first');
+    assert.match(row, /PAYMENT_AUTH_TIMEOUT/);
+    assert.match(row, /\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\s+(in|overdue by) \d+/, 'its next timer, in UTC and from now');
+    const listed = await textOf(page, 'table.waiting tbody');
+    assert.ok(!listed.includes('ZA_RTC'), 'only ZA_RPP');
+    assert.equal((await page.$$('table.waiting tbody tr')).length, inFlight, 'as many as the health page counted in flight');
+
+    await page.click(`table.waiting a[href$="${stuck.transactionId}"]`);
+    await waitForText(page, 'Scheme messages');
+    assert.match(await pageHash(page), /^#\/transactions\/[^/]+$/);
+    const timeline = await textOf(page, 'table.timeline');
+    assert.match(
+      timeline,
+      /PAYMENT_AUTH_TIMEOUT[\s\S]*Timed out: the scheme's time budget of 10 s ran out at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} UTC, counted from the first submission to the scheme\. Set by schemes\.ZA_RPP\.timeBudgetMs\./,
+    );
   });
 
   void it('sends a sample of a simulator test value and leads to the transaction it created', { timeout: STEP_TIMEOUT_MS }, async () => {

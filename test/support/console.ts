@@ -8,7 +8,7 @@ import { basicAuth, startServer, testConfigObject, type RunningServer } from './
 
 /**
  * The service as the console's browser test and its screenshots see it: a real process with the
- * simulator on ZA_RPP and ZA_RTC, an operator (admin section), and integrators whose callback and
+ * simulator on ZA_RPP (a 10 s time budget) and ZA_RTC, ZA_AC configured too, an operator (admin section), and integrators whose callback and
  * event endpoints nobody listens on, with one delivery attempt each, so every callback and event
  * ends UNDELIVERED at once and can be replayed.
  */
@@ -23,6 +23,8 @@ export async function startConsoleService(): Promise<RunningServer> {
       server: { host: '127.0.0.1', port: 0, logLevel: 'warn' },
       admin: { ...OPERATOR, allowlist: ['127.0.0.1/32', '::1/128'] },
       delivery: { retryScheduleMs: { callback: [0], event: [0] } },
+      // ZA_AC carries no operation: configured, but no scheme to watch.
+      schemes: { ZA_RPP: { connector: 'simulator', timeBudgetMs: 10_000 }, ZA_RTC: { connector: 'simulator', timeBudgetMs: 60_000 }, ZA_AC: { connector: 'simulator' } },
     },
   });
   writeFileSync(configPath, JSON.stringify(config, null, 2));
@@ -68,4 +70,27 @@ export async function signIn(page: Page, server: RunningServer, password = OPERA
   await fillLabelled(page, 'Username', OPERATOR.username);
   await fillLabelled(page, 'Password', password);
   await clickText(page, 'Sign in');
+}
+
+/** A sample of a simulator test value sent through the admin API (as the console's Send sample button does). */
+export async function sendSample(server: RunningServer, scheme: string, label: string): Promise<{ transactionId: string; uetr: string }> {
+  const headers = { authorization: basicAuth(OPERATOR), 'content-type': 'application/json' };
+  const values = (await (await fetch(`${server.url}/admin/v1/simulator/test-values`, { headers })).json()) as { testValues: { id: string; scheme: string; kind: string; label: string }[] };
+  const value = values.testValues.find((each) => each.scheme === scheme && each.kind === 'CREDIT_TRANSFER' && each.label === label);
+  if (value === undefined) throw new Error(`no ${scheme} test value ${label}`);
+  const response = await fetch(`${server.url}/admin/v1/simulator/samples`, { method: 'POST', headers, body: JSON.stringify({ testValueId: value.id }) });
+  const sent = (await response.json()) as { status: number; transactionId: string | null; uetr: string | null };
+  if (sent.status !== 202 || sent.transactionId === null || sent.uetr === null) throw new Error(`the sample was answered ${JSON.stringify(sent)}`);
+  return { transactionId: sent.transactionId, uetr: sent.uetr };
+}
+
+/** Waits until the admin API shows the transaction in this state. */
+export async function stateOf(server: RunningServer, transactionId: string, state: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await fetch(`${server.url}/admin/v1/transactions/${transactionId}`, { headers: { authorization: basicAuth(OPERATOR) } });
+    if (((await response.json()) as { state?: string }).state === state) return;
+    if (Date.now() > deadline) throw new Error(`${transactionId} not in ${state} within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }

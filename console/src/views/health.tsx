@@ -1,13 +1,18 @@
 import { useState } from 'preact/hooks';
-import { ErrorLine, LiveToggle } from '../components';
+import { AcceptedChart, LatencyChart, OutcomesChart } from '../charts';
+import { ErrorLine, LiveToggle, ReasonCode } from '../components';
 import { formatTime } from '../format';
 import { useApi, usePoll } from '../hooks';
+import { useReasonTexts } from '../reference';
+import { waitingHref } from '../route';
 import type { SchemeHealth, SchemesHealth } from '../types';
 
 /**
- * How each configured scheme is doing (GET /admin/v1/schemes/health): what is in flight now and,
- * of the transactions accepted in a chosen window, the outcomes, rejections by reason code, scheme
- * time budgets that ran out, and how long they took from their 202 to their outcome.
+ * How each configured scheme that carries an operation is doing (GET /admin/v1/schemes/health):
+ * what is in flight now (a link to those of the scheme that wait) and, of the transactions
+ * accepted in a chosen window, the outcomes, rejections by reason code, scheme time budgets that
+ * ran out, how long they took from their 202 to their outcome, and as small charts over the
+ * window: accepted per minute, outcomes and p95 latency.
  */
 const WINDOWS = [
   { minutes: 15, label: 'last 15 minutes' },
@@ -23,6 +28,7 @@ export function HealthView() {
   const [live, setLive] = useState(true);
   const polled = usePoll(() => api<SchemesHealth>(`/admin/v1/schemes/health?windowMinutes=${windowMinutes}`), String(windowMinutes), { live, intervalMs: HEALTH_POLL_MS });
   const health = polled.data;
+  const texts = useReasonTexts(api);
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title" tabIndex={-1}>
@@ -49,10 +55,10 @@ export function HealthView() {
           <p class="muted">
             In flight is now, whenever accepted; the rest counts the transactions accepted from {formatTime(health.from)} to {formatTime(health.to)} UTC.
           </p>
-          {health.schemes.length === 0 ? <p class="empty">No scheme is configured.</p> : null}
+          {health.schemes.length === 0 ? <p class="empty">No scheme that carries payments is configured.</p> : null}
           <div class="cards">
             {health.schemes.map((scheme) => (
-              <SchemeCard key={scheme.scheme} health={scheme} />
+              <SchemeCard key={scheme.scheme} health={scheme} bucketMinutes={health.bucketMinutes} texts={texts} />
             ))}
           </div>
         </>
@@ -61,8 +67,10 @@ export function HealthView() {
   );
 }
 
-function SchemeCard({ health }: { readonly health: SchemeHealth }) {
+function SchemeCard({ health, bucketMinutes, texts }: { readonly health: SchemeHealth; readonly bucketMinutes: number; readonly texts: ReadonlyMap<string, string> }) {
   const latency = health.latencyMs;
+  // In flight: waiting for an answer (no outcome yet), as the waiting view's "not decided yet".
+  const waiting = waitingHref(new URLSearchParams({ scheme: health.scheme, decided: 'false' }));
   return (
     <article class="card" aria-labelledby={`scheme-${health.scheme}`}>
       <h2 id={`scheme-${health.scheme}`}>
@@ -71,7 +79,11 @@ function SchemeCard({ health }: { readonly health: SchemeHealth }) {
       <dl class="figures">
         <div>
           <dt>In flight</dt>
-          <dd>{health.inFlight}</dd>
+          <dd>
+            <a href={waiting} class="in-flight" aria-label={`In flight on ${health.scheme}: ${health.inFlight}, show what waits`}>
+              {health.inFlight}
+            </a>
+          </dd>
         </div>
         <div>
           <dt>Accepted</dt>
@@ -95,23 +107,40 @@ function SchemeCard({ health }: { readonly health: SchemeHealth }) {
         </div>
       </dl>
       <p class="muted small">{latency === null ? 'None decided in the window.' : `Latency: from the 202 to the outcome, over the ${latency.count} decided.`}</p>
+      <div class="charts">
+        <AcceptedChart series={health.series} bucketMinutes={bucketMinutes} label={health.scheme} />
+        <OutcomesChart series={health.series} bucketMinutes={bucketMinutes} label={health.scheme} />
+        <LatencyChart series={health.series} bucketMinutes={bucketMinutes} label={health.scheme} />
+      </div>
+      {bucketMinutes === 1 ? null : <p class="muted small">Each step of the charts is {bucketMinutes} minutes.</p>}
       <h3>Outcomes</h3>
       <Counts rows={health.outcomes.map((row) => [row.outcome, row.count])} empty="None in the window." label={`Outcomes of ${health.scheme}`} />
       <h3>Rejections by reason code</h3>
-      <Counts rows={health.rejections.map((row) => [row.reasonCode, row.count])} empty="No rejection in the window." label={`Rejections of ${health.scheme}`} />
+      <Counts
+        rows={health.rejections.map((row) => [row.reasonCode, row.count])}
+        empty="No rejection in the window."
+        label={`Rejections of ${health.scheme}`}
+        name={(code) => <ReasonCode code={code} texts={texts} />}
+      />
     </article>
   );
 }
 
-function Counts({ rows, empty, label }: { readonly rows: readonly (readonly [string, number])[]; readonly empty: string; readonly label: string }) {
+function Counts(props: {
+  readonly rows: readonly (readonly [string, number])[];
+  readonly empty: string;
+  readonly label: string;
+  readonly name?: (name: string) => preact.ComponentChildren;
+}) {
+  const { rows, empty, label } = props;
   if (rows.length === 0) return <p class="empty small">{empty}</p>;
   return (
     <table class="counts" aria-label={label}>
       <tbody>
         {rows.map(([name, count]) => (
           <tr key={name}>
-            <th scope="row" class="mono">
-              {name}
+            <th scope="row" class={props.name === undefined ? 'mono' : undefined}>
+              {props.name === undefined ? name : props.name(name)}
             </th>
             <td class="number">{count}</td>
           </tr>

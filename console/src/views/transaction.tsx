@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
 import { ApiFailure } from '../api';
-import { Code, DirectionBadge, ErrorLine, Folded, LiveToggle, StatusBadge } from '../components';
-import { formatAmount, formatTime, inboundStateMeaning, kindLabel, prettyXml } from '../format';
+import { Code, DirectionBadge, ErrorLine, Folded, LiveToggle, ReasonCode, StatusBadge } from '../components';
+import { formatAmount, formatDuration, formatTime, inboundStateMeaning, kindLabel, prettyXml } from '../format';
 import { useApi, usePoll } from '../hooks';
-import type { DeliveryAttempt, SchemeMessage, TransactionDelivery, TransactionDetail } from '../types';
+import { useReasonTexts } from '../reference';
+import type { DeliveryAttempt, SchemeMessage, StateEntered, TimeoutCause, TransactionDelivery, TransactionDetail } from '../types';
 import { ReplayButton } from './undelivered';
 
 /**
@@ -14,6 +15,7 @@ import { ReplayButton } from './undelivered';
  */
 export function TransactionView({ id }: { readonly id: string }) {
   const api = useApi();
+  const texts = useReasonTexts(api);
   const [live, setLive] = useState(true);
   const polled = usePoll(() => api<TransactionDetail>(`/admin/v1/transactions/${encodeURIComponent(id)}`), id, { live });
   const transaction = polled.data;
@@ -32,8 +34,8 @@ export function TransactionView({ id }: { readonly id: string }) {
       {transaction === undefined ? null : (
         <>
           <LiveToggle live={live} onChange={setLive} updatedAt={polled.updatedAt} />
-          <Summary transaction={transaction} />
-          <States transaction={transaction} />
+          <Summary transaction={transaction} texts={texts} />
+          <States transaction={transaction} texts={texts} />
           <SchemeMessages messages={transaction.schemeMessages} inbound={inbound} />
           <Deliveries deliveries={transaction.deliveries} inbound={inbound} onReplayed={polled.refresh} />
           <h2>Original request</h2>
@@ -44,13 +46,18 @@ export function TransactionView({ id }: { readonly id: string }) {
   );
 }
 
-function Summary({ transaction }: { readonly transaction: TransactionDetail }) {
+function Summary({ transaction, texts }: { readonly transaction: TransactionDetail; readonly texts: ReadonlyMap<string, string> }) {
   const rows: [string, preact.ComponentChildren][] = [
     ['State', <Code text={transaction.state} />],
     [
       'Outcome',
       <>
-        <StatusBadge text={transaction.outcome} /> {transaction.reasonCode === null ? null : <span class="mono">reason {transaction.reasonCode}</span>}
+        <StatusBadge text={transaction.outcome} />{' '}
+        {transaction.reasonCode === null ? null : (
+          <>
+            reason <ReasonCode code={transaction.reasonCode} texts={texts} />
+          </>
+        )}
       </>,
     ],
     ['Direction', <DirectionBadge direction={transaction.direction} />],
@@ -84,7 +91,7 @@ function Summary({ transaction }: { readonly transaction: TransactionDetail }) {
   );
 }
 
-function States({ transaction }: { readonly transaction: TransactionDetail }) {
+function States({ transaction, texts }: { readonly transaction: TransactionDetail; readonly texts: ReadonlyMap<string, string> }) {
   const inbound = transaction.direction === 'INBOUND';
   return (
     <>
@@ -118,9 +125,10 @@ function States({ transaction }: { readonly transaction: TransactionDetail }) {
                 )}
               </td>
               <td>
+                {entry.timeout === undefined ? null : <TimeoutLine timeout={entry.timeout} />}
                 {entry.cause !== null ? (
-                  <Folded summary={inbound ? inboundCauseSummary(entry.toState, entry.cause) : causeSummary(entry.cause)} value={entry.cause} />
-                ) : entry.version === 1 ? (
+                  <Folded summary={<CauseSummary entry={entry} inbound={inbound} texts={texts} />} value={entry.cause} />
+                ) : entry.timeout !== undefined ? null : entry.version === 1 ? (
                   <span class="muted">{inbound ? "the scheme's message" : "the integrator's request"}</span>
                 ) : (
                   <span class="muted">follows from the state before</span>
@@ -132,6 +140,41 @@ function States({ transaction }: { readonly transaction: TransactionDetail }) {
       </table>
     </>
   );
+}
+
+/** Which time budget ran out, how long it was and when: the cause of a *_TIMEOUT state. */
+function TimeoutLine({ timeout }: { readonly timeout: TimeoutCause }) {
+  const length = timeout.budgetMs === null ? '' : ` of ${formatDuration(timeout.budgetMs)}`;
+  const when = timeout.ranOutAt === null ? '' : ` at ${formatTime(timeout.ranOutAt)} UTC`;
+  return (
+    <div class="timeout-cause">
+      <strong>Timed out:</strong> {timeout.budget}
+      {length} ran out{when}, counted from {timeout.countedFrom}. <span class="muted small">Set by {timeout.setting}.</span>
+    </div>
+  );
+}
+
+/** A cause's summary line, with the text of the reason code it names beside the code. */
+function CauseSummary({ entry, inbound, texts }: { readonly entry: StateEntered; readonly inbound: boolean; readonly texts: ReadonlyMap<string, string> }) {
+  const summary = inbound ? inboundCauseSummary(entry.toState, entry.cause) : causeSummary(entry.cause);
+  const code = reasonCodeOf(entry.cause);
+  const text = code === undefined ? undefined : texts.get(code);
+  return (
+    <>
+      {summary}
+      {text === undefined ? null : <span class="reason-text"> ({text})</span>}
+    </>
+  );
+}
+
+/** The reason code a cause names, at its top or in its status. */
+function reasonCodeOf(cause: unknown): string | undefined {
+  if (typeof cause !== 'object' || cause === null) return undefined;
+  const record = cause as Record<string, unknown>;
+  const status = record['status'];
+  const nested = typeof status === 'object' && status !== null ? (status as Record<string, unknown>)['reasonCode'] : undefined;
+  const code = record['reasonCode'] ?? nested;
+  return typeof code === 'string' ? code : undefined;
 }
 
 /** A one-line name for a cause: its `type` or `schema` (and status or reason) when it has them. */

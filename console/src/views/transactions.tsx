@@ -1,17 +1,17 @@
 import { useState } from 'preact/hooks';
 import { query } from '../api';
-import { Choice, Code, DirectionBadge, ErrorLine, LiveToggle, StatusBadge } from '../components';
+import { Choice, Code, DirectionBadge, ErrorLine, LiveToggle, ReasonCode, StateChoice, StatusBadge } from '../components';
 import { formatAmount, formatTime, inputFromUtc, kindLabel, utcFromInput } from '../format';
 import { useApi, usePoll } from '../hooks';
+import { useReasonTexts, useStates } from '../reference';
 import { transactionHref, transactionsHref } from '../route';
-import type { Direction, TransactionList, TransactionSummary } from '../types';
+import type { Direction, TransactionList, TransactionStates, TransactionSummary } from '../types';
 
 /**
  * Every transaction, newest first, refreshed live, narrowed by the filters of the search API.
  * The filters live in the URL (`#/transactions?scheme=ZA_RPP`), so a filtered list can be shared.
  */
 const PAGE_SIZE = 50;
-const KINDS = ['CREDIT_TRANSFER', 'IDENTIFIER_DETERMINATION', 'REQUEST_TO_PAY', 'INBOUND_CREDIT_TRANSFER', 'INBOUND_IDENTIFIER_DETERMINATION', 'INBOUND_REQUEST_TO_PAY'];
 const DIRECTIONS: readonly Direction[] = ['INBOUND', 'OUTBOUND'];
 const SCHEMES = ['ZA_RPP', 'ZA_RTC', 'ZA_EFT', 'CBPR_PLUS', 'TCIB', 'ZA_AC', 'ZA_RMS'];
 const OUTCOMES = ['APPROVED', 'REJECTED', 'SUCCESSFUL', 'FAILED', 'PAID', 'EXPIRED', 'CANCELLED'];
@@ -24,6 +24,8 @@ const FILTER_KEYS = ['state', 'scheme', 'outcome', 'kind', 'direction', 'integra
 
 export function TransactionsView({ filters }: { readonly filters: URLSearchParams }) {
   const api = useApi();
+  const states = useStates(api);
+  const texts = useReasonTexts(api);
   const [live, setLive] = useState(true);
   const [older, setOlder] = useState<{ key: string; rows: readonly TransactionSummary[]; cursor: string | null }>({ key: '', rows: [], cursor: null });
   const [moreError, setMoreError] = useState<Error | undefined>();
@@ -57,13 +59,13 @@ export function TransactionsView({ filters }: { readonly filters: URLSearchParam
       <h1 id="page-title" tabIndex={-1}>
         Transactions
       </h1>
-      <Filters key={key} filters={filters} states={[...new Set(rows.map((row) => row.state))].sort()} />
+      <Filters key={key} filters={filters} states={states} />
       <LiveToggle live={live} onChange={setLive} updatedAt={head.updatedAt} />
       <ErrorLine error={head.error} />
       {head.data === undefined ? null : rows.length === 0 ? (
         <p class="empty">No transaction matches.</p>
       ) : (
-        <TransactionTable rows={rows} />
+        <TransactionTable rows={rows} texts={texts} />
       )}
       <ErrorLine error={moreError} />
       {cursor === null ? null : (
@@ -75,7 +77,7 @@ export function TransactionsView({ filters }: { readonly filters: URLSearchParam
   );
 }
 
-function TransactionTable({ rows }: { readonly rows: readonly TransactionSummary[] }) {
+function TransactionTable({ rows, texts }: { readonly rows: readonly TransactionSummary[]; readonly texts: ReadonlyMap<string, string> }) {
   return (
     <div class="table-wrap">
       <table class="transactions">
@@ -121,7 +123,7 @@ function TransactionTable({ rows }: { readonly rows: readonly TransactionSummary
                 <Code text={row.state} />
               </td>
               <td>
-                <StatusBadge text={row.outcome} /> {row.reasonCode === null ? null : <span class="mono">{row.reasonCode}</span>}
+                <StatusBadge text={row.outcome} /> {row.reasonCode === null ? null : <ReasonCode code={row.reasonCode} texts={texts} />}
               </td>
             </tr>
           ))}
@@ -135,7 +137,7 @@ type SearchKey = (typeof SEARCH_KEYS)[number]['key'];
 const EMPTY = { state: '', scheme: '', outcome: '', kind: '', direction: '', integratorId: '', from: '', to: '', searchKey: 'uetr' as SearchKey, search: '' };
 
 /** The search form: its fields start from the URL, and applying them writes the URL. */
-function Filters({ filters, states }: { readonly filters: URLSearchParams; readonly states: readonly string[] }) {
+function Filters({ filters, states }: { readonly filters: URLSearchParams; readonly states: TransactionStates | undefined }) {
   const initialSearch: SearchKey = SEARCH_KEYS.find((each) => filters.has(each.key))?.key ?? 'uetr';
   const [values, setValues] = useState(() => ({
     ...EMPTY,
@@ -183,19 +185,11 @@ function Filters({ filters, states }: { readonly filters: URLSearchParams; reado
         </label>
       </div>
       <div class="fields">
-        <label>
-          State
-          <input list="known-states" value={values.state} onInput={set('state')} placeholder="any" />
-          <datalist id="known-states">
-            {states.map((state) => (
-              <option key={state} value={state} />
-            ))}
-          </datalist>
-        </label>
+        <StateChoice value={values.state} states={states} kind={values.kind} direction={values.direction} onChange={(state) => setValues({ ...values, state })} />
         <Choice label="Scheme" value={values.scheme} options={SCHEMES} onChange={(scheme) => setValues({ ...values, scheme })} />
         <Choice label="Outcome" value={values.outcome} options={OUTCOMES} onChange={(outcome) => setValues({ ...values, outcome })} />
         <Choice label="Direction" value={values.direction} options={DIRECTIONS} onChange={(direction) => setValues({ ...values, direction })} />
-        <Choice label="Kind" value={values.kind} options={KINDS} onChange={(kind) => setValues({ ...values, kind })} />
+        <Choice label="Kind" value={values.kind} options={(states?.kinds ?? []).map((each) => each.kind)} onChange={(kind) => setValues({ ...values, kind })} />
         <label>
           Integrator
           <input value={values.integratorId} onInput={set('integratorId')} placeholder="any" />

@@ -3,9 +3,25 @@
  * time (newest first, keyset paging), a transaction's scheme messages, and the outbox backlog.
  */
 import type pg from 'pg';
-import type { OutboxBacklog, SchemeHealth, SchemeMessageRecord, TransactionQuery, TransactionSummary } from '../../ports/store.js';
-import { IN_FLIGHT_SQL, LATENCY_SQL, schemeHealthFromRows, WINDOW_COUNTS_SQL, type InFlightRow, type LatencyRow, type WindowCountRow } from '../scheme-health.js';
-import { schemeMessageFromRow, summaryFromRow, type BacklogRow, type SchemeMessageRow, type SummaryRow } from '../store-rows.js';
+import type { OutboxBacklog, SchemeHealth, SchemeMessageRecord, SchemeSeries, TransactionQuery, TransactionSummary, WaitingQuery, WaitingTransaction } from '../../ports/store.js';
+import {
+  IN_FLIGHT_SQL,
+  LATENCY_SQL,
+  decidedParam,
+  openStateKeys,
+  schemeHealthFromRows,
+  schemeSeriesFromRows,
+  SERIES_COUNTS_SQL,
+  SERIES_LATENCY_SQL,
+  waitingSql,
+  WINDOW_COUNTS_SQL,
+  type InFlightRow,
+  type LatencyRow,
+  type SeriesCountRow,
+  type SeriesLatencyRow,
+  type WindowCountRow,
+} from '../scheme-health.js';
+import { schemeMessageFromRow, summaryFromRow, type BacklogRow, type DbInteger, type SchemeMessageRow, type SummaryRow } from '../store-rows.js';
 import { named } from './pg-sql.js';
 
 const SUMMARY_COLUMNS = ['id', 'integrator_id', 'kind', 'uetr', 'scheme', 'message_id', 'end_to_end_id', 'state', 'amount_minor', 'currency', 'created_at', 'updated_at', 'outcome', 'reason_code']
@@ -94,6 +110,43 @@ export async function schemeHealth(pool: pg.Pool, from: number, to: number): Pro
     pool.query<LatencyRow>(HEALTH.latency, [from, to]),
   ]);
   return schemeHealthFromRows(inFlight.rows, counts.rows, latency.rows);
+}
+
+const window = (sql: string) => sql.replaceAll('{from}', '$1::bigint').replaceAll('{to}', '$2::bigint').replaceAll('{bucket}', '$3::bigint');
+const SERIES = {
+  counts: named('scheme_series_counts', window(SERIES_COUNTS_SQL)),
+  latency: named('scheme_series_latency', window(SERIES_LATENCY_SQL)),
+};
+
+export async function schemeSeries(pool: pg.Pool, from: number, to: number, bucketMs: number): Promise<SchemeSeries[]> {
+  const [counts, latency] = await Promise.all([pool.query<SeriesCountRow>(SERIES.counts, [from, to, bucketMs]), pool.query<SeriesLatencyRow>(SERIES.latency, [from, to, bucketMs])]);
+  return schemeSeriesFromRows(from, to, bucketMs, counts.rows, latency.rows);
+}
+
+const WAITING = named(
+  'waiting_transactions',
+  waitingSql(SUMMARY_COLUMNS, '= ANY($1::text[])')
+    .replaceAll('{scheme}', '$2::text')
+    .replaceAll('{integrator}', '$3::text')
+    .replaceAll('{state}', '$4::text')
+    .replaceAll('{decided}', '$5::text')
+    .replace('{afterCreatedAt}', '$6::bigint')
+    .replace('{afterId}', '$7::text')
+    .replace('{limit}', '$8'),
+);
+
+export async function waitingTransactions(pool: pg.Pool, query: WaitingQuery): Promise<WaitingTransaction[]> {
+  const result = await pool.query<SummaryRow & { due_at: DbInteger }>(WAITING, [
+    openStateKeys(query.open),
+    query.scheme ?? null,
+    query.integratorId ?? null,
+    query.state ?? null,
+    decidedParam(query.decided),
+    query.after?.createdAt ?? Number.MIN_SAFE_INTEGER,
+    query.after?.id ?? '',
+    query.limit,
+  ]);
+  return result.rows.map((row) => ({ ...summaryFromRow(row), dueAt: Number(row.due_at) }));
 }
 
 export async function schemeMessages(pool: pg.Pool, transactionId: string): Promise<SchemeMessageRecord[]> {

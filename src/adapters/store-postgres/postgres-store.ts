@@ -20,6 +20,9 @@ import type {
   StoredMessage,
   TransactionKind,
   SchemeHealth,
+  SchemeSeries,
+  WaitingQuery,
+  WaitingTransaction,
   TransactionQuery,
   TransactionRecord,
   TransactionSummary,
@@ -43,7 +46,7 @@ import { flush, type BatchRetryReason, type BatchRunner } from './pg-batch.js';
 import { recentDeterminations } from './pg-determinations.js';
 import { execute } from './pg-execute.js';
 import { ChangeListener } from './pg-notices.js';
-import { outboxBacklog, schemeHealth, schemeMessages, searchTransactions } from './pg-search.js';
+import { outboxBacklog, schemeHealth, schemeMessages, schemeSeries, searchTransactions, waitingTransactions } from './pg-search.js';
 import { SQL } from './pg-sql.js';
 
 export interface PostgresStoreOptions {
@@ -236,6 +239,14 @@ class PostgresStore extends QueuedWrites implements Store {
 
   schemeHealth(from: number, to: number): Promise<SchemeHealth[]> {
     return schemeHealth(this.#pool, from, to);
+  }
+
+  schemeSeries(from: number, to: number, bucketMs: number): Promise<SchemeSeries[]> {
+    return schemeSeries(this.#pool, from, to, bucketMs);
+  }
+
+  waitingTransactions(query: WaitingQuery): Promise<WaitingTransaction[]> {
+    return waitingTransactions(this.#pool, query);
   }
 
   schemeMessages(transactionId: string): Promise<SchemeMessageRecord[]> {

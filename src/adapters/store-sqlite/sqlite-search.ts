@@ -2,9 +2,25 @@
  * The operators' reads of the SQLite store: transactions found by a key or listed by creation
  * time (newest first, keyset paging), a transaction's scheme messages, and the outbox backlog.
  */
-import type { OutboxBacklog, SchemeHealth, SchemeMessageRecord, TransactionQuery, TransactionSummary } from '../../ports/store.js';
-import { IN_FLIGHT_SQL, LATENCY_SQL, schemeHealthFromRows, WINDOW_COUNTS_SQL, type InFlightRow, type LatencyRow, type WindowCountRow } from '../scheme-health.js';
-import { schemeMessageFromRow, summaryFromRow, type BacklogRow, type SchemeMessageRow, type SummaryRow } from '../store-rows.js';
+import type { OutboxBacklog, SchemeHealth, SchemeMessageRecord, SchemeSeries, TransactionQuery, TransactionSummary, WaitingQuery, WaitingTransaction } from '../../ports/store.js';
+import {
+  IN_FLIGHT_SQL,
+  LATENCY_SQL,
+  decidedParam,
+  openStateKeys,
+  schemeHealthFromRows,
+  schemeSeriesFromRows,
+  SERIES_COUNTS_SQL,
+  SERIES_LATENCY_SQL,
+  waitingSql,
+  WINDOW_COUNTS_SQL,
+  type InFlightRow,
+  type LatencyRow,
+  type SeriesCountRow,
+  type SeriesLatencyRow,
+  type WindowCountRow,
+} from '../scheme-health.js';
+import { schemeMessageFromRow, summaryFromRow, type BacklogRow, type DbInteger, type SchemeMessageRow, type SummaryRow } from '../store-rows.js';
 import type { Db } from './sqlite-connection.js';
 import { LIMIT_PARAM } from './sqlite-rows.js';
 
@@ -49,11 +65,34 @@ export function prepareSearchReads(db: Db) {
     `SELECT integrator_id, channel, COUNT(*) AS pending, MIN(created_at) AS oldest_created_at
      FROM outbox WHERE status = 'PENDING' GROUP BY integrator_id, channel ORDER BY integrator_id, channel`,
   );
-  const window = (sql: string) => statement(sql.replaceAll('{from}', '@from').replaceAll('{to}', '@to'));
+  const window = (sql: string) => statement(sql.replaceAll('{from}', '@from').replaceAll('{to}', '@to').replaceAll('{bucket}', '@bucket'));
   const health = { inFlight: statement(IN_FLIGHT_SQL), counts: window(WINDOW_COUNTS_SQL), latency: window(LATENCY_SQL) };
+  const series = { counts: window(SERIES_COUNTS_SQL), latency: window(SERIES_LATENCY_SQL) };
+  const waiting = statement(
+    waitingSql(SUMMARY_COLUMNS, 'IN (SELECT value FROM json_each(@open))')
+      .replace('LIMIT {limit}', LIMIT_PARAM)
+      .replace(/\{(scheme|integrator|state|decided|afterCreatedAt|afterId)\}/g, '@$1'),
+  );
   return {
     schemeHealth(from: number, to: number): SchemeHealth[] {
       return schemeHealthFromRows(health.inFlight.all() as InFlightRow[], health.counts.all({ from, to }) as WindowCountRow[], health.latency.all({ from, to }) as LatencyRow[]);
+    },
+    schemeSeries(from: number, to: number, bucketMs: number): SchemeSeries[] {
+      const params = { from: BigInt(from), to: BigInt(to), bucket: BigInt(bucketMs) };
+      return schemeSeriesFromRows(from, to, bucketMs, series.counts.all(params) as SeriesCountRow[], series.latency.all(params) as SeriesLatencyRow[]);
+    },
+    waitingTransactions(query: WaitingQuery): WaitingTransaction[] {
+      const rows = waiting.all({
+        open: JSON.stringify(openStateKeys(query.open)),
+        scheme: query.scheme ?? null,
+        integrator: query.integratorId ?? null,
+        state: query.state ?? null,
+        decided: decidedParam(query.decided),
+        afterCreatedAt: query.after?.createdAt ?? Number.MIN_SAFE_INTEGER,
+        afterId: query.after?.id ?? '',
+        limit: query.limit,
+      }) as (SummaryRow & { due_at: DbInteger })[];
+      return rows.map((row) => ({ ...summaryFromRow(row), dueAt: Number(row.due_at) }));
     },
     searchTransactions(query: TransactionQuery): TransactionSummary[] {
       const params = {

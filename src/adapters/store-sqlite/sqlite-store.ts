@@ -11,6 +11,9 @@ import type {
   StoredMessage,
   TransactionKind,
   SchemeHealth,
+  SchemeSeries,
+  WaitingQuery,
+  WaitingTransaction,
   TransactionQuery,
   TransactionRecord,
   TransactionSummary,
@@ -192,6 +195,14 @@ class SqliteStore extends QueuedWrites implements Store {
 
   schemeHealth(from: number, to: number): Promise<SchemeHealth[]> {
     return read(() => this.#search.schemeHealth(from, to));
+  }
+
+  schemeSeries(from: number, to: number, bucketMs: number): Promise<SchemeSeries[]> {
+    return read(() => this.#search.schemeSeries(from, to, bucketMs));
+  }
+
+  waitingTransactions(query: WaitingQuery): Promise<WaitingTransaction[]> {
+    return read(() => this.#search.waitingTransactions(query));
   }
 
   schemeMessages(transactionId: string): Promise<SchemeMessageRecord[]> {

@@ -2,17 +2,19 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config/types.js';
 import type { FieldError } from '../../domain/errors.js';
-import { SCHEMES } from '../../domain/schemes.js';
+import { SCHEME_CAPABILITIES, SCHEMES } from '../../domain/schemes.js';
 import type { Clock } from '../../ports/clock.js';
-import type { SchemeHealth, Store } from '../../ports/store.js';
+import type { SchemeHealth, SchemeSeries, Store } from '../../ports/store.js';
 import { domainValidator, type Validated } from '../validation.js';
 import { ADMIN_PREFIX, adminErrors, adminSchema, iso, isRecord } from './admin.js';
 
 /**
- * `GET /admin/v1/schemes/health?windowMinutes=60`, in the admin scope: per configured scheme,
- * what is in flight now and, of the transactions accepted in the last `windowMinutes`, the
- * timeouts, outcomes, rejections by reason code and the time from acceptance to outcome
- * (Store.schemeHealth). Read from the store, so every instance answers for all of them.
+ * `GET /admin/v1/schemes/health?windowMinutes=60`, in the admin scope: per configured scheme that
+ * carries an operation (ZA_AC and ZA_RMS carry none: nothing to watch), what is in flight now
+ * and, of the transactions accepted in the last `windowMinutes`, the timeouts, outcomes,
+ * rejections by reason code and the time from acceptance to outcome (Store.schemeHealth), and the
+ * window in at most 60 buckets of whole minutes: accepted, outcomes and p95 latency of each, for
+ * charts (Store.schemeSeries). Read from the store, so every instance answers for all of them.
  */
 export interface AdminSchemesDeps {
   readonly config: Pick<Config, 'schemes'>;
@@ -23,16 +25,18 @@ export interface AdminSchemesDeps {
 const WINDOW_MINUTES_DEFAULT = 60;
 const WINDOW_MINUTES_MAX = 1_440;
 const MINUTE_MS = 60_000;
+/** The series has at most this many buckets: one a minute up to an hour's window, then wider. */
+const BUCKETS_MAX = 60;
 
 export function adminSchemeRoutes(scope: FastifyInstance, deps: AdminSchemesDeps): void {
-  const configured = SCHEMES.filter((scheme) => deps.config.schemes[scheme] !== undefined);
+  const watched = SCHEMES.filter((scheme) => deps.config.schemes[scheme] !== undefined && SCHEME_CAPABILITIES[scheme].length > 0);
   scope.get<{ Querystring: { windowMinutes: number } }>(
     `${ADMIN_PREFIX}/schemes/health`,
     {
       schema: {
         ...adminSchema,
         operationId: 'adminSchemeHealth',
-        summary: 'Per scheme: in flight now, and of the transactions accepted in the window the timeouts, outcomes, rejections by reason code and latency',
+        summary: 'Per scheme: in flight now, and of the transactions accepted in the window the timeouts, outcomes, rejections by reason code and latency, also per minute',
         querystring: Type.Object(
           {
             windowMinutes: Type.Optional(
@@ -46,13 +50,23 @@ export function adminSchemeRoutes(scope: FastifyInstance, deps: AdminSchemesDeps
       validatorCompiler: domainValidator(validateHealthQuery, 'scheme health query'),
     },
     async (request) => {
+      const { windowMinutes } = request.query;
       const to = deps.clock.now();
-      const from = to - request.query.windowMinutes * MINUTE_MS;
-      const found = new Map((await deps.store.schemeHealth(from, to)).map((health) => [health.scheme, health]));
+      const from = to - windowMinutes * MINUTE_MS;
+      const bucketMinutes = Math.ceil(windowMinutes / BUCKETS_MAX);
+      const [health, series] = await Promise.all([deps.store.schemeHealth(from, to), deps.store.schemeSeries(from, to, bucketMinutes * MINUTE_MS)]);
+      const found = new Map(health.map((each) => [each.scheme, each]));
+      const foundSeries = new Map(series.map((each) => [each.scheme, each]));
+      const empty = Array.from({ length: Math.ceil(windowMinutes / bucketMinutes) }, (_, index) => ({ from: from + index * bucketMinutes * MINUTE_MS, accepted: 0, outcomes: [], p95Ms: null }));
       return {
         from: iso(from),
         to: iso(to),
-        schemes: configured.map((scheme) => healthView(scheme, deps.config.schemes[scheme]?.connector ?? '', found.get(scheme))),
+        bucketMinutes,
+        schemes: watched.map((scheme) => ({
+          ...healthView(scheme, deps.config.schemes[scheme]?.connector ?? '', found.get(scheme)),
+          operations: SCHEME_CAPABILITIES[scheme],
+          series: seriesView(foundSeries.get(scheme)?.buckets ?? empty),
+        })),
       };
     },
   );
@@ -76,6 +90,10 @@ function healthView(scheme: string, connector: string, health: SchemeHealth | un
     rejections: descending(rejections).map(([reasonCode, count]) => ({ reasonCode, count })),
     latencyMs: health?.latencyMs ?? null,
   };
+}
+
+function seriesView(buckets: SchemeSeries['buckets']) {
+  return buckets.map((bucket) => ({ ...bucket, from: iso(bucket.from) }));
 }
 
 function validateHealthQuery(query: unknown): Validated<{ windowMinutes: number }> {

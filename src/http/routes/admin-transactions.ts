@@ -5,11 +5,13 @@ import { TRANSACTION_KINDS, type TransactionKind } from '../../domain/kinds.js';
 import { ApiError, type FieldError } from '../../domain/errors.js';
 import { SCHEMES } from '../../domain/schemes.js';
 import { formatAmount } from '../../lib/money.js';
-import type { HistoryRecord, Store, TransactionQuery, TransactionSummary } from '../../ports/store.js';
+import type { Config } from '../../config/types.js';
+import type { HistoryRecord, Store, TransactionQuery, TransactionRecord, TransactionSummary } from '../../ports/store.js';
 import { domainValidator, type Validated } from '../validation.js';
 import { Type } from '@sinclair/typebox';
 import { StringEnum } from '../../domain/messages/common.js';
 import { errorResponse } from '../schemas.js';
+import { timeoutCause } from './admin-timeouts.js';
 import { ADMIN_PREFIX, adminErrors, adminSchema, attemptView, decodeCursor, deliverySummary, encodeCursor, iso, isRecord, parseRfc3339 } from './admin.js';
 
 /**
@@ -29,6 +31,8 @@ export interface AdminTransactionsDeps {
   /** Searches without integratorId look in these (the configured integrators). */
   readonly integratorIds: readonly string[];
   readonly demoInbox?: DemoInbox;
+  /** The time budgets a timeout in the timeline names (admin-timeouts.ts). */
+  readonly config: Pick<Config, 'schemes' | 'integrators'>;
 }
 
 const LIST_LIMIT_DEFAULT = 50;
@@ -118,7 +122,7 @@ export function adminTransactionRoutes(scope: FastifyInstance, deps: AdminTransa
         traceparent: transaction.traceparent,
         dueAt: transaction.dueAt === null ? null : iso(transaction.dueAt),
         request: message === undefined ? null : json(message.rawBody),
-        history: history.map(historyView),
+        history: history.map((row) => historyView(row, transaction, deps.config)),
         deliveries,
         schemeMessages: schemeMessages.map((row) => ({ direction: row.direction, messageName: row.messageName, messageId: row.messageId, at: iso(row.at), document: row.document })),
       };
@@ -159,7 +163,7 @@ function kindsOf(kind: TransactionKind | undefined, direction: Direction | undef
   return (kind === undefined ? TRANSACTION_KINDS : [kind]).filter((each) => direction === undefined || directionOf(each) === direction);
 }
 
-function summaryView(row: TransactionSummary) {
+export function summaryView(row: TransactionSummary) {
   return {
     id: row.id,
     integratorId: row.integratorId,
@@ -178,9 +182,14 @@ function summaryView(row: TransactionSummary) {
   };
 }
 
-/** A state entered, with what caused it: the scheme's answer or the decision, as JSON; null for version 1 (the request itself). */
-function historyView(row: HistoryRecord) {
-  return { version: row.version, fromState: row.fromState, toState: row.toState, at: iso(row.at), cause: row.cause === null ? null : json(row.cause) };
+/**
+ * A state entered, with what caused it: the scheme's answer or the decision, as JSON (null for
+ * version 1, the request itself); a timeout also names the time budget that ran out.
+ */
+function historyView(row: HistoryRecord, transaction: TransactionRecord, config: AdminTransactionsDeps['config']) {
+  const cause = row.cause === null ? null : json(row.cause);
+  const timeout = timeoutCause(transaction, row.toState, cause, config);
+  return { version: row.version, fromState: row.fromState, toState: row.toState, at: iso(row.at), cause, ...(timeout === undefined ? {} : { timeout }) };
 }
 
 function inboxView(entry: InboxEntry) {

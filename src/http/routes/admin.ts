@@ -15,6 +15,8 @@ import { adminSchemeRoutes } from './admin-schemes.js';
 import { adminInboundRoutes, type SimulatedInbound } from './admin-inbound.js';
 import { adminSimulatorRoutes, type SampleDeps } from './admin-simulator.js';
 import { adminTransactionRoutes } from './admin-transactions.js';
+import { adminReferenceRoutes } from './admin-reference.js';
+import { adminWaitingRoutes } from './admin-waiting.js';
 
 /**
  * The operator API for deliveries (docs/delivery.md, "Admin API"), under `/admin/v1`:
@@ -26,7 +28,8 @@ import { adminTransactionRoutes } from './admin-transactions.js';
  *   `{"integratorId": "…", "since": "<RFC 3339>"}` (either part alone too) makes UNDELIVERED
  *   messages PENDING again with a fresh retry schedule, and answers `{"replayed": n}`;
  *
- * and, in the same scope, the transaction search of admin-transactions.ts. Without an `admin`
+ * and, in the same scope, the transaction search of admin-transactions.ts, what still waits
+ * (admin-waiting.ts), the states and reason codes (admin-reference.ts) and scheme health. Without an `admin`
  * section in the configuration nothing is registered, so the paths answer 404.
  * Register it in its own encapsulated scope: `app.register(async (scope) => adminRoutes(scope, deps))`.
  */
@@ -81,7 +84,9 @@ export async function adminRoutes(scope: FastifyInstance, deps: AdminDeps): Prom
   if (admin === undefined) return;
   const integratorIds = new Set(deps.config.integrators.map((integrator) => integrator.id));
   scope.addHook('onRequest', await adminGuard(admin, deps.clock, scope.failedAuthentications));
-  adminTransactionRoutes(scope, { store: deps.store, integratorIds: [...integratorIds], ...(deps.demoInbox === undefined ? {} : { demoInbox: deps.demoInbox }) });
+  adminTransactionRoutes(scope, { store: deps.store, config: deps.config, integratorIds: [...integratorIds], ...(deps.demoInbox === undefined ? {} : { demoInbox: deps.demoInbox }) });
+  adminWaitingRoutes(scope, deps);
+  adminReferenceRoutes(scope);
   adminSchemeRoutes(scope, deps);
   adminSimulatorRoutes(scope, deps);
   adminInboundRoutes(scope, deps);
