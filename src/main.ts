@@ -18,7 +18,7 @@ import type { Store } from './ports/store.js';
 import { HttpPartnerSender } from './adapters/partner-http/http-sender.js';
 import { openStore } from './adapters/store.js';
 import { openFilesLimit, systemIds, systemClock } from './adapters/system/system.js';
-import { demoCredentialLines } from './config/demo.js';
+import { startBanner } from './config/banner.js';
 import { loadConfig } from './config/load.js';
 import type { Config } from './config/types.js';
 import { createConnectors, steadyInbound } from './connectors/registry.js';
@@ -132,7 +132,8 @@ async function main(): Promise<void> {
       readiness: { accepting: () => accepting },
       ...(metrics === undefined ? {} : { metrics }),
       ...(tracing === undefined ? {} : { tracing }),
-      ...(config.demoCredentials === undefined ? {} : { demoInbox: new DemoInbox(config.demoCredentials.webhookSecret, clock) }),
+      // The inbox is the demo integrator's receiver unless REGPAY_DEMO_RECEIVER named another.
+      ...(config.demoCredentials === undefined || config.demoReceiver !== undefined ? {} : { demoInbox: new DemoInbox(config.demoCredentials.webhookSecret, clock) }),
       processing,
       delivery: dispatcher,
       simulatedInbound,
@@ -199,7 +200,7 @@ async function main(): Promise<void> {
 
   await app.listen({ host: config.server.host, port: config.server.port });
   accepting = true;
-  if (config.demo) printDemo(config, app.server.address());
+  printBanner(config, app.server.address());
 }
 
 /** Scheme messages are kept `retentionDays` (docs/operations.md): forgotten hourly, oldest first, in bounded deletes. */
@@ -218,17 +219,11 @@ function pruneSchemeMessages(store: Store, clock: { now(): number }, retentionDa
   return timer;
 }
 
-function printDemo(config: Config, address: unknown): void {
-  const where = typeof address === 'object' && address !== null && 'port' in address ? `http://${config.server.host}:${String(address.port)}` : '';
-  process.stdout.write(
-    [
-      '',
-      'regpay demo is running (no config file given): SQLite under ./data, simulator for every scheme.',
-      `  API:        ${where}/api/v1   docs: ${where}/docs   token: ${where}/oauth/token`,
-      ...(config.demoCredentials === undefined ? [] : demoCredentialLines(config.demoCredentials, where)),
-      '',
-    ].join('\n') + '\n',
-  );
+/** The start banner (config/banner.ts), printed once the port is open: for the demo and for a file alike. */
+function printBanner(config: Config, address: unknown): void {
+  const port = typeof address === 'object' && address !== null && 'port' in address ? String(address.port) : String(config.server.port);
+  const host = config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host;
+  process.stdout.write(`${startBanner(config, `http://${host}:${port}`).join('\n')}\n`);
 }
 
 main().catch((error: unknown) => {

@@ -190,9 +190,14 @@ export interface InboxMessage {
   readonly channel: 'callback' | 'event';
   readonly path: string;
   readonly webhookId: string | null;
+  readonly signatureHeaders: { readonly 'webhook-id': string | null; readonly 'webhook-timestamp': string | null; readonly 'webhook-signature': string | null };
   readonly signatureValid: boolean;
   readonly traceparent: string | null;
+  readonly rawBody: string;
   readonly body: unknown;
+  readonly answer?: unknown;
+  readonly status: string | null;
+  readonly reason: { readonly code: string; readonly text: string | null } | null;
 }
 
 export interface InboxPage {

@@ -15,7 +15,8 @@ import type { DemoCredentials } from './types.js';
  * events are signed (a random webhook secret, printed too), so the demo shows what a deployment
  * sends and examples/receiver.mjs can verify it. They go to the service's own demo inbox
  * (http/routes/demo-inbox.ts), which verifies and keeps them for the admin API: the demo shows
- * what an integrator is sent with nothing else running, instead of retrying to a dead port. The
+ * what an integrator is sent with nothing else running, instead of retrying to a dead port;
+ * REGPAY_DEMO_RECEIVER sends them to a receiver of one's own instead. The
  * demo has an admin API (user `admin`, a random password) to see it, and every transaction.
  */
 export const DEMO_INTEGRATOR_ID = 'demo-bank';
@@ -30,13 +31,17 @@ export const DEMO_INBOX_PATH = '/demo/inbox';
 /**
  * `where`: the host and port the service will listen on (PORT and HOST applied), which the demo
  * integrator's callback and event URLs point at: its inbox is the service itself, so the demo
- * shows what an integrator is sent without anything else running.
+ * shows what an integrator is sent without anything else running. `receiver` (REGPAY_DEMO_RECEIVER),
+ * when given, is the base URL of a receiver they go to instead, e.g. examples/receiver.mjs.
  */
-export function demoSource(where: { readonly host: string; readonly port: number } = { host: '127.0.0.1', port: 8080 }): {
+export function demoSource(
+  where: { readonly host: string; readonly port: number } = { host: '127.0.0.1', port: 8080 },
+  receiver?: string,
+): {
   source: Record<string, unknown>;
   credentials: DemoCredentials;
 } {
-  const inbox = `${inboxOrigin(where)}${DEMO_INBOX_PATH}`;
+  const inbox = receiver ?? `${inboxOrigin(where)}${DEMO_INBOX_PATH}`;
   const credentials: DemoCredentials = {
     integratorId: DEMO_INTEGRATOR_ID,
     username: 'demo',
@@ -89,7 +94,7 @@ function inboxOrigin(where: { readonly host: string; readonly port: number }): s
  * examples/receiver.mjs read, so the person can paste it as it is (every value is base64 or
  * base64url text and a URL: nothing in them needs shell quoting beyond the single quotes).
  */
-export function demoCredentialLines(credentials: DemoCredentials, url = 'http://127.0.0.1:8080'): string[] {
+export function demoCredentialLines(credentials: DemoCredentials, url = 'http://127.0.0.1:8080', receiver?: string): string[] {
   return [
     `  integrator:     ${credentials.integratorId}`,
     `  username:       ${credentials.username}`,
@@ -99,7 +104,9 @@ export function demoCredentialLines(credentials: DemoCredentials, url = 'http://
     `  webhook secret: ${credentials.webhookSecret.reveal()}   (callbacks and events are signed with it)`,
     '',
     `  admin API:      ${url}/admin/v1   username: ${credentials.adminUsername}   password: ${credentials.adminPassword.reveal()}`,
-    `  demo inbox:     ${url}/admin/v1/demo-inbox   (the callbacks and events sent to the demo integrator, received by the service itself)`,
+    receiver === undefined
+      ? `  demo inbox:     ${url}/admin/v1/demo-inbox   (the callbacks and events sent to the demo integrator, received by the service itself)`
+      : `  receiver:       ${receiver}   (REGPAY_DEMO_RECEIVER: the demo integrator's callbacks go to ${receiver}/partner-api/v1/…, its events to ${receiver}/events-api/v1/events)`,
     `  transactions:   ${url}/admin/v1/transactions`,
     `  console:        ${url}/console/   (the operator's web console: sign in with the admin username and password)`,
     '',

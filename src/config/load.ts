@@ -44,9 +44,10 @@ export async function loadConfig(options: LoadOptions = {}): Promise<Config> {
   const env = options.env ?? process.env;
   const path = configPath(options.argv ?? [], env);
   if (path === undefined) {
-    const demo = demoSource(demoAddress(env));
+    const receiver = demoReceiver(env);
+    const demo = demoSource(demoAddress(env), receiver);
     const config = await buildConfig(demo.source, 'demo configuration', env, true);
-    return deepFreeze({ ...config, demoCredentials: demo.credentials });
+    return deepFreeze({ ...config, demoCredentials: demo.credentials, ...(receiver === undefined ? {} : { demoReceiver: receiver }) });
   }
   const raw = await readSource(path);
   return deepFreeze(await buildConfig(raw, path, env, false));
@@ -60,6 +61,14 @@ function demoAddress(env: NodeJS.ProcessEnv): { host: string; port: number } {
     host: host !== undefined && host.length > 0 ? host : '127.0.0.1',
     port: port !== undefined && /^[0-9]{1,5}$/.test(port) && Number(port) <= 65_535 ? Number(port) : 8080,
   };
+}
+
+/** REGPAY_DEMO_RECEIVER without a trailing slash: where the demo sends what its integrator is sent; undefined (its own inbox) when unset or empty. */
+function demoReceiver(env: NodeJS.ProcessEnv): string | undefined {
+  const value = env['REGPAY_DEMO_RECEIVER']?.trim();
+  if (value === undefined || value === '') return undefined;
+  if (!isHttpUrl(value)) throw new ConfigError('environment', [`REGPAY_DEMO_RECEIVER: "${value}" is not an http(s) URL (the base of a receiver, e.g. http://127.0.0.1:9090)`]);
+  return value.replace(/\/+$/, '');
 }
 
 /** Validate an already parsed file (tests, tools); same rules as loadConfig. */

@@ -252,6 +252,11 @@ export interface Config {
   readonly demo: boolean;
   /** Present exactly when `demo` is true: the generated credentials main prints at start. */
   readonly demoCredentials?: DemoCredentials;
+  /**
+   * The demo only, from REGPAY_DEMO_RECEIVER: the base URL of the integrator's receiver (e.g.
+   * examples/receiver.mjs) its callbacks and events go to instead of the service's own demo inbox.
+   */
+  readonly demoReceiver?: string;
 }
 
 /**

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -344,8 +345,45 @@ void describe('the operator console of the zero-config demo', () => {
 
     await waitForText(page, 'PAYMENT_AUTH_RESPONSE_DELIVERED');
     const inbox = await textOf(page, 'table.inbox tbody');
-    assert.match(inbox, /callback\s+\/transactions\/outbound\/credit-transfer-response\s+valid/);
-    assert.match(inbox, /event\s+\/events\s+valid\s+PAYMENT_AUTH_RESPONSE_DELIVERED/);
+    assert.match(inbox, /callback\s+credit-transfer-response\s+\/transactions\/outbound\/credit-transfer-response\s+body\s+raw body and signature headers\s+APPROVED\s+—\s+valid/);
+    assert.match(inbox, /event\s+PAYMENT_AUTH_RESPONSE_DELIVERED\s+\/events\s+body\s+raw body and signature headers\s+—\s+—\s+valid/);
+  });
+
+  void it('says on each row the outcome and reason, and shows the raw body and signature headers, which verify with the webhook secret', { timeout: STEP_TIMEOUT_MS }, async () => {
+    const page = await chromium.newPage();
+    await page.goto(`${server.url}/console/`);
+    await waitForText(page, 'Sign in with the operator credentials');
+    await fillLabelled(page, 'Username', variables['REGPAY_ADMIN_USERNAME'] ?? '');
+    await fillLabelled(page, 'Password', variables['REGPAY_ADMIN_PASSWORD'] ?? '');
+    await clickText(page, 'Sign in');
+    await waitForText(page, 'Demo inbox');
+    await clickText(page, 'Demo inbox');
+
+    const declined = creditTransfer('ZA_RTC');
+    declined.creditorAccount = { ...declined.creditorAccount, identification: { schema: 'GENERIC', value: 'REJECT-AC04' } };
+    const accepted = await fetch(`${server.url}/api/v1/transactions/outbound/credit-transfer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${await demoAccessToken(server, variables)}` },
+      body: JSON.stringify(declined),
+    });
+    assert.equal(accepted.status, 202, await accepted.text());
+    // The outcome callback's row: found by the uetr in its (folded) body.
+    const findRow = `[...document.querySelectorAll('table.inbox tbody tr')].find((each) => each.innerText.includes('credit-transfer-response') && each.textContent.includes(${JSON.stringify(declined.transactionIdentifiers.uetr)}))`;
+    await page.waitForFunction(`${findRow} !== undefined`, { timeout: 30_000, polling: 100 });
+    const row = (await page.evaluate(`(() => {
+      const found = ${findRow};
+      found.querySelector('details.raw > summary').click();
+      return { text: found.innerText, headers: found.querySelector('pre.signature-headers').textContent, raw: found.querySelector('pre.raw-body').textContent };
+    })()`)) as { text: string; headers: string; raw: string } | undefined;
+    assert.ok(row, 'the outcome callback has a row');
+    assert.match(row.text, /REJECTED\s+AC04 \S/, 'the outcome, the reason code and its text');
+
+    // What a developer copies from the page, checked as a Standard Webhooks library checks it.
+    const header = (name: string) => new RegExp(`^${name}: (.+)$`, 'm').exec(row.headers)?.[1] ?? '';
+    const secret = variables['REGPAY_WEBHOOK_SECRET'] ?? '';
+    const expected = `v1,${createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64')).update(`${header('webhook-id')}.${header('webhook-timestamp')}.${row.raw}`).digest('base64')}`;
+    assert.ok(header('webhook-signature').split(' ').includes(expected), `${row.headers}\n${row.raw}`);
+    assert.equal(JSON.parse(row.raw).transactionIdentifiers.uetr, declined.transactionIdentifiers.uetr);
   });
 
   void it('says how long to wait once the address has spent its failed sign-ins', { timeout: STEP_TIMEOUT_MS }, async () => {

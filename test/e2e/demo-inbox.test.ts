@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createHmac } from 'node:crypto';
+import { webhookSignature } from '../../src/lib/webhook-signature.js';
 import { creditTransfer } from '../fixtures/credit-transfer.js';
 import { demoAccessToken, startDemo, type RunningServer } from '../support/server.js';
 
@@ -70,7 +72,18 @@ describe('the demo inbox (service started with no configuration)', () => {
     assert.equal((await fetch(`${server.url}/admin/v1/demo-inbox`)).status, 401, 'only for the operator');
   });
 
-  type Entry = { seq: number; channel: string; path: string; signatureValid: boolean; body: any; answer?: any };
+  type Entry = {
+    seq: number;
+    channel: string;
+    path: string;
+    signatureValid: boolean;
+    signatureHeaders: Record<'webhook-id' | 'webhook-timestamp' | 'webhook-signature', string | null>;
+    rawBody: string;
+    body: any;
+    answer?: any;
+    status: string | null;
+    reason: { code: string; text: string | null } | null;
+  };
   const uetrOf = (entry: Entry): string | undefined => entry.body?.transactionIdentifiers?.uetr ?? entry.body?.request?.uetr ?? entry.body?.tranInfo?.tranUetr;
 
   /** The operator's trigger: the simulated scheme sends the demo bank a lookup and/or a credit. */
@@ -121,5 +134,37 @@ describe('the demo inbox (service started with no configuration)', () => {
     const completion = entries.find((entry) => entry.path === '/transactions/inbound/credit-transfer-completion');
     assert.equal(completion?.body.status.outcome, 'REJECTED');
     assert.equal(completion?.body.status.reasonInfo[0].reason.value, 'AC04');
+  });
+
+  /** Standard Webhooks as any library implements it (https://www.standardwebhooks.com): HMAC-SHA256 of `id.timestamp.body` under the secret's base64 key. */
+  function standardWebhooksSignature(secret: string, id: string, timestamp: string, body: string): string {
+    return `v1,${createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64')).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+  }
+
+  it('says on each message the status and reason it reports, and gives its raw body and signature headers, which verify with the printed webhook secret', async () => {
+    const uetr = await originate({ integratorId: 'demo-bank', scenario: 'CREDIT', accountNumber: '4071001004', amount: '10.00' });
+    const entries = await inboxFor(uetr, completed);
+    const authorisation = entries.find((entry) => entry.path === '/transactions/inbound/credit-transfer-authorisation-sync');
+    assert.equal(authorisation?.status, 'REJECTED', "a sync call: the demo bank's answer");
+    assert.deepEqual(authorisation?.reason, { code: 'AC04', text: 'Account closed' });
+    const completion = entries.find((entry) => entry.path === '/transactions/inbound/credit-transfer-completion');
+    assert.equal(completion?.status, 'REJECTED');
+    assert.equal(completion?.reason?.code, 'AC04');
+    const answered = entries.find((entry) => entry.body?.type === 'PAYMENT_AUTH_RESPONSE_RECEIVED');
+    assert.equal(answered?.status, 'REJECTED', "an event: its payload's status");
+    assert.deepEqual(answered?.reason, { code: 'AC04', text: 'Account closed' });
+
+    const secret = variables['REGPAY_WEBHOOK_SECRET'] ?? '';
+    assert.ok(entries.length >= 3);
+    for (const entry of entries) {
+      const { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': signatures } = entry.signatureHeaders;
+      assert.ok(id !== null && timestamp !== null && signatures !== null, `${entry.path}: every signature header`);
+      assert.equal(id, (entry as unknown as { webhookId: string }).webhookId);
+      assert.deepEqual(JSON.parse(entry.rawBody), entry.body, 'the raw body is the body');
+      const sent = signatures.split(' ');
+      assert.ok(sent.includes(standardWebhooksSignature(secret, id, timestamp, entry.rawBody)), `${entry.path}: verifies as Standard Webhooks`);
+      assert.ok(sent.includes(webhookSignature(secret, id, Number(timestamp), entry.rawBody)), `${entry.path}: verifies with regpay's own code`);
+      assert.ok(!sent.includes(standardWebhooksSignature(secret, id, timestamp, `${entry.rawBody} `)), 'a changed body does not verify');
+    }
   });
 });

@@ -6,11 +6,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, configFromObject, loadConfig } from '../../src/config/load.js';
 import { ConfigFileSchema } from '../../src/config/schema.js';
+import { demoSource } from '../../src/config/demo.js';
 import { SCHEMES } from '../../src/domain/schemes.js';
 import { newPassword, newWebhookSecret } from '../../src/cli/secret-commands.js';
 import { verifySecret } from '../../src/lib/password-hash.js';
 import { creditTransfer } from '../fixtures/credit-transfer.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { startDemo, startServer, type RunningServer } from '../support/server.js';
 
 /**
  * examples/regpay.yaml is what an operator copies: `--config` must accept it as it is (given the
@@ -139,11 +140,62 @@ void describe('the service started with examples/regpay.yaml', () => {
     assert.equal(transfer.status, 202);
   });
 
-  void it('serves the admin API to the configured operator', async () => {
-    const authorization = `Basic ${Buffer.from(`ops:${env.REGPAY_ADMIN_PASSWORD}`).toString('base64')}`;
+  void it('serves the admin API to the configured operator, the demo\'s admin user', async () => {
+    assert.equal(demoSource().credentials.adminUsername, 'admin');
+    const authorization = `Basic ${Buffer.from(`admin:${env.REGPAY_ADMIN_PASSWORD}`).toString('base64')}`;
     const listing = await fetch(`${server.url}/admin/v1/deliveries?status=PENDING`, { headers: { authorization } });
     assert.equal(listing.status, 200);
-    const wrong = await fetch(`${server.url}/admin/v1/deliveries`, { headers: { authorization: `Basic ${Buffer.from('ops:wrong').toString('base64')}` } });
+    const wrong = await fetch(`${server.url}/admin/v1/deliveries`, { headers: { authorization: `Basic ${Buffer.from('admin:wrong').toString('base64')}` } });
     assert.equal(wrong.status, 401);
+  });
+});
+
+/**
+ * The example is the demo written out, so it starts as the demo does: the same ready line, and a
+ * banner of the same lines in the same order (where the API, docs and token endpoint are, the
+ * integrator, the admin API with the same admin user, the transactions and the console), though
+ * only the demo prints secrets.
+ */
+void describe('the start banner of examples/regpay.yaml and of the demo', () => {
+  const env = exampleEnv();
+  let example: RunningServer;
+  let demo: RunningServer;
+
+  before(async () => {
+    example = await startServer({ configPath: EXAMPLE, cwd: mkdtempSync(join(tmpdir(), 'regpay-example-banner-')), env });
+    ({ server: demo } = await startDemo(mkdtempSync(join(tmpdir(), 'regpay-demo-banner-'))));
+  });
+  after(async () => {
+    await Promise.all([example?.stop(), demo?.stop()]);
+  });
+
+  /** The banner's lines (the service's log lines are JSON), each cut to its label; the ready line with its address made general. */
+  const banner = (server: RunningServer): string[] => {
+    const lines = server.output().split('\n').filter((line) => line.trim() !== '' && !line.startsWith('{'));
+    const start = lines.findIndex((line) => line.startsWith('regpay is ready at '));
+    assert.ok(start >= 0, server.output());
+    return lines.slice(start).map((line) => line.replace(server.url, 'URL').replace(/ \((the demo: no config file given|from a configuration file)\)\.$/, '.').replace(/^(\s+[a-zA-Z_ ]+:)\s.*$/, '$1'));
+  };
+
+  void it('says it is ready with the same line: where, on what store, and with which schemes', () => {
+    const ready = (server: RunningServer) => banner(server)[0];
+    assert.equal(ready(example), 'regpay is ready at URL: SQLite at ./data/regpay.db, the simulator for every scheme.');
+    assert.equal(ready(example), ready(demo));
+  });
+
+  void it('names the API, the docs and token endpoint, the integrator, the admin API with its user admin, the transactions and the console, as the demo does', () => {
+    const labels = (server: RunningServer) => banner(server).filter((line) => ['API:', 'integrator:', 'admin API:', 'transactions:', 'console:'].includes(line.trim()));
+    assert.deepEqual(labels(example), ['  API:', '  integrator:', '  admin API:', '  transactions:', '  console:']);
+    assert.deepEqual(labels(example), labels(demo));
+    for (const server of [example, demo]) {
+      const output = server.output();
+      assert.match(output, new RegExp(`admin API:\\s+${server.url}/admin/v1\\s+username: admin\\s`));
+      assert.match(output, new RegExp(`API:\\s+${server.url}/api/v1\\s+docs: ${server.url}/docs\\s+token: ${server.url}/oauth/token`));
+      assert.match(output, /integrator:\s+demo-bank/);
+    }
+  });
+
+  void it('prints none of the secrets a file was given', () => {
+    assert.ok(!Object.values(env).some((secret) => example.output().includes(secret)));
   });
 });

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { newWebhookSecret } from '../../src/cli/secret-commands.js';
 import { webhookSignature } from '../../src/lib/webhook-signature.js';
 import { creditTransfer } from '../fixtures/credit-transfer.js';
-import { basicAuth, startServer, writeTestConfig, type RunningServer } from '../support/server.js';
+import { basicAuth, demoAccessToken, freePort, startDemo, startServer, writeTestConfig, type RunningServer } from '../support/server.js';
 
 /**
  * examples/receiver.mjs, the integrator's receiver docs/api.md points to, run as an integrator
@@ -253,5 +253,54 @@ void describe('examples/receiver.mjs', () => {
 
     assert.equal(await post(signed('msg-genuine', body), body), 204, 'a repeat is acknowledged again');
     await waitFor('the repeat is marked', () => (receiver.lines().some((line) => line.webhookId === 'msg-genuine' && line.result === 'verified-repeat') ? true : undefined), diagnostics);
+  });
+});
+
+/**
+ * The README's way to watch the demo at the example receiver: start the demo with
+ * REGPAY_DEMO_RECEIVER=http://127.0.0.1:9090, paste its export line into a second shell and run
+ * examples/receiver.mjs there. Callbacks and events then reach the receiver, signed with the
+ * printed secret, instead of the demo's own inbox.
+ */
+void describe('the demo pointed at the example receiver (REGPAY_DEMO_RECEIVER)', () => {
+  let receiver: Receiver | undefined;
+  let demo: RunningServer;
+  let variables: Record<string, string>;
+  let receiverPort: number;
+
+  before(async () => {
+    receiverPort = await freePort();
+    ({ server: demo, variables } = await startDemo(mkdtempSync(join(tmpdir(), 'regpay-demo-receiver-')), { REGPAY_DEMO_RECEIVER: `http://127.0.0.1:${receiverPort}` }));
+    // Started second, as a person does: with the secret the demo printed.
+    receiver = await startReceiver(variables['REGPAY_WEBHOOK_SECRET'] ?? '', { RECEIVER_PORT: String(receiverPort) });
+  });
+  after(async () => {
+    await demo?.stop();
+    receiver?.child.kill('SIGTERM');
+  });
+
+  void it('says in its banner where callbacks and events go, and keeps no inbox of its own', async () => {
+    assert.match(demo.output(), new RegExp(`receiver:\\s+http://127\\.0\\.0\\.1:${receiverPort}\\s`));
+    assert.doesNotMatch(demo.output(), /demo inbox:/);
+    const inbox = await fetch(`${demo.url}/admin/v1/demo-inbox`, { headers: { authorization: `Basic ${Buffer.from(`admin:${variables['REGPAY_ADMIN_PASSWORD']}`).toString('base64')}` } });
+    assert.equal(inbox.status, 404);
+  });
+
+  void it("delivers the credit transfer's outcome callback and events to the receiver, which verifies them with the printed secret", async () => {
+    const transfer = creditTransfer('ZA_RTC');
+    const uetr = transfer.transactionIdentifiers.uetr;
+    const accepted = await fetch(`${demo.url}/api/v1/transactions/outbound/credit-transfer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${await demoAccessToken(demo, variables)}` },
+      body: JSON.stringify(transfer),
+    });
+    assert.equal(accepted.status, 202, await accepted.text());
+    const lines = () => receiver?.lines().filter((line) => line.summary?.uetr === uetr) ?? [];
+    const diagnostics = () => `receiver:\n${JSON.stringify(receiver?.lines())}\n${receiver?.stderr() ?? ''}\ndemo:\n${demo.output().slice(-4_000)}`;
+    await waitFor('the receiver printed the callback and the last event', () => (lines().some((line) => line.kind === 'callback') && lines().some((line) => line.summary?.event === 'TRANSACTION_STATE_PAYMENT_AUTH_RESPONSE_DELIVERED') ? true : undefined), diagnostics);
+    const callback = lines().find((line) => line.kind === 'callback');
+    assert.equal(callback?.path, '/partner-api/v1/transactions/outbound/credit-transfer-response');
+    assert.equal(callback?.summary?.outcome, 'APPROVED');
+    assert.ok(lines().every((line) => line.result === 'verified'), JSON.stringify(lines().map((line) => line.result)));
   });
 });

@@ -1,12 +1,14 @@
 import { useRef, useState } from 'preact/hooks';
-import { ErrorLine, Folded, LiveToggle } from '../components';
+import { Code, ErrorLine, Folded, LiveToggle, StatusBadge } from '../components';
 import { formatTime } from '../format';
 import { useApi, usePoll } from '../hooks';
 import type { InboxMessage, InboxPage } from '../types';
 
 /**
  * The zero-config demo's inbox (GET /admin/v1/demo-inbox): the callbacks and events the demo
- * integrator was sent, received by the service itself, newest first, as they arrive.
+ * integrator was sent, received by the service itself, newest first, as they arrive. Each row
+ * says what the message reports (outcome or status, and the reason); unfolded, it shows the body
+ * exactly as received with its signature headers, to check against one's own webhook library.
  */
 const SHOWN_MAX = 500;
 
@@ -44,9 +46,10 @@ export function InboxView() {
             <tr>
               <th scope="col">Received (UTC)</th>
               <th scope="col">Channel</th>
-              <th scope="col">Path</th>
+              <th scope="col">Message</th>
+              <th scope="col">Status</th>
+              <th scope="col">Reason</th>
               <th scope="col">Signature</th>
-              <th scope="col">Body</th>
             </tr>
           </thead>
           <tbody>
@@ -54,11 +57,22 @@ export function InboxView() {
               <tr key={message.seq}>
                 <td class="time">{formatTime(message.receivedAt)}</td>
                 <td>{message.channel}</td>
-                <td class="mono small">{message.path}</td>
-                <td>{message.signatureValid ? 'valid' : <strong class="error">invalid</strong>}</td>
                 <td>
-                  <Folded summary={summary(message)} value={message.body} />
+                  <Code text={summary(message)} />
+                  <div class="mono small muted">{message.path}</div>
+                  <Folded summary="body" value={message.body} />
+                  <details class="raw">
+                    <summary>raw body and signature headers</summary>
+                    <pre class="signature-headers">{signatureHeaderLines(message)}</pre>
+                    <pre class="raw-body">{message.rawBody}</pre>
+                  </details>
                 </td>
+                <td>
+                  <StatusBadge text={message.status} />
+                  {message.status !== null && message.answer !== undefined ? <div class="muted small">the demo bank’s answer</div> : null}
+                </td>
+                <td>{message.reason === null ? <span class="muted">—</span> : <Reason reason={message.reason} />}</td>
+                <td>{message.signatureValid ? 'valid' : <strong class="error">invalid</strong>}</td>
               </tr>
             ))}
           </tbody>
@@ -73,4 +87,20 @@ function summary(message: InboxMessage): string {
   const body = message.body;
   const type = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['type'] : undefined;
   return typeof type === 'string' ? type : (message.path.split('/').filter((part) => part !== '').at(-1) ?? message.path);
+}
+
+function Reason({ reason }: { readonly reason: NonNullable<InboxMessage['reason']> }) {
+  return (
+    <>
+      <span class="mono">{reason.code}</span>
+      {reason.text === null ? null : <span> {reason.text}</span>}
+    </>
+  );
+}
+
+/** The three Standard Webhooks headers as they were received, one `name: value` line each. */
+function signatureHeaderLines(message: InboxMessage): string {
+  return Object.entries(message.signatureHeaders)
+    .map(([name, value]) => `${name}: ${value ?? '(absent)'}`)
+    .join('\n');
 }
