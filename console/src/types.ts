@@ -1,6 +1,6 @@
 /**
  * The admin API's answers as the console reads them (docs/operations.md, docs/delivery.md,
- * docs/simulator.md; GET /openapi.json has them all). Amounts stay the decimal text the API
+ * docs/simulator.md; GET /admin/openapi.json has them all). Amounts stay the decimal text the API
  * gives: the console never turns money into a number.
  */
 

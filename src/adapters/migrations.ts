@@ -302,6 +302,16 @@ export const MIGRATIONS: readonly Migration[] = [
       `ALTER TABLE transactions ADD COLUMN outcome_at {bigint}`,
     ],
   },
+  {
+    version: 9,
+    name: 'a spent refresh token keeps the token pair it was spent for, sealed, for the reuse interval',
+    statements: [
+      // Set when the token is spent: the new pair, encrypted under a key derived from the spent
+      // token itself (stored only as its hash), so a reuse within auth.refreshTokenReuseIntervalS
+      // gets the same pair and a reader of the database gets nothing. NULL on rows spent before.
+      `ALTER TABLE refresh_tokens ADD COLUMN successor TEXT`,
+    ],
+  },
 ];
 
 /** The statements of one migration in one dialect. */

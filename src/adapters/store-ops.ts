@@ -9,7 +9,8 @@ import type {
   OutboxClaimOptions,
   OutboxRecord,
   RefreshTokenRecord,
-  RefreshTokenUse,
+  RefreshTokenRotation,
+  RefreshTokenRotationOutcome,
   RequestOutcome,
   StateChange,
   StoredMessageOutcome,
@@ -78,7 +79,7 @@ export type WriteOp =
   | { readonly kind: 'recordDelivery'; readonly attempt: DeliveryAttempt }
   | { readonly kind: 'replayUndelivered'; readonly filter: ReplayFilter; readonly now: number }
   | { readonly kind: 'saveRefreshToken'; readonly record: RefreshTokenRecord; readonly forgetExpiredBefore: number | null; readonly forgetRevokedBefore: number | null }
-  | { readonly kind: 'useRefreshToken'; readonly tokenHash: string; readonly now: number }
+  | { readonly kind: 'rotateRefreshToken'; readonly rotation: RefreshTokenRotation }
   | { readonly kind: 'createSetting'; readonly name: string; readonly value: string }
   | { readonly kind: 'recordSchemeMessages'; readonly messages: readonly NewSchemeMessage[] }
   | { readonly kind: 'pruneSchemeMessages'; readonly before: number; readonly limit: number };
@@ -102,7 +103,7 @@ export interface WriteResults {
   recordDelivery: OutboxRecord | undefined;
   replayUndelivered: number;
   saveRefreshToken: undefined;
-  useRefreshToken: RefreshTokenUse;
+  rotateRefreshToken: RefreshTokenRotationOutcome;
   createSetting: string;
   recordSchemeMessages: undefined;
   pruneSchemeMessages: number;
@@ -121,7 +122,7 @@ const URGENT_WRITES: ReadonlySet<WriteOp['kind']> = new Set([
   'setMessageResponse',
   'replayUndelivered',
   'saveRefreshToken',
-  'useRefreshToken',
+  'rotateRefreshToken',
   'createSetting',
 ]);
 
@@ -266,8 +267,8 @@ export abstract class QueuedWrites {
     return this.enqueue({ kind: 'saveRefreshToken', record, forgetExpiredBefore: forgetExpiredBefore ?? null, forgetRevokedBefore: forgetRevokedBefore ?? null });
   }
 
-  useRefreshToken(tokenHash: string, now: number): Promise<RefreshTokenUse> {
-    return this.enqueue({ kind: 'useRefreshToken', tokenHash, now });
+  rotateRefreshToken(rotation: RefreshTokenRotation): Promise<RefreshTokenRotationOutcome> {
+    return this.enqueue({ kind: 'rotateRefreshToken', rotation });
   }
 
   async recordSchemeMessages(messages: readonly NewSchemeMessage[]): Promise<void> {

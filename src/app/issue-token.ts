@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Config, IntegratorConfig } from '../config/types.js';
+import { assert } from '../lib/assert.js';
 import { verifySecretAsync } from '../lib/password-hash.js';
+import { open, seal } from '../lib/sealed-box.js';
 import type { Clock, Ids } from '../ports/clock.js';
-import type { Store } from '../ports/store.js';
+import type { RefreshTokenRecord, Store } from '../ports/store.js';
 import type { AccessTokenSigner } from '../ports/tokens.js';
 
 /**
@@ -19,9 +21,11 @@ import type { AccessTokenSigner } from '../ports/tokens.js';
  * every answer says so in `scope`, as RFC 6749 §3.3 asks of a server granting other than asked.
  *
  * Refresh tokens are opaque random strings; only their SHA-256 is stored. Every refresh rotates
- * the token; presenting a used one again is refused and revokes every token descended from the
- * same password grant (its family), because a reused refresh token means two parties hold it.
- * Each new refresh token is valid for the full `refreshTokenTtlS` (a sliding session).
+ * the token. Presenting a spent one again within `refreshTokenReuseIntervalS` of its rotation
+ * answers the pair it was spent for (two threads of one client refreshing at once both go on with
+ * one pair; see refreshGrant); presenting it later is refused and revokes every token descended
+ * from the same password grant (its family), because a reused refresh token means two parties
+ * hold it. Each new refresh token is valid for the full `refreshTokenTtlS` (a sliding session).
  * `session_state` is the family id, and the access tokens' `sid`: a revoked family is a revoked
  * session, whose access tokens the API refuses (http/plugins/revoked-sessions.ts).
  */
@@ -165,10 +169,10 @@ export async function issueToken(deps: IssueTokenDeps, request: TokenRequest): P
   if (grantType === 'client_credentials') return { kind: 'issued', integrator, response: await issueClientToken(deps, integrator, request.issuer) };
   const grant =
     grantType === 'password'
-      ? await passwordGrant(deps, integrator, grantFields.value['username'] ?? '', grantFields.value['password'] ?? '')
-      : await refreshGrant(deps, integrator, grantFields.value['refresh_token'] ?? '');
+      ? await passwordGrant(deps, integrator, grantFields.value['username'] ?? '', grantFields.value['password'] ?? '', request.issuer)
+      : await refreshGrant(deps, integrator, grantFields.value['refresh_token'] ?? '', request.issuer);
   if (!grant.ok) return grant.outcome;
-  return { kind: 'issued', integrator, response: await issue(deps, integrator, grant.value, request.issuer) };
+  return { kind: 'issued', integrator, response: grant.value };
 }
 
 function isGrantType(value: string): value is GrantType {
@@ -185,48 +189,88 @@ async function authenticateClient(deps: IssueTokenDeps, request: TokenRequest, c
   return { ok: true, value: integrator };
 }
 
-async function passwordGrant(deps: IssueTokenDeps, integrator: IntegratorConfig, username: string, password: string): Promise<Step<string>> {
+async function passwordGrant(deps: IssueTokenDeps, integrator: IntegratorConfig, username: string, password: string, issuer: string): Promise<Step<SessionTokenResponse>> {
   // The username must be this client's own user: all four credentials belong to one integrator.
   const hash = username === integrator.credentials.username ? integrator.credentials.passwordHash?.reveal() : undefined;
   const ok = await verifySecretAsync(password, hash ?? deps.dummyHash);
   if (!ok || hash === undefined) return fail('invalid_grant', 'invalid user credentials');
-  return { ok: true, value: deps.ids.uuid() };
+  const now = deps.clock.now();
+  const pair = await newPair(deps, integrator, deps.ids.uuid(), issuer, now);
+  const forget = forgetBefore(deps.config.auth, now);
+  await deps.store.saveRefreshToken(pair.record, forget.expiredBefore, forget.revokedBefore);
+  return { ok: true, value: pair.response };
 }
 
-/** Consume the presented refresh token; its family continues in the token issued next. */
-async function refreshGrant(deps: IssueTokenDeps, integrator: IntegratorConfig, token: string): Promise<Step<string>> {
+/** The purpose a successor pair is sealed for, under the refresh token spent for it (lib/sealed-box.ts). */
+const SUCCESSOR_PURPOSE = 'refresh-token successor';
+
+/**
+ * Spend the presented refresh token for a new pair of its session. The new pair is made before
+ * the one write that spends the token (its access token names the session, read first), and kept
+ * with the spent token sealed under a key only the spent token yields: a second refresh with the
+ * same token within `refreshTokenReuseIntervalS` (two threads of one client refreshing at once)
+ * gets that same pair, its lifetimes counted from when it was issued; after the interval, the
+ * reuse revokes the session. The database never holds the pair, nor the spent token, in clear.
+ */
+async function refreshGrant(deps: IssueTokenDeps, integrator: IntegratorConfig, token: string, issuer: string): Promise<Step<SessionTokenResponse>> {
+  const tokenHash = refreshTokenHash(token);
+  const stored = await deps.store.refreshToken(tokenHash);
+  if (stored === undefined) return fail('invalid_grant', 'the refresh token is not valid');
+  if (stored.integratorId !== integrator.id) return fail('invalid_grant', 'the refresh token was not issued to this client');
   const now = deps.clock.now();
-  const use = await deps.store.useRefreshToken(refreshTokenHash(token), now);
-  switch (use.kind) {
-    case 'unknown':
-      return fail('invalid_grant', 'the refresh token is not valid');
+  const pair = await newPair(deps, integrator, stored.familyId, issuer, now);
+  const forget = forgetBefore(deps.config.auth, now);
+  const rotation = await deps.store.rotateRefreshToken({
+    tokenHash,
+    now,
+    successor: pair.record,
+    sealedSuccessor: seal(token, SUCCESSOR_PURPOSE, JSON.stringify(pair.response)),
+    reuseIntervalMs: deps.config.auth.refreshTokenReuseIntervalS * 1000,
+    forgetExpiredBefore: forget.expiredBefore,
+    forgetRevokedBefore: forget.revokedBefore,
+  });
+  switch (rotation.kind) {
+    case 'rotated':
+      return { ok: true, value: pair.response };
+    case 'replayed': {
+      const opened = open(token, SUCCESSOR_PURPOSE, rotation.sealedSuccessor);
+      // Stored with the token whose hash found it, sealed under that very token.
+      assert(opened !== undefined, 'the successor of a spent refresh token does not open with that token');
+      return { ok: true, value: aged(JSON.parse(opened) as SessionTokenResponse, now - rotation.usedAt) };
+    }
     case 'reused':
-      deps.sessionRevoked(use.familyId, now);
+      deps.sessionRevoked(rotation.familyId, now);
       return fail('invalid_grant', 'the refresh token was already used; its session is revoked');
-    case 'ok':
-      if (use.record.integratorId !== integrator.id) return fail('invalid_grant', 'the refresh token was not issued to this client');
-      if (use.record.expiresAt <= now) return fail('invalid_grant', 'the refresh token has expired');
-      return { ok: true, value: use.record.familyId };
+    case 'unknown':
+      return fail('invalid_grant', stored.expiresAt <= now ? 'the refresh token has expired' : 'the refresh token is not valid');
   }
 }
 
-async function issue(deps: IssueTokenDeps, integrator: IntegratorConfig, familyId: string, issuer: string): Promise<SessionTokenResponse> {
+/** A pair answered again `elapsedMs` after it was issued: the same tokens, their lifetimes what is left of them. */
+function aged(response: SessionTokenResponse, elapsedMs: number): SessionTokenResponse {
+  const left = (seconds: number): number => Math.max(0, Math.floor((seconds * 1000 - elapsedMs) / 1000));
+  return { ...response, expires_in: left(response.expires_in), refresh_expires_in: left(response.refresh_expires_in) };
+}
+
+/**
+ * A token is kept one more lifetime after it expired: a used one presented again meanwhile still
+ * revokes its family (theft detection); after that it is forgotten. A revocation is kept while its
+ * session's access tokens must be refused, and while a token of it is kept.
+ */
+function forgetBefore(auth: Config['auth'], now: number): { expiredBefore: number; revokedBefore: number } {
+  return { expiredBefore: now - auth.refreshTokenTtlS * 1000, revokedBefore: now - revocationWindowMs(auth) };
+}
+
+/** A new access and refresh token of session `familyId`, and the record of the refresh token (stored by the caller). */
+async function newPair(
+  deps: IssueTokenDeps,
+  integrator: IntegratorConfig,
+  familyId: string,
+  issuer: string,
+  now: number,
+): Promise<{ record: RefreshTokenRecord; response: SessionTokenResponse }> {
   const { accessTokenTtlS, refreshTokenTtlS } = deps.config.auth;
-  const now = deps.clock.now();
   const refreshToken = deps.randomToken();
-  await deps.store.saveRefreshToken(
-    {
-      tokenHash: refreshTokenHash(refreshToken),
-      familyId,
-      integratorId: integrator.id,
-      expiresAt: now + refreshTokenTtlS * 1000,
-    },
-    // A token is kept one more lifetime after it expired: a used one presented again meanwhile
-    // still revokes its family (theft detection); after that it is forgotten. A revocation is
-    // kept while its session's access tokens must be refused, and while a token of it is kept.
-    now - refreshTokenTtlS * 1000,
-    now - revocationWindowMs(deps.config.auth),
-  );
   const accessToken = await deps.signer.sign(
     {
       issuer,
@@ -240,14 +284,17 @@ async function issue(deps: IssueTokenDeps, integrator: IntegratorConfig, familyI
     accessTokenTtlS,
   );
   return {
-    access_token: accessToken,
-    expires_in: accessTokenTtlS,
-    refresh_expires_in: refreshTokenTtlS,
-    refresh_token: refreshToken,
-    token_type: 'bearer',
-    'not-before-policy': 0,
-    session_state: familyId,
-    scope: TOKEN_SCOPE,
+    record: { tokenHash: refreshTokenHash(refreshToken), familyId, integratorId: integrator.id, expiresAt: now + refreshTokenTtlS * 1000 },
+    response: {
+      access_token: accessToken,
+      expires_in: accessTokenTtlS,
+      refresh_expires_in: refreshTokenTtlS,
+      refresh_token: refreshToken,
+      token_type: 'bearer',
+      'not-before-policy': 0,
+      session_state: familyId,
+      scope: TOKEN_SCOPE,
+    },
   };
 }
 

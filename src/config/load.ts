@@ -583,6 +583,7 @@ async function buildConfig(input: unknown, source: string, env: NodeJS.ProcessEn
       verificationKeys: auth.verificationKeys ?? [],
       accessTokenTtlS: auth.accessTokenTtlS,
       refreshTokenTtlS: auth.refreshTokenTtlS,
+      refreshTokenReuseIntervalS: auth.refreshTokenReuseIntervalS,
       clockToleranceS: auth.clockToleranceS,
       revocationPollMs: auth.revocationPollMs,
       failedAuthentications: { ...auth.failedAuthentications },

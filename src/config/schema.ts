@@ -46,6 +46,8 @@ export const DEFAULTS = {
   accessTokenTtlS: 300,
   refreshTokenTtlS: 1_800,
   clockToleranceS: 30,
+  /** A spent refresh token presented again within this long gets the pair it was spent for (concurrent refreshes of one client). */
+  refreshTokenReuseIntervalS: 5,
   /** Each instance reads the sessions other instances revoked this often. */
   revocationPollMs: 1_000,
   failedAuthBurst: 20,
@@ -145,6 +147,7 @@ const AuthSchema = Type.Object(
     accessTokenTtlS: Type.Integer({ minimum: 1, maximum: 86_400, default: DEFAULTS.accessTokenTtlS }),
     refreshTokenTtlS: Type.Integer({ minimum: 1, maximum: 2_592_000, default: DEFAULTS.refreshTokenTtlS }),
     clockToleranceS: Type.Integer({ minimum: 0, maximum: 300, default: DEFAULTS.clockToleranceS }),
+    refreshTokenReuseIntervalS: Type.Integer({ minimum: 0, maximum: 60, default: DEFAULTS.refreshTokenReuseIntervalS }),
     revocationPollMs: Type.Integer({ minimum: 100, maximum: 60_000, default: DEFAULTS.revocationPollMs }),
     failedAuthentications: Type.Object(
       {

@@ -138,6 +138,12 @@ export interface AuthConfig {
   readonly verificationKeys: readonly string[];
   readonly accessTokenTtlS: number;
   readonly refreshTokenTtlS: number;
+  /**
+   * A spent refresh token presented again less than this long after its rotation gets the same
+   * new pair (two threads of one client refreshing at once); later, the reuse revokes the session.
+   * 0: every reuse revokes.
+   */
+  readonly refreshTokenReuseIntervalS: number;
   /** Allowed clock difference when checking exp/nbf of access tokens. */
   readonly clockToleranceS: number;
   /**

@@ -422,10 +422,38 @@ export interface RefreshTokenRecord {
   readonly expiresAt: number;
 }
 
-export type RefreshTokenUse =
-  | { readonly kind: 'ok'; readonly record: RefreshTokenRecord }
-  /** The token was already used once: the whole family, its session, is revoked (theft detection). */
+/**
+ * A refresh grant's one write (`rotateRefreshToken`): the presented token is spent and its
+ * successor stored, or, when it was spent moments ago, the successor it was spent for is handed
+ * back (the reuse interval), or its session is revoked.
+ */
+export interface RefreshTokenRotation {
+  /** SHA-256 of the presented token. */
+  readonly tokenHash: string;
+  readonly now: number;
+  /** The token issued in its place, stored only if the presented one is spent now. */
+  readonly successor: RefreshTokenRecord;
+  /**
+   * The new token pair, sealed under a key only the presented token yields (app/issue-token.ts):
+   * kept with the spent token, so a reuse within the interval gets the same pair, and useless to
+   * anyone who reads the database, which holds the presented token only as its hash.
+   */
+  readonly sealedSuccessor: string;
+  /** A spent token presented again less than this long after it was spent gets its sealed successor back; 0: never. */
+  readonly reuseIntervalMs: number;
+  /** As saveRefreshToken's: forget tokens that expired before then, and revocations made before then of which no token is left. */
+  readonly forgetExpiredBefore: number;
+  readonly forgetRevokedBefore: number;
+}
+
+export type RefreshTokenRotationOutcome =
+  /** The token was unspent: it is spent now, and the successor stored. */
+  | { readonly kind: 'rotated' }
+  /** Spent at `usedAt`, less than the reuse interval ago, its session alive: the successor sealed then, stored nothing. */
+  | { readonly kind: 'replayed'; readonly sealedSuccessor: string; readonly usedAt: number }
+  /** Spent before the reuse interval: the whole family, its session, is revoked now (theft detection). */
   | { readonly kind: 'reused'; readonly familyId: string }
+  /** Never stored, forgotten, expired, or of a revoked session. */
   | { readonly kind: 'unknown' };
 
 /** A session (refresh-token family) revoked by the reuse of one of its refresh tokens. */
@@ -523,12 +551,15 @@ export interface Store {
    * which no refresh token is left.
    */
   saveRefreshToken(record: RefreshTokenRecord, forgetExpiredBefore?: number, forgetRevokedBefore?: number): Promise<void>;
+  /** The stored refresh token with this hash, spent or not (the family its successor will continue); undefined when none is. */
+  refreshToken(tokenHash: string): Promise<RefreshTokenRecord | undefined>;
   /**
-   * Atomically consume a refresh token (rotation): ok once, `reused` afterwards, which revokes
-   * its session (recorded at `now`, for revokedSessions) in the same write. A token of a revoked
-   * session is `unknown`.
+   * Atomically spend a refresh token and store its successor (rotation); of two concurrent
+   * rotations of one token, the second finds it spent by the first: within the reuse interval it
+   * gets the first's sealed successor, after it the session is revoked (recorded at `now`, for
+   * revokedSessions) in the same write.
    */
-  useRefreshToken(tokenHash: string, now: number): Promise<RefreshTokenUse>;
+  rotateRefreshToken(rotation: RefreshTokenRotation): Promise<RefreshTokenRotationOutcome>;
   /** The sessions revoked at or after `since`, by this instance or any other. */
   revokedSessions(since: number): Promise<RevokedSession[]>;
 

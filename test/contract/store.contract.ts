@@ -9,7 +9,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { NewOutboxMessage, NewRequest, NewTransaction, OutboxEndpoint, Store, TransactionRecord } from '../../src/ports/store.js';
+import type { NewOutboxMessage, NewRequest, NewTransaction, OutboxEndpoint, RefreshTokenRecord, RefreshTokenRotationOutcome, Store, TransactionRecord } from '../../src/ports/store.js';
 
 export interface TestDatabase {
   /** A new store instance (its own connection or pool) on this database; migrations run on open. */
@@ -1796,12 +1796,33 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
         expiresAt: T0 + 60_000,
         ...overrides,
       });
+      /** Spend `tokenHash` at `now` for a successor of `familyId` (its sealed pair named after the token), as a refresh grant does. */
+      const rotate = (
+        store: Store,
+        tokenHash: string,
+        now: number,
+        options: { familyId?: string; successor?: RefreshTokenRecord; reuseIntervalMs?: number; forgetExpiredBefore?: number } = {},
+      ): Promise<RefreshTokenRotationOutcome> =>
+        store.rotateRefreshToken({
+          tokenHash,
+          now,
+          successor: options.successor ?? token({ familyId: options.familyId ?? 'family-1', expiresAt: now + 60_000 }),
+          sealedSuccessor: `sealed successor of ${tokenHash}`,
+          reuseIntervalMs: options.reuseIntervalMs ?? 0,
+          forgetExpiredBefore: options.forgetExpiredBefore ?? 0,
+          forgetRevokedBefore: 0,
+        });
 
-      void it('a refresh token can be used once', () =>
+      void it('a refresh token is spent once, for a successor stored in the same write', () =>
         withStore(async (store) => {
           const record = token();
+          const successor = token();
           await store.saveRefreshToken(record);
-          assert.deepEqual(await store.useRefreshToken(record.tokenHash, T0), { kind: 'ok', record });
+          assert.deepEqual(await store.refreshToken(record.tokenHash), record);
+          assert.deepEqual(await rotate(store, record.tokenHash, T0, { successor }), { kind: 'rotated' });
+          assert.deepEqual(await store.refreshToken(successor.tokenHash), successor);
+          assert.deepEqual(await store.refreshToken(record.tokenHash), record, 'a spent token is still found (its reuse is told apart)');
+          assert.equal(await store.refreshToken('never-issued'), undefined);
         }));
 
       void it('a reused refresh token revokes its family', () =>
@@ -1810,12 +1831,34 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
           const rotated = token();
           const otherFamily = token({ familyId: 'family-2' });
           await store.saveRefreshToken(first);
-          assert.equal((await store.useRefreshToken(first.tokenHash, T0)).kind, 'ok');
-          await store.saveRefreshToken(rotated);
+          assert.equal((await rotate(store, first.tokenHash, T0, { successor: rotated })).kind, 'rotated');
           await store.saveRefreshToken(otherFamily);
-          assert.deepEqual(await store.useRefreshToken(first.tokenHash, T0 + 1), { kind: 'reused', familyId: 'family-1' });
-          assert.deepEqual(await store.useRefreshToken(rotated.tokenHash, T0 + 2), { kind: 'unknown' }, 'the rotated token died with its family');
-          assert.equal((await store.useRefreshToken(otherFamily.tokenHash, T0 + 2)).kind, 'ok', 'other families are untouched');
+          assert.deepEqual(await rotate(store, first.tokenHash, T0 + 1), { kind: 'reused', familyId: 'family-1' });
+          assert.deepEqual(await rotate(store, rotated.tokenHash, T0 + 2), { kind: 'unknown' }, 'the rotated token died with its family');
+          assert.equal((await rotate(store, otherFamily.tokenHash, T0 + 2, { familyId: 'family-2' })).kind, 'rotated', 'other families are untouched');
+        }));
+
+      void it('a spent refresh token presented again within the reuse interval gets the successor sealed when it was spent and stores nothing; after it, or once its session is revoked, it revokes the session', () =>
+        withStore(async (store) => {
+          const first = token();
+          const rotated = token();
+          await store.saveRefreshToken(first);
+          assert.equal((await rotate(store, first.tokenHash, T0, { successor: rotated, reuseIntervalMs: 5_000 })).kind, 'rotated');
+          const unsaved = token();
+          const again = await rotate(store, first.tokenHash, T0 + 4_999, { successor: unsaved, reuseIntervalMs: 5_000 });
+          assert.deepEqual(again, { kind: 'replayed', sealedSuccessor: `sealed successor of ${first.tokenHash}`, usedAt: T0 });
+          assert.equal(await store.refreshToken(unsaved.tokenHash), undefined, 'the successor offered by the reuse is not stored');
+          assert.deepEqual(await store.revokedSessions(0), []);
+          assert.deepEqual(await rotate(store, first.tokenHash, T0 + 5_000, { reuseIntervalMs: 5_000 }), { kind: 'reused', familyId: 'family-1' }, 'at the end of the interval');
+          assert.deepEqual(await store.revokedSessions(0), [{ sessionId: 'family-1', revokedAt: T0 + 5_000 }]);
+
+          const other = token({ familyId: 'family-2' });
+          await store.saveRefreshToken(other);
+          const otherSuccessor = token({ familyId: 'family-2' });
+          assert.equal((await rotate(store, other.tokenHash, T0, { successor: otherSuccessor, reuseIntervalMs: 5_000 })).kind, 'rotated');
+          assert.equal((await rotate(store, otherSuccessor.tokenHash, T0 + 1, { familyId: 'family-2' })).kind, 'rotated');
+          assert.equal((await rotate(store, otherSuccessor.tokenHash, T0 + 2, { familyId: 'family-2' })).kind, 'reused', 'the successor reused: session revoked');
+          assert.deepEqual(await rotate(store, other.tokenHash, T0 + 3, { reuseIntervalMs: 5_000 }), { kind: 'reused', familyId: 'family-2' }, 'within the interval, but of a revoked session');
         }));
 
       void it('a reused refresh token revokes its session, which every instance reads from the time of the first reuse on', () =>
@@ -1825,11 +1868,11 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
           const other = token({ familyId: 'family-2' });
           for (const saved of [record, other]) {
             await first.saveRefreshToken(saved);
-            assert.equal((await first.useRefreshToken(saved.tokenHash, T0)).kind, 'ok');
+            assert.equal((await rotate(first, saved.tokenHash, T0, { familyId: saved.familyId })).kind, 'rotated');
           }
           assert.deepEqual(await second.revokedSessions(0), []);
-          assert.equal((await first.useRefreshToken(record.tokenHash, T0 + 5)).kind, 'reused');
-          assert.equal((await second.useRefreshToken(record.tokenHash, T0 + 9)).kind, 'reused', 'presented once more');
+          assert.equal((await rotate(first, record.tokenHash, T0 + 5)).kind, 'reused');
+          assert.equal((await rotate(second, record.tokenHash, T0 + 9)).kind, 'reused', 'presented once more');
           const revoked = [{ sessionId: 'family-1', revokedAt: T0 + 5 }];
           assert.deepEqual(await second.revokedSessions(T0), revoked, 'on another instance, at the first revocation\'s time');
           assert.deepEqual(await first.revokedSessions(T0 + 5), revoked, 'revoked at the time given: listed');
@@ -1841,8 +1884,8 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
           const revoke = async (familyId: string, at: number): Promise<void> => {
             const record = token({ familyId, expiresAt: T0 + 100 });
             await store.saveRefreshToken(record);
-            assert.equal((await store.useRefreshToken(record.tokenHash, T0)).kind, 'ok');
-            assert.equal((await store.useRefreshToken(record.tokenHash, at)).kind, 'reused');
+            assert.equal((await rotate(store, record.tokenHash, T0, { successor: token({ familyId, expiresAt: T0 + 100 }) })).kind, 'rotated');
+            assert.equal((await rotate(store, record.tokenHash, at)).kind, 'reused');
           };
           const sessions = async (): Promise<string[]> => (await store.revokedSessions(0)).map((session) => session.sessionId).sort();
           await revoke('early', T0 + 1);
@@ -1859,44 +1902,58 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
         withStore(async (store) => {
           const first = token();
           await store.saveRefreshToken(first);
-          assert.equal((await store.useRefreshToken(first.tokenHash, T0)).kind, 'ok');
-          assert.equal((await store.useRefreshToken(first.tokenHash, T0 + 1)).kind, 'reused');
+          assert.equal((await rotate(store, first.tokenHash, T0)).kind, 'rotated');
+          assert.equal((await rotate(store, first.tokenHash, T0 + 1)).kind, 'reused');
           const late = token();
           await store.saveRefreshToken(late);
-          assert.deepEqual(await store.useRefreshToken(late.tokenHash, T0 + 2), { kind: 'unknown' });
+          assert.deepEqual(await rotate(store, late.tokenHash, T0 + 2), { kind: 'unknown' });
         }));
 
-      void it('saving a refresh token forgets the tokens that expired before the time given, and only those', () =>
+      void it('spending a refresh token forgets the tokens that expired before the time given, and only those', () =>
         withStore(async (store) => {
           // Used tokens: while a row is kept, presenting it again is detected as reuse.
           const expiresEarly = token({ familyId: 'family-early', expiresAt: T0 + 10 });
           const expiresLate = token({ familyId: 'family-late', expiresAt: T0 + 30 });
           for (const record of [expiresEarly, expiresLate]) {
             await store.saveRefreshToken(record);
-            assert.equal((await store.useRefreshToken(record.tokenHash, T0)).kind, 'ok');
+            assert.equal((await rotate(store, record.tokenHash, T0, { successor: token({ familyId: record.familyId, expiresAt: T0 + 100 }) })).kind, 'rotated');
           }
-          await store.saveRefreshToken(token({ familyId: 'family-new', expiresAt: T0 + 100 }), T0 + 10);
-          assert.equal((await store.useRefreshToken(expiresEarly.tokenHash, T0 + 40)).kind, 'reused', 'expired exactly at the time given: kept');
-          await store.saveRefreshToken(token({ familyId: 'family-newer', expiresAt: T0 + 100 }), T0 + 11);
-          assert.deepEqual(await store.useRefreshToken(expiresEarly.tokenHash, T0 + 40), { kind: 'unknown' }, 'forgotten');
-          assert.equal((await store.useRefreshToken(expiresLate.tokenHash, T0 + 40)).kind, 'reused', 'expired later: kept');
+          const fresh = async (familyId: string): Promise<string> => {
+            const record = token({ familyId, expiresAt: T0 + 100 });
+            await store.saveRefreshToken(record);
+            return record.tokenHash;
+          };
+          await rotate(store, await fresh('family-new'), T0 + 5, { familyId: 'family-new', forgetExpiredBefore: T0 + 10 });
+          assert.equal((await rotate(store, expiresEarly.tokenHash, T0 + 40)).kind, 'reused', 'expired exactly at the time given: kept');
+          await rotate(store, await fresh('family-newer'), T0 + 5, { familyId: 'family-newer', forgetExpiredBefore: T0 + 11 });
+          assert.deepEqual(await rotate(store, expiresEarly.tokenHash, T0 + 40), { kind: 'unknown' }, 'forgotten');
+          assert.equal((await rotate(store, expiresLate.tokenHash, T0 + 40)).kind, 'reused', 'expired later: kept');
         }));
 
-      void it('an expired or unknown refresh token is refused', () =>
+      void it('an expired or unknown refresh token is refused, and not spent', () =>
         withStore(async (store) => {
           const record = token({ expiresAt: T0 });
           await store.saveRefreshToken(record);
-          assert.deepEqual(await store.useRefreshToken(record.tokenHash, T0), { kind: 'unknown' });
-          assert.deepEqual(await store.useRefreshToken('never-issued', T0), { kind: 'unknown' });
+          assert.deepEqual(await rotate(store, record.tokenHash, T0), { kind: 'unknown' });
+          assert.deepEqual(await rotate(store, record.tokenHash, T0 + 1), { kind: 'unknown' }, 'not spent by the refusal, so not a reuse either');
+          assert.deepEqual(await rotate(store, 'never-issued', T0), { kind: 'unknown' });
         }));
 
-      void it('of two uses of one refresh token racing, exactly one succeeds', () =>
+      void it('of two rotations of one refresh token racing on two instances, one spends it; the other gets its sealed successor within the reuse interval, and revokes the session without one', () =>
         withStore(async (first, database) => {
           const second = await database.open();
-          const record = token();
-          await first.saveRefreshToken(record);
-          const outcomes = await Promise.all([first.useRefreshToken(record.tokenHash, T0), second.useRefreshToken(record.tokenHash, T0)]);
-          assert.deepEqual(outcomes.map((outcome) => outcome.kind).sort(), ['ok', 'reused']);
+          for (const [reuseIntervalMs, expected] of [
+            [5_000, ['replayed', 'rotated']],
+            [0, ['reused', 'rotated']],
+          ] as const) {
+            const record = token();
+            await first.saveRefreshToken(record);
+            const outcomes = await Promise.all([
+              rotate(first, record.tokenHash, T0, { reuseIntervalMs }),
+              rotate(second, record.tokenHash, T0, { reuseIntervalMs }),
+            ]);
+            assert.deepEqual(outcomes.map((outcome) => outcome.kind).sort(), expected, `reuse interval ${reuseIntervalMs} ms`);
+          }
         }));
 
       void it('refuses to store the same refresh token twice', () =>
@@ -1949,7 +2006,7 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
           assert.deepEqual(await reopened.outbox(tx.id), before.outbox);
           assert.deepEqual(await reopened.findMessage('bank-a', tx.messageId), before.message);
           assert.equal(await reopened.getOrCreateSetting('k', () => 'other'), key);
-          assert.equal((await reopened.useRefreshToken('h', T0)).kind, 'ok');
+          assert.deepEqual(await reopened.refreshToken('h'), { tokenHash: 'h', familyId: 'f', integratorId: 'bank-a', expiresAt: T0 + 60_000 });
         }));
 
       void it('commits writes still queued when it is closed', () =>

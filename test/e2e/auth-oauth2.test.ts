@@ -11,6 +11,7 @@ import { dropPostgresDatabase, freshPostgresUrl } from '../support/postgres.js';
 
 type PrivateKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
 
+const REUSE_INTERVAL_MS = 5_000;
 const TOKEN_FIELDS = ['access_token', 'expires_in', 'refresh_expires_in', 'refresh_token', 'token_type', 'not-before-policy', 'session_state', 'scope'];
 
 function passwordGrant(user: typeof BANK_A, overrides: Record<string, string> = {}): Record<string, string> {
@@ -29,7 +30,7 @@ void describe('OAuth2 with the embedded provider, over real HTTP', () => {
   const clock = new ManualClock();
 
   before(async () => {
-    const config = await testConfig({ auth: { mode: 'oauth2', accessTokenTtlS: 60, refreshTokenTtlS: 600, clockToleranceS: 5 } });
+    const config = await testConfig({ auth: { mode: 'oauth2', accessTokenTtlS: 60, refreshTokenTtlS: 600, clockToleranceS: 5, refreshTokenReuseIntervalS: REUSE_INTERVAL_MS / 1000 } });
     server = await startTestApp(config, { clock });
   });
   after(async () => server.close());
@@ -72,6 +73,7 @@ void describe('OAuth2 with the embedded provider, over real HTTP', () => {
     assert.equal(second['session_state'], first['session_state'], 'one session across refreshes');
     assert.equal((await api(second['access_token'] as string)).status, 200);
 
+    clock.advance(REUSE_INTERVAL_MS);
     const reused = await token({ grant_type: 'refresh_token', refresh_token: first['refresh_token'] as string, client_id: BANK_A.clientId, client_secret: BANK_A.clientSecret });
     assert.equal(reused.status, 400);
     assert.equal(((await reused.json()) as Record<string, unknown>)['error'], 'invalid_grant');
@@ -89,6 +91,7 @@ void describe('OAuth2 with the embedded provider, over real HTTP', () => {
     const otherSession = (await (await token(passwordGrant(BANK_A))).json()) as Record<string, string>;
     for (const issued of [first, second, otherSession]) assert.equal((await api(issued['access_token'] ?? '')).status, 200);
 
+    clock.advance(REUSE_INTERVAL_MS);
     assert.equal((await refresh(first['refresh_token'] ?? '')).status, 400, 'the reuse is refused and revokes the session');
     for (const issued of [first, second]) {
       const refused = await api(issued['access_token'] ?? '');
@@ -96,6 +99,31 @@ void describe('OAuth2 with the embedded provider, over real HTTP', () => {
       assert.equal(refused.headers.get('www-authenticate'), 'Bearer realm="regpay", error="invalid_token", error_description="the access token\'s session is revoked"');
     }
     assert.equal((await api(otherSession['access_token'] ?? '')).status, 200, 'another session of the same client is untouched');
+  });
+
+  void it('answers two concurrent refreshes with one refresh token the same new pair, within the reuse interval, and the session lives on', async () => {
+    const refresh = (refreshToken: string): Promise<Response> =>
+      token({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: BANK_A.clientId, client_secret: BANK_A.clientSecret });
+    const first = (await (await token(passwordGrant(BANK_A))).json()) as Record<string, unknown>;
+    const answers = await Promise.all([refresh(first['refresh_token'] as string), refresh(first['refresh_token'] as string)]);
+    assert.deepEqual(answers.map((answer) => answer.status), [200, 200], 'neither thread is logged out');
+    const [one, other] = (await Promise.all(answers.map((answer) => answer.json()))) as [Record<string, unknown>, Record<string, unknown>];
+    assert.deepEqual(other, one, 'the same access token, refresh token and lifetimes');
+    assert.notEqual(one['refresh_token'], first['refresh_token']);
+    assert.equal((await api(one['access_token'] as string)).status, 200, 'the session is not revoked');
+
+    clock.advance(REUSE_INTERVAL_MS - 2_000);
+    const late = (await (await refresh(first['refresh_token'] as string)).json()) as Record<string, unknown>;
+    assert.deepEqual(late, { ...one, expires_in: 57, refresh_expires_in: 597 }, 'the same pair, its lifetimes counted from when it was issued');
+    const next = await refresh(one['refresh_token'] as string);
+    assert.equal(next.status, 200, 'the new refresh token works once more');
+    const third = (await next.json()) as Record<string, unknown>;
+
+    clock.advance(2_000);
+    const reused = await refresh(first['refresh_token'] as string);
+    assert.equal(reused.status, 400, 'presented again at the end of the interval');
+    assert.equal(((await reused.json()) as Record<string, unknown>)['error_description'], 'the refresh token was already used; its session is revoked');
+    assert.equal((await api(third['access_token'] as string)).status, 401, 'the session is revoked');
   });
 
   void it('keeps an expired refresh token for one more lifetime (its reuse still revokes its session), then forgets it when a token is issued', async () => {
@@ -108,7 +136,7 @@ void describe('OAuth2 with the embedded provider, over real HTTP', () => {
       return first['refresh_token'] as string;
     };
     const kept = await used();
-    clock.advance(700_000); // expired 100 s ago: within one more lifetime (600 s)
+    clock.advance(700_000); // expired 100 s ago: within one more lifetime (600 s), long after the reuse interval
     assert.equal((await token(passwordGrant(BANK_A))).status, 200, 'a token is issued');
     assert.equal(await description(await refresh(kept)), 'the refresh token was already used; its session is revoked');
 
@@ -317,15 +345,37 @@ void describe('A session revoked on one instance, on another instance sharing it
     await dropPostgresDatabase(database);
   });
 
-  const start = async (): Promise<TestApp> => {
+  const start = async (options: { reuseIntervalS?: number; clock?: ManualClock } = {}): Promise<TestApp> => {
     // Each instance with its own pool on the shared database, as two processes would be.
     const store = await openStore(database);
     stores.push(store);
     // Instances behind one load balancer, named by auth.publicUrl as in production.
-    const app = await startTestApp(await testConfig({ auth: { mode: 'oauth2', publicUrl: 'https://regpay.test', accessTokenTtlS: 60, refreshTokenTtlS: 600, revocationPollMs: POLL_MS } }), { store });
+    const auth = { mode: 'oauth2', publicUrl: 'https://regpay.test', accessTokenTtlS: 60, refreshTokenTtlS: 600, revocationPollMs: POLL_MS, refreshTokenReuseIntervalS: options.reuseIntervalS ?? 0 };
+    const app = await startTestApp(await testConfig({ auth }), { store, ...(options.clock === undefined ? {} : { clock: options.clock }) });
     started.push(app);
     return app;
   };
+
+  void it('answers concurrent refreshes with one refresh token on two instances the same new pair within the reuse interval; after it, the reuse revokes the session', async () => {
+    const clock = new ManualClock();
+    const [first, second] = [await start({ reuseIntervalS: 5, clock }), await start({ reuseIntervalS: 5, clock })] as [TestApp, TestApp];
+    const grant = (app: TestApp, fields: Record<string, string>): Promise<Response> => fetch(`${app.url}/oauth/token`, form(fields));
+    const issued = (await (await grant(first, passwordGrant(BANK_A))).json()) as Record<string, string>;
+    const refreshFields = { grant_type: 'refresh_token', refresh_token: issued['refresh_token'] ?? '', client_id: BANK_A.clientId, client_secret: BANK_A.clientSecret };
+    for (let round = 0; round < 3; round += 1) {
+      const answers = await Promise.all([grant(first, refreshFields), grant(second, refreshFields)]);
+      assert.deepEqual(answers.map((answer) => answer.status), [200, 200], 'neither is refused');
+      const [one, other] = (await Promise.all(answers.map((answer) => answer.json()))) as [Record<string, unknown>, Record<string, unknown>];
+      assert.deepEqual(other, one, 'one pair for both');
+      refreshFields.refresh_token = String(one['refresh_token']);
+    }
+    const whoami = (app: TestApp): Promise<Response> => fetch(`${app.url}/api/v1/whoami`, { headers: { authorization: `Bearer ${issued['access_token'] ?? ''}` } });
+    assert.equal((await whoami(second)).status, 200, 'the session lives');
+    const spent = { ...refreshFields, refresh_token: issued['refresh_token'] ?? '' };
+    clock.advance(5_000);
+    assert.equal((await grant(second, spent)).status, 400, 'the first token presented again after the interval');
+    assert.equal((await whoami(second)).status, 401, 'the session is revoked');
+  });
 
   void it('refuses the session\'s access tokens there within auth.revocationPollMs', async () => {
     const [first, second] = [await start(), await start()] as [TestApp, TestApp];

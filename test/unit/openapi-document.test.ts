@@ -8,7 +8,7 @@ import { createMetrics } from '../../src/adapters/metrics/prometheus.js';
 import { openStore } from '../../src/adapters/store.js';
 import { systemClock, systemIds } from '../../src/adapters/system/system.js';
 import { configFromObject } from '../../src/config/load.js';
-import { CALLBACK_PATHS } from '../../src/domain/callback-paths.js';
+import { CALLBACK_PATHS, INBOUND_PATHS } from '../../src/domain/callback-paths.js';
 import { directionOf, EVENT_CLASS } from '../../src/domain/events.js';
 import type { FieldError } from '../../src/domain/errors.js';
 import { MACHINES } from '../../src/domain/machines/registry.js';
@@ -27,6 +27,7 @@ import { buildApp } from '../../src/http/app.js';
 import { EventSchema, PaymentStatusReportSchema } from '../../src/http/openapi/components.js';
 import { TOKEN_PLACEHOLDERS } from '../../src/http/openapi/examples.js';
 import type { Processing } from '../../src/ports/processing.js';
+import { httpGet, integrator, rawRequest } from '../support/auth-app.js';
 import { DEMO_USER, testConfigObject } from '../support/server.js';
 
 type Json = Record<string, any>;
@@ -110,10 +111,15 @@ async function originateFor(app: FastifyInstance, document: Json, answer: { wher
   assert.deepEqual(outcome, { kind: 'accepted' }, `the ${messageName} an example answers is taken`);
 }
 
-async function documentOf(app: FastifyInstance, host = 'regpay.internal:8080'): Promise<Json> {
-  const response = await app.inject({ method: 'GET', url: '/openapi.json', headers: { host } });
+async function documentOf(app: FastifyInstance, host = 'regpay.internal:8080', url = '/openapi.json'): Promise<Json> {
+  const response = await app.inject({ method: 'GET', url, headers: { host } });
   assert.equal(response.statusCode, 200);
   return response.json();
+}
+
+/** The operators' document (an admin section is configured unless the options say otherwise). */
+function adminDocumentOf(app: FastifyInstance): Promise<Json> {
+  return documentOf(app, 'regpay.internal:8080', '/admin/openapi.json');
 }
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'];
@@ -204,11 +210,11 @@ const VALIDATORS: Readonly<Record<string, (value: unknown) => readonly FieldErro
 const JUDGED_BY_THE_APP = new Set(['TokenRequest', 'ReplayRequest', 'SimulatorSampleRequest']);
 
 void describe('OpenAPI document', () => {
-  void it("documents every route the app registers, except the document itself, Swagger UI and the console's files", async () => {
+  void it("documents every route the app registers in one of its two documents, except the documents themselves, Swagger UI and the console's files", async () => {
     const app = await startApp();
-    const document = await documentOf(app);
-    const documented = new Set(operationsOf({ paths: document.paths }).map(({ where, method }) => `${method.toUpperCase()} ${where}`));
-    const expected = [...registeredRoutes(app)].filter((route) => !route.startsWith('HEAD ') && !/ \/(docs|openapi\.json|console)/.test(route));
+    const [document, admin] = [await documentOf(app), await adminDocumentOf(app)];
+    const documented = new Set(operationsOf({ paths: { ...document.paths, ...admin.paths } }).map(({ where, method }) => `${method.toUpperCase()} ${where}`));
+    const expected = [...registeredRoutes(app)].filter((route) => !route.startsWith('HEAD ') && !/ \/(docs|openapi\.json|admin\/openapi\.json|console)/.test(route));
     for (const route of ['POST /oauth/token', 'GET /health/ready', 'GET /metrics', 'GET /admin/v1/deliveries/{id}', 'POST /api/v1/transactions/outbound/credit-transfer']) {
       assert.ok(expected.includes(route), `${route} is among the routes read: ${expected.join(', ')}`);
     }
@@ -216,8 +222,9 @@ void describe('OpenAPI document', () => {
   });
 
   void it('answers every operation with documented status codes, errors as ErrorDetail on the API and admin paths', async () => {
-    const document = await documentOf(await startApp());
-    for (const { where, operation } of operationsOf({ paths: document.paths })) {
+    const app = await startApp();
+    const document = await documentOf(app);
+    for (const { where, operation } of operationsOf({ paths: { ...document.paths, ...(await adminDocumentOf(app)).paths } })) {
       assert.ok(operation.operationId && operation.summary, `${where} has an operationId and a summary`);
       if (!where.startsWith('/api/v1/') && !where.startsWith('/admin/v1/')) continue;
       for (const status of ['400', '401', '429']) {
@@ -230,8 +237,9 @@ void describe('OpenAPI document', () => {
   });
 
   void it('publishes every message as a named component, none named def-N', async () => {
-    const document = await documentOf(await startApp());
-    const names = Object.keys(document.components.schemas);
+    const app = await startApp();
+    const document = await documentOf(app);
+    const names = [...Object.keys(document.components.schemas), ...Object.keys((await adminDocumentOf(app)).components.schemas)];
     assert.deepEqual(names.filter((name) => /^def-\d+$/.test(name)), []);
     for (const name of ['CreditTransfer', 'ErrorDetail', 'PaymentStatusRequest', 'PaymentStatusReport', 'IdentifierDeterminationRequest', 'IdentifierDeterminationResponse', 'RequestToPay', 'RequestToPayResponse', 'RequestToPayStatusRequest', 'RequestToPayCancellation', 'RequestToPayCancellationResponse', 'Event', 'EventPayload', 'Amount', 'Party', 'TokenResponse', 'DeliveryDetail']) {
       assert.ok(names.includes(name), name);
@@ -240,18 +248,83 @@ void describe('OpenAPI document', () => {
     assert.equal(document.components.schemas.CreditTransfer.properties.amounts.properties.bankSettlementAmount.$ref, '#/components/schemas/Amount');
   });
 
-  void it('documents a webhook for every callback and every event type, with the Standard Webhooks headers', async () => {
+  void it('documents a webhook for every callback, every call to the receiving bank and every event type, with the Standard Webhooks headers', async () => {
     const document = await documentOf(await startApp());
     // Inbound kinds share type names with outbound ones: their webhooks are named INBOUND_….
     const eventNames = [...MACHINES.values()].flatMap((machine) => Object.keys(machine.transitions).map((type) => `${directionOf(machine.kind) === 'INBOUND' ? 'INBOUND_' : ''}${EVENT_CLASS}_${type}`));
-    const expected = [...Object.keys(CALLBACK_PATHS), ...eventNames];
-    assert.deepEqual(Object.keys(document.webhooks).sort(), expected.sort());
+    const calls = Object.entries(document.webhooks as Json).filter(([name]) => !eventNames.includes(name));
+    const paths = calls.map(([, item]) => /^POST \{partnerApiUrl\}(\S+)\. /.exec(String(item.post.description))?.[1]).sort();
+    assert.deepEqual(paths, [...Object.values(CALLBACK_PATHS), ...Object.values(INBOUND_PATHS)].sort(), 'one webhook per path the service POSTs to under partnerApiUrl');
+    assert.deepEqual(Object.keys(document.webhooks).sort(), [...calls.map(([name]) => name), ...eventNames].sort());
+    for (const [name, item] of calls) assert.equal(item.post.operationId, name, 'a call is named by its operation');
     for (const [name, item] of Object.entries(document.webhooks as Json)) {
       const headers = (item.post.parameters as Json[]).map((parameter) => document.components.parameters[String(parameter.$ref).split('/').pop() ?? ''].name);
       assert.deepEqual(headers, ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'traceparent', 'tracestate'], name);
     }
-    assert.equal(document.webhooks.creditTransferResponse.post.requestBody.content['application/json'].schema.$ref, '#/components/schemas/PaymentStatusReport');
-    assert.match(document.webhooks.creditTransferResponse.post.description, /\{partnerApiUrl\}\/transactions\/outbound\/credit-transfer-response/);
+    assert.equal(document.webhooks.outboundCreditTransferResponse.post.requestBody.content['application/json'].schema.$ref, '#/components/schemas/PaymentStatusReport');
+    assert.match(document.webhooks.outboundCreditTransferResponse.post.description, /\{partnerApiUrl\}\/transactions\/outbound\/credit-transfer-response/);
+    const sync = document.webhooks.inboundCreditTransferAuthorisation.post;
+    assert.equal(sync.responses['200'].content['application/json'].schema.$ref, '#/components/schemas/PaymentStatusReport', 'the sync call is answered with the decision');
+  });
+
+  void it('names every operation the interface names as it names it: the spec and CONTRACT §11', async () => {
+    const document = await documentOf(await startApp());
+    const ids = new Set(operationsOf(document).map(({ operation }) => String(operation.operationId)));
+    const named = [
+      // spec: Endpoints 1, 2, 3 and 5
+      'outboundCreditTransfer',
+      'outboundSynchronousIdentifierDetermination',
+      'outboundRequestToPayResponse',
+      'outboundRequestToPayStatusRequest',
+      // CONTRACT §11
+      'inboundSynchronousIdentifierDetermination',
+      'inboundCreditTransferAuthorisation',
+      'inboundCreditTransferCompletion',
+      'inboundRequestToPay',
+    ];
+    assert.deepEqual(named.filter((name) => !ids.has(name)), []);
+    assert.equal(document.webhooks.outboundRequestToPayResponse.post.requestBody.content['application/json'].schema.$ref, '#/components/schemas/RequestToPayResponse');
+    assert.equal(document.webhooks.requestToPayResponse, undefined, 'the old name is gone');
+  });
+
+  void it("serves the admin API's document apart, at /admin/openapi.json: the integrators' document holds nothing of it", async () => {
+    const app = await startApp();
+    const [document, admin] = [await documentOf(app), await adminDocumentOf(app)];
+    assert.deepEqual(Object.keys(document.paths).filter((path) => path.startsWith('/admin/')), []);
+    assert.equal(document.components.securitySchemes.adminBasic, undefined);
+    assert.ok(!document.tags.some((tag: Json) => tag.name === 'admin'));
+    for (const name of ['DeliveryDetail', 'TransactionDetail', 'SchemeHealthReport']) assert.equal(document.components.schemas[name], undefined, `${name} is the admin API's`);
+    assert.ok(Object.keys(admin.paths).length > 0 && Object.keys(admin.paths).every((path) => path.startsWith('/admin/v1/')), Object.keys(admin.paths).join(', '));
+    assert.deepEqual(Object.keys(admin.components.securitySchemes), ['adminBasic']);
+    assert.deepEqual(admin.security, [{ adminBasic: [] }]);
+    assert.equal(admin.webhooks, undefined);
+    assert.ok(admin.components.schemas.DeliveryDetail && admin.components.schemas.ErrorDetail);
+    assert.equal(admin.components.schemas.CreditTransfer, undefined, 'no integrator message the admin API does not use');
+    assert.equal((await app.inject({ method: 'GET', url: '/admin/openapi.json' })).statusCode, 200, 'no credentials asked: it holds no secret');
+    const withoutAdmin = await startApp({ auth: { mode: 'basic' }, admin: false });
+    assert.equal((await withoutAdmin.inject({ method: 'GET', url: '/admin/openapi.json' })).statusCode, 404, 'without an admin section there is no admin API to describe');
+  });
+
+  void it('holds a request for the admin document from outside admin.allowlist without a byte of answer, where the integrators\' one is answered', async () => {
+    const config = await configFromObject({
+      server: { heldConnectionMs: 300, heldConnectionsMax: 10, logLevel: 'silent' },
+      database: 'sqlite::memory:',
+      auth: { mode: 'basic' },
+      integrators: [integrator('bank-a', ['127.0.0.1/32'], { username: 'alice', password: 'alice-password' })],
+      admin: { ...OPERATOR, allowlist: ['10.0.0.0/8'] },
+    });
+    const store = await openStore('sqlite::memory:');
+    const app = await buildApp({ config, store, clock: systemClock, ids: systemIds, readiness: { accepting: () => true }, processing });
+    try {
+      const url = await app.listen({ host: '127.0.0.1', port: 0 });
+      const exchange = await rawRequest({ host: '127.0.0.1', port: Number(new URL(url).port), request: httpGet('/admin/openapi.json'), timeoutMs: 5_000 });
+      assert.equal(exchange.received, '', 'nothing answered');
+      assert.ok(exchange.closedAfterMs >= 250, `held, closed after ${exchange.closedAfterMs} ms`);
+      assert.equal((await fetch(`${url}/openapi.json`)).status, 200);
+    } finally {
+      await app.close();
+      await store.close();
+    }
   });
 
   void it('names as server auth.publicUrl, or else the address the service listens on, and points the Authorize button at its token endpoint', async () => {
@@ -283,6 +356,7 @@ void describe('OpenAPI document', () => {
   void it('passes the Redocly linter (recommended rules) with no error and no warning, in every auth mode', async () => {
     const documents = [
       await documentOf(await startApp()),
+      await adminDocumentOf(await startApp()),
       await documentOf(await startApp({ auth: { mode: 'basic' }, admin: false, metrics: false })),
       await documentOf(await startApp({ auth: { mode: 'oauth2', issuer: 'https://login.demobank.co.za/realms/regpay', jwksUrl: 'https://login.demobank.co.za/realms/regpay/certs' } })),
     ];
@@ -298,10 +372,11 @@ void describe('OpenAPI document', () => {
     assert.ok(problems.some((problem) => problem.startsWith('error operation-operationId-unique')), problems.join('\n'));
   });
 
-  void it('gives every request body and every webhook body examples, each valid by the validator of its message', async () => {
-    const document = await documentOf(await startApp());
-    const examples = bodyExamples(document);
-    for (const { where, operation } of operationsOf(document)) {
+  void it('gives every request body and every webhook body examples, in both documents, each valid by the validator of its message', async () => {
+    const app = await startApp();
+    const [document, admin] = [await documentOf(app), await adminDocumentOf(app)];
+    const examples = [...bodyExamples(document), ...bodyExamples(admin)];
+    for (const { where, operation } of [...operationsOf(document), ...operationsOf(admin)]) {
       if (operation.requestBody === undefined) continue;
       assert.ok(examples.some((example) => example.where === where), `${where} has an example`);
     }
@@ -330,8 +405,8 @@ void describe('OpenAPI document', () => {
 
   void it('makes request examples the running app accepts, as the demo integrator would send them', async () => {
     const app = await startApp();
-    const document = await documentOf(app);
-    const examples = bodyExamples({ paths: document.paths, components: document.components });
+    const [document, admin] = [await documentOf(app), await adminDocumentOf(app)];
+    const examples = [...bodyExamples({ paths: document.paths, components: document.components }), ...bodyExamples({ paths: admin.paths, components: admin.components })];
     const form = (value: Json) =>
       new URLSearchParams(
         Object.entries(value).map(([key, text]): [string, string] => [

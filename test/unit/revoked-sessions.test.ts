@@ -12,8 +12,18 @@ const WINDOW_MS = 60_000;
 async function revokeInStore(store: Store, sessionId: string, at: number): Promise<void> {
   const record = { tokenHash: `hash-${sessionId}`, familyId: sessionId, integratorId: 'bank-a', expiresAt: at + 600_000 };
   await store.saveRefreshToken(record);
-  assert.equal((await store.useRefreshToken(record.tokenHash, at)).kind, 'ok');
-  assert.equal((await store.useRefreshToken(record.tokenHash, at)).kind, 'reused');
+  const rotate = () =>
+    store.rotateRefreshToken({
+      tokenHash: record.tokenHash,
+      now: at,
+      successor: { ...record, tokenHash: `successor-${sessionId}` },
+      sealedSuccessor: 'sealed',
+      reuseIntervalMs: 0,
+      forgetExpiredBefore: 0,
+      forgetRevokedBefore: 0,
+    });
+  assert.equal((await rotate()).kind, 'rotated');
+  assert.equal((await rotate()).kind, 'reused');
 }
 
 void describe('revoked sessions in memory', () => {

@@ -141,7 +141,7 @@ void describe('group-commit write queue', () => {
   void it('marks the writes an API caller waits on as urgent, and the engine\'s and dispatcher\'s as not', () => {
     const tx = {} as never;
     assert.equal(pendingWrite({ kind: 'intake', tx }).item.urgent, true);
-    assert.equal(pendingWrite({ kind: 'useRefreshToken', tokenHash: 'h', now: 0 }).item.urgent, true);
+    assert.equal(pendingWrite({ kind: 'rotateRefreshToken', rotation: { tokenHash: 'h', now: 0, successor: { tokenHash: 's', familyId: 'f', integratorId: 'i', expiresAt: 1 }, sealedSuccessor: 'x', reuseIntervalMs: 0, forgetExpiredBefore: 0, forgetRevokedBefore: 0 } }).item.urgent, true);
     assert.equal(pendingWrite({ kind: 'applyChange', change: tx }).item.urgent, false);
     assert.equal(pendingWrite({ kind: 'claimOutbox', options: tx }).item.urgent, false);
   });

@@ -13,7 +13,7 @@ import { intakes } from './pg-intake.js';
 import { claimOutbox, recordDeliveries, replay, replayScope } from './pg-outbox.js';
 import { recordRequests, setMessageResponse } from './pg-requests.js';
 import { SQL } from './pg-sql.js';
-import { createSetting, saveRefreshToken, useRefreshToken } from './pg-tokens.js';
+import { createSetting, rotateRefreshToken, saveRefreshToken } from './pg-tokens.js';
 
 /**
  * Writes of one kind run together as multi-row statements (a few round trips per batch, not
@@ -46,7 +46,7 @@ export async function execute(client: Client, batch: readonly PendingWrite[]): P
     results[entry.index] = await replay(client, entry.op, replayScopes[position] ?? []);
   }
   for (const entry of groups.saveRefreshToken) results[entry.index] = await saveRefreshToken(client, entry.op);
-  for (const entry of groups.useRefreshToken) results[entry.index] = await useRefreshToken(client, entry.op);
+  for (const entry of groups.rotateRefreshToken) results[entry.index] = await rotateRefreshToken(client, entry.op);
   for (const entry of groups.createSetting) results[entry.index] = await createSetting(client, entry.op);
   for (const entry of groups.pruneSchemeMessages) {
     const pruned = await client.query(SQL.pruneSchemeMessages, [entry.op.before, entry.op.limit]);
@@ -101,7 +101,7 @@ function groupByKind(batch: readonly PendingWrite[]): Groups {
     recordDelivery: [],
     replayUndelivered: [],
     saveRefreshToken: [],
-    useRefreshToken: [],
+    rotateRefreshToken: [],
     createSetting: [],
     recordSchemeMessages: [],
     pruneSchemeMessages: [],
@@ -133,8 +133,8 @@ function groupByKind(batch: readonly PendingWrite[]): Groups {
         return groups.replayUndelivered.push({ index, op });
       case 'saveRefreshToken':
         return groups.saveRefreshToken.push({ index, op });
-      case 'useRefreshToken':
-        return groups.useRefreshToken.push({ index, op });
+      case 'rotateRefreshToken':
+        return groups.rotateRefreshToken.push({ index, op });
       case 'createSetting':
         return groups.createSetting.push({ index, op });
       case 'recordSchemeMessages':

@@ -298,12 +298,19 @@ export const SQL = {
     `INSERT INTO refresh_tokens (token_hash, family_id, integrator_id, expires_at, used_at, revoked)
      VALUES ($1, $2, $3, $4, NULL, FALSE) ON CONFLICT (token_hash) DO NOTHING`,
   ),
-  useRefreshToken: named(
-    'use_refresh_token',
-    `UPDATE refresh_tokens SET used_at = $2
+  // The conditional UPDATE is the atomic step: of two concurrent rotations, the second waits on the row and then finds it spent.
+  spendRefreshToken: named(
+    'spend_refresh_token',
+    `UPDATE refresh_tokens SET used_at = $2, successor = $3
      WHERE token_hash = $1 AND used_at IS NULL AND NOT revoked AND expires_at > $2
        AND NOT EXISTS (SELECT 1 FROM revoked_sessions r WHERE r.session_id = refresh_tokens.family_id)
-     RETURNING *`,
+     RETURNING token_hash`,
+  ),
+  spentRefreshToken: named(
+    'spent_refresh_token',
+    `SELECT family_id, used_at, successor,
+       NOT revoked AND NOT EXISTS (SELECT 1 FROM revoked_sessions r WHERE r.session_id = refresh_tokens.family_id) AS session_alive
+     FROM refresh_tokens WHERE token_hash = $1`,
   ),
   refreshTokenByHash: named('refresh_token_by_hash', 'SELECT * FROM refresh_tokens WHERE token_hash = $1'),
   forgetExpiredRefreshTokens: named('forget_expired_refresh_tokens', 'DELETE FROM refresh_tokens WHERE expires_at < $1'),

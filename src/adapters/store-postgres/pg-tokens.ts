@@ -1,21 +1,19 @@
 /**
- * Refresh tokens (saved, used once, a reused one revoking its family: its session) and settings,
+ * Refresh tokens (saved, spent once by rotation, a reuse after the reuse interval revoking its family: its session) and settings,
  * the values every instance shares (such as the token signing key).
  */
 import { StoreWriteError, type OpOf } from '../store-ops.js';
 import type { Client, ItemResult } from './pg-batch.js';
 import { SQL } from './pg-sql.js';
 
-interface RefreshTokenRow {
-  token_hash: string;
+interface SpentRow {
   family_id: string;
-  integrator_id: string;
-  expires_at: string;
   used_at: string | null;
-  revoked: boolean;
+  successor: string | null;
+  session_alive: boolean;
 }
 
-export async function saveRefreshToken(client: Client, op: OpOf<'saveRefreshToken'>): Promise<ItemResult> {
+export async function saveRefreshToken(client: Client, op: Pick<OpOf<'saveRefreshToken'>, 'record' | 'forgetExpiredBefore' | 'forgetRevokedBefore'>): Promise<ItemResult> {
   const { record } = op;
   const result = await client.query(SQL.insertRefreshToken, [record.tokenHash, record.familyId, record.integratorId, record.expiresAt]);
   if (result.rowCount === 0) return { ok: false, error: new StoreWriteError('refresh token hash already stored') };
@@ -25,20 +23,25 @@ export async function saveRefreshToken(client: Client, op: OpOf<'saveRefreshToke
   return { ok: true, value: undefined };
 }
 
-/** The conditional UPDATE is the atomic step: of two concurrent uses, the second waits on the row and then finds it used. */
-export async function useRefreshToken(client: Client, op: OpOf<'useRefreshToken'>): Promise<ItemResult> {
-  const used = await client.query<RefreshTokenRow>(SQL.useRefreshToken, [op.tokenHash, op.now]);
-  const row = used.rows[0];
-  if (row) {
-    return {
-      ok: true,
-      value: { kind: 'ok', record: { tokenHash: row.token_hash, familyId: row.family_id, integratorId: row.integrator_id, expiresAt: Number(row.expires_at) } },
-    };
+/**
+ * Spend the token and store its successor; else, when it was spent less than the reuse interval
+ * ago and its session lives, hand back the successor sealed then; else revoke its session.
+ */
+export async function rotateRefreshToken(client: Client, op: OpOf<'rotateRefreshToken'>): Promise<ItemResult> {
+  const { rotation } = op;
+  const spent = await client.query(SQL.spendRefreshToken, [rotation.tokenHash, rotation.now, rotation.sealedSuccessor]);
+  if (spent.rowCount !== 0) {
+    const saved = await saveRefreshToken(client, { record: rotation.successor, forgetExpiredBefore: rotation.forgetExpiredBefore, forgetRevokedBefore: rotation.forgetRevokedBefore });
+    return 'ok' in saved && saved.ok ? { ok: true, value: { kind: 'rotated' } } : saved;
   }
-  const found = (await client.query<RefreshTokenRow>(SQL.refreshTokenByHash, [op.tokenHash])).rows[0];
+  const found = (await client.query<SpentRow>(SQL.spentRefreshToken, [rotation.tokenHash])).rows[0];
   if (found === undefined || found.used_at === null) return { ok: true, value: { kind: 'unknown' } };
+  const usedAt = Number(found.used_at);
+  if (found.session_alive && found.successor !== null && rotation.now - usedAt < rotation.reuseIntervalMs) {
+    return { ok: true, value: { kind: 'replayed', sealedSuccessor: found.successor, usedAt } };
+  }
   await client.query(SQL.revokeFamily, [found.family_id]);
-  await client.query(SQL.revokeSession, [found.family_id, op.now]);
+  await client.query(SQL.revokeSession, [found.family_id, rotation.now]);
   return { ok: true, value: { kind: 'reused', familyId: found.family_id } };
 }
 

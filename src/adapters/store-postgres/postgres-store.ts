@@ -14,6 +14,7 @@ import type {
   OutboxBacklog,
   OutboxQuery,
   OutboxRecord,
+  RefreshTokenRecord,
   RevokedSession,
   Store,
   SchemeMessageRecord,
@@ -260,6 +261,11 @@ class PostgresStore extends QueuedWrites implements Store {
   async leaseOwners(now: number): Promise<string[]> {
     const result = await this.#pool.query<{ lease_owner: string }>(SQL.leaseOwners, [now]);
     return result.rows.map((row) => row.lease_owner);
+  }
+
+  async refreshToken(tokenHash: string): Promise<RefreshTokenRecord | undefined> {
+    const row = (await this.#pool.query<{ token_hash: string; family_id: string; integrator_id: string; expires_at: string }>(SQL.refreshTokenByHash, [tokenHash])).rows[0];
+    return row === undefined ? undefined : { tokenHash: row.token_hash, familyId: row.family_id, integratorId: row.integrator_id, expiresAt: Number(row.expires_at) };
   }
 
   async revokedSessions(since: number): Promise<RevokedSession[]> {

@@ -19,7 +19,8 @@ import type {
   OutboxEndpoint,
   OutboxRecord,
   RefreshTokenRecord,
-  RefreshTokenUse,
+  RefreshTokenRotation,
+  RefreshTokenRotationOutcome,
   RequestOutcome,
   StateChange,
   TransactionRecord,
@@ -144,8 +145,8 @@ export class SqliteExecutor {
         return this.#replay(op.filter, op.now);
       case 'saveRefreshToken':
         return this.#saveRefreshToken(op.record, op.forgetExpiredBefore, op.forgetRevokedBefore);
-      case 'useRefreshToken':
-        return this.#useRefreshToken(op.tokenHash, op.now);
+      case 'rotateRefreshToken':
+        return this.#rotateRefreshToken(op.rotation);
       case 'createSetting':
         this.#sql.insertSetting.run(op.name, op.value);
         return (this.#sql.settingByName.get(op.name) as { value: string }).value;
@@ -428,21 +429,24 @@ export class SqliteExecutor {
     return undefined;
   }
 
-  #useRefreshToken(tokenHash: string, now: number): RefreshTokenUse {
+  #rotateRefreshToken(rotation: RefreshTokenRotation): RefreshTokenRotationOutcome {
     const sql = this.#sql;
+    const { tokenHash, now } = rotation;
     const row = sql.refreshTokenByHash.get(tokenHash) as RefreshTokenRow | undefined;
     if (row === undefined) return { kind: 'unknown' };
-    if (row.used_at !== null) {
-      sql.revokeFamily.run(row.family_id);
-      sql.revokeSession.run(row.family_id, now);
-      return { kind: 'reused', familyId: row.family_id };
+    const sessionAlive = row.revoked === 0 && sql.sessionRevoked.get(row.family_id) === undefined;
+    if (row.used_at === null) {
+      if (!sessionAlive || row.expires_at <= now) return { kind: 'unknown' };
+      this.#saveRefreshToken(rotation.successor, rotation.forgetExpiredBefore, rotation.forgetRevokedBefore);
+      sql.spendRefreshToken.run(now, rotation.sealedSuccessor, tokenHash);
+      return { kind: 'rotated' };
     }
-    if (row.revoked !== 0 || row.expires_at <= now || sql.sessionRevoked.get(row.family_id) !== undefined) return { kind: 'unknown' };
-    sql.markRefreshTokenUsed.run(now, tokenHash);
-    return {
-      kind: 'ok',
-      record: { tokenHash: row.token_hash, familyId: row.family_id, integratorId: row.integrator_id, expiresAt: row.expires_at },
-    };
+    if (sessionAlive && row.successor !== null && now - row.used_at < rotation.reuseIntervalMs) {
+      return { kind: 'replayed', sealedSuccessor: row.successor, usedAt: row.used_at };
+    }
+    sql.revokeFamily.run(row.family_id);
+    sql.revokeSession.run(row.family_id, now);
+    return { kind: 'reused', familyId: row.family_id };
   }
 }
 
@@ -654,7 +658,7 @@ function prepareWriteStatements(db: Db) {
     ),
     refreshTokenByHash: db.prepare('SELECT * FROM refresh_tokens WHERE token_hash = ?'),
     forgetExpiredRefreshTokens: db.prepare('DELETE FROM refresh_tokens WHERE expires_at < ?'),
-    markRefreshTokenUsed: db.prepare('UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL'),
+    spendRefreshToken: db.prepare('UPDATE refresh_tokens SET used_at = ?, successor = ? WHERE token_hash = ? AND used_at IS NULL'),
     revokeFamily: db.prepare('UPDATE refresh_tokens SET revoked = 1 WHERE family_id = ?'),
     // The first revocation's time stands: a later reuse of the same session's token adds nothing.
     revokeSession: db.prepare('INSERT INTO revoked_sessions (session_id, revoked_at) VALUES (?, ?) ON CONFLICT (session_id) DO NOTHING'),

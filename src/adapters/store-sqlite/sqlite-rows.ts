@@ -12,6 +12,7 @@ export interface RefreshTokenRow {
   expires_at: number;
   used_at: number | null;
   revoked: number;
+  successor: string | null;
 }
 
 /**

@@ -5,6 +5,7 @@ import type {
   OutboxBacklog,
   OutboxQuery,
   OutboxRecord,
+  RefreshTokenRecord,
   RevokedSession,
   Store,
   SchemeMessageRecord,
@@ -24,6 +25,7 @@ import { InThreadWriter, WorkerThreadWriter, type BatchWriter } from './sqlite-b
 import { migrate, openConnection, type Db } from './sqlite-connection.js';
 import { prepareDeterminationReads } from './sqlite-determinations.js';
 import { SqliteExecutor } from './sqlite-executor.js';
+import type { RefreshTokenRow } from './sqlite-rows.js';
 import { prepareSearchReads } from './sqlite-search.js';
 import {
   attemptFromRow,
@@ -217,6 +219,13 @@ class SqliteStore extends QueuedWrites implements Store {
     return read(() => this.#sql.leaseOwners.all({ now }) as string[]);
   }
 
+  refreshToken(tokenHash: string): Promise<RefreshTokenRecord | undefined> {
+    return read(() => {
+      const row = this.#sql.refreshTokenByHash.get(tokenHash) as RefreshTokenRow | undefined;
+      return row === undefined ? undefined : { tokenHash: row.token_hash, familyId: row.family_id, integratorId: row.integrator_id, expiresAt: row.expires_at };
+    });
+  }
+
   revokedSessions(since: number): Promise<RevokedSession[]> {
     return read(() =>
       (this.#sql.revokedSessionsSince.all(since) as { session_id: string; revoked_at: number }[]).map((row) => ({ sessionId: row.session_id, revokedAt: row.revoked_at })),
@@ -295,6 +304,7 @@ function prepareReadStatements(db: Db) {
     attemptsOf: db.prepare('SELECT outbox_id, at, duration_ms, http_status, error, delivered FROM delivery_attempts WHERE outbox_id = ? ORDER BY at, id'),
     settingByName: db.prepare('SELECT value FROM settings WHERE name = ?'),
     // Along revoked_sessions_at.
+    refreshTokenByHash: db.prepare('SELECT * FROM refresh_tokens WHERE token_hash = ?'),
     revokedSessionsSince: db.prepare('SELECT session_id, revoked_at FROM revoked_sessions WHERE revoked_at >= ?'),
     leaseOwners: db.prepare(
       `SELECT lease_owner FROM transactions

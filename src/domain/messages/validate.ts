@@ -15,14 +15,15 @@ import {
   type CreditTransfer,
 } from './credit-transfer.js';
 import { hasDateShape, hasDateTimeShape, isDate, isDateTime, isUuid } from './formats.js';
+import { reportUnknownContent } from './unknown-content.js';
 
 /**
  * Message validation: one mechanism for every message. makeValidator() compiles a TypeBox schema
- * with Ajv once, then each call runs the schema, the message's hand-written rules and the
- * character rule (over every text of the body) and merges everything into one list of
- * FieldError, one entry per JSON pointer, so an integrator sees the faults of a message in one
- * answer (CONTRACT §5). Validation never mutates the body: no coercion, no defaults, no removal of
- * unknown properties.
+ * with Ajv once, then each call runs the schema, the message's hand-written rules, the bound on
+ * unknown content (unknown-content.ts) and the character rule (over every text of the body) and
+ * merges everything into one list of FieldError, one entry per JSON pointer, so an integrator
+ * sees the faults of a message in one answer (CONTRACT §5). Validation never mutates the body: no
+ * coercion, no defaults, no removal of unknown properties.
  *
  * Its cost follows the bounded message, not the body: every list of a schema has a maxItems, and
  * a list over it is one fault whose items are not judged; the answer lists at most
@@ -203,6 +204,7 @@ export function makeValidator<T extends TSchema>(schema: T, rules: readonly Rule
     const faults = new Faults();
     reportSchemaFaults(check, body, '', faults.report);
     for (const rule of rules) rule(body, faults.report);
+    reportUnknownContent(schema, body, faults.report);
     reportUncarriedCharacters(body, '', faults.report);
     return faults.empty ? { ok: true, value: body as Static<T> } : { ok: false, errors: faults.list(), unlisted: faults.unlisted };
   };

@@ -31,6 +31,7 @@ export const TAG_NAMES = {
   operations: 'operations',
   admin: 'admin',
   callbacks: 'callbacks',
+  receivingCalls: 'receiving calls',
   creditTransferEvents: 'credit-transfer events',
   identifierDeterminationEvents: 'identifier-determination events',
   requestToPayEvents: 'request-to-pay events',
@@ -46,6 +47,7 @@ const TAGS = [
   { name: TAG_NAMES.operations, description: 'Probes and metrics for the platform; no integrator authentication' },
   { name: TAG_NAMES.admin, description: 'Operator API for deliveries (only with an admin section in the configuration)' },
   { name: TAG_NAMES.callbacks, description: "Callbacks POSTed under the integrator's partnerApiUrl; must-deliver" },
+  { name: TAG_NAMES.receivingCalls, description: "Calls made under the integrator's partnerApiUrl as the receiving bank: lookups, credits, requests-to-pay the scheme brings (docs/receiving.md)" },
   { name: TAG_NAMES.creditTransferEvents, description: 'Events of credit transfers, POSTed to {eventsApiUrl}/events' },
   { name: TAG_NAMES.identifierDeterminationEvents, description: 'Events of identifier determinations, POSTed to {eventsApiUrl}/events' },
   { name: TAG_NAMES.requestToPayEvents, description: 'Events of requests-to-pay, POSTed to {eventsApiUrl}/events' },
@@ -117,13 +119,31 @@ function apiScheme(config: Config): string {
 }
 
 /**
- * The security schemes the document uses, and only those: the API's (by auth mode), the token
- * endpoint's client authentication (embedded provider only), the admin API's (only with an admin
- * section), and the two ways callbacks authenticate to the integrator.
+ * The two documents served (plugin.ts): the integrators' at `/openapi.json` (the API, the token
+ * endpoint, the operations endpoints, callbacks and events), and the operators' at
+ * `/admin/openapi.json` (the admin API, answered to `admin.allowlist` only), so that a bank's
+ * generated client holds only what the bank may call.
  */
-function securitySchemes(config: Config, serviceUrl: string): Record<string, unknown> {
-  const embedded = config.auth.mode === 'oauth2' && config.auth.issuer === undefined;
+export type Audience = 'integrators' | 'admin';
+
+/** The admin API's paths, which only the admin document holds. */
+export function isAdminPath(path: string): boolean {
+  return path.startsWith('/admin/');
+}
+
+/**
+ * The security schemes a document uses, and only those. The integrators': the API's (by auth
+ * mode), the token endpoint's client authentication (embedded provider only), and the two ways
+ * callbacks authenticate to the integrator. The admin document's: the operator's Basic
+ * credentials (only with an admin section).
+ */
+function securitySchemes(config: Config, serviceUrl: string, audience: Audience | 'all'): Record<string, unknown> {
   const schemes: Record<string, unknown> = {};
+  if (audience !== 'integrators' && config.admin !== undefined) {
+    schemes[SCHEME_NAMES.admin] = { type: 'http', scheme: 'basic', description: 'The operator credentials of the admin section' };
+  }
+  if (audience === 'admin') return schemes;
+  const embedded = config.auth.mode === 'oauth2' && config.auth.issuer === undefined;
   if (config.auth.mode === 'basic') {
     schemes[SCHEME_NAMES.basic] = { type: 'http', scheme: 'basic', description: "The integrator's username and password (RFC 7617)" };
   } else if (embedded) {
@@ -144,7 +164,6 @@ function securitySchemes(config: Config, serviceUrl: string): Record<string, unk
   } else {
     schemes[SCHEME_NAMES.bearer] = { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: `An access token of ${config.auth.issuer ?? 'the issuer'}` };
   }
-  if (config.admin !== undefined) schemes[SCHEME_NAMES.admin] = { type: 'http', scheme: 'basic', description: 'The operator credentials of the admin section' };
   schemes[SCHEME_NAMES.callbackBasic] = { type: 'http', scheme: 'basic', description: 'callbackAuth type basic: the credentials configured for the integrator' };
   schemes[SCHEME_NAMES.callbackBearer] = {
     type: 'http',
@@ -168,12 +187,12 @@ export function documentSkeleton(config: Config, webhooks: Record<string, unknow
       description:
         'Regulated payments service. Integrators call the operations under /api/v1; the service answers through the callbacks and ' +
         'events listed under webhooks. Errors are ErrorDetail bodies (CONTRACT §5). Examples are made for the demo integrator ' +
-        '(demo-bank, DEMOZAJJ) at the time the document is served.',
+        '(demo-bank, DEMOZAJJ) at the time the document is served. The operators\' admin API is described apart, at /admin/openapi.json.',
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     tags: TAGS,
     security: [{ [apiScheme(config)]: [] }],
-    components: { securitySchemes: securitySchemes(config, config.auth.publicUrl ?? `http://${config.server.host}:${config.server.port}`), parameters: PARAMETER_COMPONENTS },
+    components: { securitySchemes: securitySchemes(config, config.auth.publicUrl ?? `http://${config.server.host}:${config.server.port}`, 'all'), parameters: PARAMETER_COMPONENTS },
     webhooks,
   };
 }
@@ -190,7 +209,7 @@ function operations(pathItems: Record<string, Record<string, unknown>>): Array<R
  * Completes the generated document once (@fastify/swagger's transformObject): the named schemas
  * as published (components.ts) in place of those generated from the routes' references, example
  * references on request and response bodies, the trace headers on every API path and `Prefer` on
- * identifier determination, and only the tags and schemas something uses.
+ * identifier determination. Each audience's part keeps only the tags and schemas it uses (documentFor).
  */
 export function completeDocument(document: Document, components: Readonly<Record<string, unknown>>): Document {
   const parameterRef = (name: string) => ({ $ref: `#/components/parameters/${name}` });
@@ -208,26 +227,20 @@ export function completeDocument(document: Document, components: Readonly<Record
     }
     if (id.startsWith('outboundSynchronousIdentifierDetermination')) operation['parameters'] = [parameterRef(PARAMETERS.prefer)];
   }
-  const webhookOperations = operations(document['webhooks'] as Record<string, Record<string, unknown>>);
-  const used = new Set([...operations(document.paths), ...webhookOperations].flatMap((operation) => (operation['tags'] as string[] | undefined) ?? []));
-  const schemas = { ...(document.components['schemas'] as Record<string, unknown>), ...components };
-  return {
-    ...document,
-    tags: (document.tags ?? []).filter((tag) => used.has(tag.name)),
-    components: { ...document.components, schemas: pick(schemas, referencedSchemas(document, schemas)) },
-  };
+  return { ...document, components: { ...document.components, schemas: { ...(document.components['schemas'] as Record<string, unknown>), ...components } } };
 }
 
 /** Names of the components of `kind` that `value` refers to. */
-function references(value: unknown, kind: 'schemas' | 'examples'): Set<string> {
+function references(value: unknown, kind: 'schemas' | 'examples' | 'parameters'): Set<string> {
   const pattern = new RegExp(`"#/components/${kind}/([^"/]+)"`, 'g');
   return new Set([...JSON.stringify(value).matchAll(pattern)].map((match) => match[1] ?? ''));
 }
 
 /**
  * The schemas the operations and webhooks use, directly or through other schemas. The others
- * belong to routes this deployment does not register (the token endpoint without the embedded
- * provider, the admin API without an admin section) and are left out.
+ * belong to the other audience's document, or to routes this deployment does not register (the
+ * token endpoint without the embedded provider, the admin API without an admin section), and are
+ * left out.
  */
 function referencedSchemas(document: Document, schemas: Readonly<Record<string, unknown>>): Set<string> {
   const found = references([document.paths, document['webhooks']], 'schemas');
@@ -247,6 +260,53 @@ function pick<T>(record: Readonly<Record<string, T>>, names: ReadonlySet<string>
   return Object.fromEntries(Object.entries(record).filter(([name]) => names.has(name)));
 }
 
+const ADMIN_INFO = {
+  title: 'regpay admin API',
+  version: '1.0.0',
+  description:
+    "The operators' API under /admin/v1 (only with an admin section in the configuration; answered to admin.allowlist, with the " +
+    "operator's Basic credentials): transactions, deliveries and their replay, scheme health, the simulator's traffic. Errors are " +
+    'ErrorDetail bodies. The integrators\' API is described at /openapi.json.',
+  license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+};
+
+/** Each audience's part of a generated document, made once per document. */
+const parts = new WeakMap<Document, Readonly<Record<Audience, Document>>>();
+
+/**
+ * The part of the generated (completed) document an audience is given: its paths, the webhooks
+ * for integrators only, and only the tags and schemas those use.
+ */
+export function documentFor(document: Document, audience: Audience): Document {
+  let made = parts.get(document);
+  if (made === undefined) {
+    made = { integrators: part(document, 'integrators'), admin: part(document, 'admin') };
+    parts.set(document, made);
+  }
+  return made[audience];
+}
+
+function part(document: Document, audience: Audience): Document {
+  const paths = Object.fromEntries(Object.entries(document.paths).filter(([path]) => isAdminPath(path) === (audience === 'admin')));
+  const { webhooks, ...rest } = document;
+  const kept: Document = {
+    ...rest,
+    ...(audience === 'admin' ? { info: ADMIN_INFO, security: [{ [SCHEME_NAMES.admin]: [] }] } : { webhooks }),
+    paths,
+  };
+  const used = new Set([...operations(paths), ...operations((kept['webhooks'] ?? {}) as Record<string, Record<string, unknown>>)].flatMap((operation) => (operation['tags'] as string[] | undefined) ?? []));
+  const schemas = document.components['schemas'] as Record<string, unknown>;
+  return {
+    ...kept,
+    tags: (document.tags ?? []).filter((tag) => used.has(tag.name)),
+    components: {
+      ...document.components,
+      schemas: pick(schemas, referencedSchemas(kept, schemas)),
+      parameters: pick(document.components['parameters'] as Record<string, unknown>, references([paths, kept['webhooks']], 'parameters')),
+    },
+  };
+}
+
 /** The examples a generated document refers to, worked out once per document. */
 const referencedExamples = new WeakMap<Document, Set<string>>();
 
@@ -256,8 +316,9 @@ export interface Publication {
   readonly examples: Readonly<Record<string, Example>>;
 }
 
-/** The document as served: the generated one with its servers, token URL and the examples of this moment it refers to. */
-export function publish(config: Config, document: Document, publication: Publication): Record<string, unknown> {
+/** An audience's document as served: its part of the generated one with its servers, token URL and the examples of this moment it refers to. */
+export function publish(config: Config, generated: Document, audience: Audience, publication: Publication): Record<string, unknown> {
+  const document = documentFor(generated, audience);
   let exampleNames = referencedExamples.get(document);
   if (exampleNames === undefined) {
     exampleNames = references(document, 'examples');
@@ -269,6 +330,6 @@ export function publish(config: Config, document: Document, publication: Publica
     info,
     servers: [{ url: publication.serviceUrl, description: config.auth.publicUrl === undefined ? 'The address the service listens on' : 'auth.publicUrl' }],
     ...rest,
-    components: { ...document.components, securitySchemes: securitySchemes(config, publication.serviceUrl), examples: pick(publication.examples, exampleNames) },
+    components: { ...document.components, securitySchemes: securitySchemes(config, publication.serviceUrl, audience), examples: pick(publication.examples, exampleNames) },
   };
 }

@@ -9,23 +9,30 @@ import { assert } from '../../lib/assert.js';
 import type { Clock } from '../../ports/clock.js';
 import { REFERENCED_SCHEMAS } from '../schemas.js';
 import { componentSchemas } from './components.js';
-import { completeDocument, documentSkeleton, publish, schemaRef, type Document } from './document.js';
+import { AddressSet, holdRequest } from '../plugins/allowlist.js';
+import { completeDocument, documentSkeleton, publish, schemaRef, type Audience, type Document } from './document.js';
 import { buildExamples } from './examples.js';
 import { PROVIDER_OPERATIONS } from './provider.js';
 import { webhooks } from './webhooks.js';
 
 /**
- * The OpenAPI 3.1 document of the service, served at `/openapi.json` and shown at `/docs`
- * (Swagger UI). Register it before any route: it adds the schemas the routes reference
+ * The OpenAPI 3.1 documents of the service: the integrators' at `/openapi.json`, shown at `/docs`
+ * (Swagger UI), and, with an admin section, the operators' at `/admin/openapi.json`, answered to
+ * `admin.allowlist` only (like the console's files, it carries no secret and asks for no
+ * credentials). Register it before any route: it adds the schemas the routes reference
  * (`Type.Ref('ErrorDetail')`…), and @fastify/swagger documents the routes registered after it.
  *
- * The document is generated once from the routes; each time it is served it gets its servers,
- * the token URL of the Authorize button and the examples of that moment (document.ts, examples.ts).
+ * One document is generated once from the routes and split by audience (document.ts,
+ * documentFor); each time one is served it gets its servers, the token URL of the Authorize button
+ * and the examples of that moment (examples.ts).
  */
 export interface OpenApiOptions {
   readonly config: Config;
   readonly clock: Clock;
 }
+
+/** Where the admin API's own document is served. */
+export const ADMIN_DOCUMENT_PATH = '/admin/openapi.json';
 
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '']);
 
@@ -67,13 +74,29 @@ export const openApiPlugin = fp(
         return completeDocument(generated.openapiObject as Document, components);
       },
     });
-    const served = (request: FastifyRequest) =>
-      publish(config, app.swagger() as Document, {
+    const served = (request: FastifyRequest, audience: Audience) =>
+      publish(config, app.swagger() as Document, audience, {
         serviceUrl: serviceUrl(config, app, request),
         examples: buildExamples({ now: clock.now(), uuid: randomUUID }),
       });
-    await app.register(swaggerUi, { routePrefix: '/docs', transformSpecification: (_document, request) => served(request), transformSpecificationClone: false });
-    app.get('/openapi.json', { schema: { hide: true } }, (request) => served(request));
+    await app.register(swaggerUi, {
+      routePrefix: '/docs',
+      transformSpecification: (_document, request) => served(request, 'integrators'),
+      transformSpecificationClone: false,
+    });
+    app.get('/openapi.json', { schema: { hide: true } }, (request) => served(request, 'integrators'));
+    const { admin } = config;
+    if (admin !== undefined) {
+      // An admin route (plugins/allowlist.ts, isAdminRoute): it applies admin.allowlist itself.
+      const operators = new AddressSet(admin.allowlist);
+      app.get(ADMIN_DOCUMENT_PATH, {
+        schema: { hide: true },
+        onRequest: async (request, reply) => {
+          if (!operators.contains(request.clientAddress)) holdRequest(request, reply);
+        },
+        handler: (request) => served(request, 'admin'),
+      });
+    }
   },
   { name: 'regpay-openapi' },
 );

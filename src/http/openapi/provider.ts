@@ -48,7 +48,10 @@ const TOKEN_GRANTS = [
   ),
   Type.Object(
     {
-      grant_type: Type.Literal('refresh_token', { description: 'Refresh (RFC 6749 §6): the refresh token rotates, and a used one is refused' }),
+      grant_type: Type.Literal('refresh_token', {
+        description:
+          'Refresh (RFC 6749 §6): the refresh token rotates. A spent one presented again within auth.refreshTokenReuseIntervalS gets the same new pair; later, it is refused and ends its session',
+      }),
       refresh_token: FormText('The refresh token of the last answer'),
       ...clientFields,
     },
@@ -64,9 +67,9 @@ export const TokenRequestSchema = Type.Union(TOKEN_GRANTS, {
 export const TokenResponseSchema = Type.Object(
   {
     access_token: Type.String({ description: 'Signed JWT (keys at /oauth/jwks), sent as Authorization: Bearer' }),
-    expires_in: Type.Integer({ minimum: 1, description: 'Lifetime of the access token in seconds' }),
-    refresh_expires_in: Type.Integer({ minimum: 1, description: 'Lifetime of the refresh token in seconds' }),
-    refresh_token: Type.String({ description: 'Opaque; spent by its one use' }),
+    expires_in: Type.Integer({ minimum: 0, description: 'Lifetime of the access token in seconds (what is left of it, when a reuse gets a pair again)' }),
+    refresh_expires_in: Type.Integer({ minimum: 0, description: 'Lifetime of the refresh token in seconds (what is left of it, when a reuse gets a pair again)' }),
+    refresh_token: Type.String({ description: 'Opaque; spent by the refresh that uses it (a reuse within the reuse interval gets the same pair)' }),
     token_type: Type.Literal('bearer'),
     'not-before-policy': Type.Integer({ minimum: 0, description: 'Always 0' }),
     session_state: Type.String({ description: 'Identifies the chain of tokens issued from one password grant' }),
