@@ -162,12 +162,13 @@ describe('credit-transfer processing end to end (service and integrator as separ
     assert.ok(eventTypes(receiver.received(), transient.transactionIdentifiers.uetr).includes(`${P}REQUEST_DELIVERY_FAILURE`));
   });
 
-  it('declines a transfer the scheme can never take (permanent transport failure) with AB10', async () => {
+  it('declines a transfer the scheme can never take (permanent transport failure) with AB10 and a reason text of whole words', async () => {
     const transfer = transferTo(testValue('permanent_failure').value);
     await submit(transfer);
     const callback = await finalCallback(transfer.transactionIdentifiers.uetr);
     assert.equal(callback.status.outcome, 'REJECTED');
     assert.equal(callback.status.reasonInfo[0].reason.value, 'AB10');
+    assert.deepEqual(callback.status.reasonInfo[0].additionalInformation, ['Permanent transport failure']);
   });
 
   it('re-sends the final status on a status request, once per request message', async () => {

@@ -251,7 +251,7 @@ void describe('identifier determination end to end (service, simulated operator 
     assert.match(answer.json.detail, /\/request\/requestor .*; \/request\/instructingAgent /);
   });
 
-  void it('refuses a PayShap payment to a proxy without a determination, and pays one that has it to the resolved account', async () => {
+  void it('refuses a PayShap payment to a proxy without a determination, says where a determination resolved it when the payment names another bank, and pays one that has it to the resolved account', async () => {
     const transfer = creditTransfer('ZA_RPP');
     transfer.creditorAccount = { proxy: { namespace: 'ZA_CUSTOM', schema: 'CUSTOM', value: 'closed@shap' } };
     const pay = () =>
@@ -269,6 +269,19 @@ void describe('identifier determination end to end (service, simulated operator 
     lookup.request.uetr = transfer.transactionIdentifiers.uetr;
     const determined = await post(server, lookup);
     assert.equal(info(determined).outcome, 'SUCCESSFUL', determined.text);
+
+    // Determined, but the payment names another bank than the one the proxy resolved to: the refusal says so.
+    const resolvedBank = String(info(determined).accountAgent.bicfi);
+    const elsewhere = await fetch(`${server.url}/api/v1/transactions/outbound/credit-transfer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: basicAuth() },
+      body: JSON.stringify({ ...transfer, creditorAgent: { ...transfer.creditorAgent, bicfi: 'OTHRZAJJ' } }),
+    });
+    assert.equal(elsewhere.status, 422);
+    const refusal = (await elsewhere.json()) as any;
+    assert.deepEqual(refusal.errors.map((error: any) => error.field), ['/creditorAgent/bicfi']);
+    assert.ok(refusal.detail.includes(`resolved it to an account at ${resolvedBank}, but the payment's creditorAgent is OTHRZAJJ`), refusal.detail);
+    assert.ok(!refusal.detail.includes('no successful identifier determination'), refusal.detail);
 
     const paid = await pay();
     assert.equal(paid.status, 202, await paid.text());

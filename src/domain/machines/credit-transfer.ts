@@ -1,5 +1,6 @@
 import { AssertionError } from '../../lib/assert.js';
-import { assertLegalTransition, isStateOf, truncateReason, type MachineDefinition } from './machine.js';
+import { reasonTextOf } from '../../lib/text.js';
+import { assertLegalTransition, isStateOf, type MachineDefinition } from './machine.js';
 
 /**
  * The state machine of an outbound credit transfer (docs/state-machine.md). Each state is named
@@ -252,7 +253,7 @@ function onSent(view: CtView, input: Extract<CtInput, { type: 'sent' }>, env: Ct
   if (input.what === 'enquire') return NOTHING(view); // the enquiry timer asks again
   if (!input.retryable) {
     // The scheme cannot take this message at all: it will never be paid, so it is declined.
-    const verdict: Verdict = { outcome: 'REJECTED', reasonCode: 'AB10', reasonText: truncateReason(input.error) };
+    const verdict: Verdict = { outcome: 'REJECTED', reasonCode: 'AB10', reasonText: reasonTextOf(input.error) };
     return verdictSteps(view, verdict, JSON.stringify({ schema: 'SchemeTransportFailure', error: input.error }), [CT.REQUEST_DELIVERY_FAILURE], env);
   }
   if (view.state === CT.REQUEST_PENDING) {

@@ -184,7 +184,7 @@ export function decideInbound(profile: InboundProfile, view: InboundView, input:
     const reasonCode = judgedAnswer.reasonCode ?? TIMEOUT_REASON;
     return answer([...from, received, { state: S.RESPONSE_REJECTED, payloadJson: JSON.stringify({ schema: 'IntegratorAnswerProblem', problem: judgedAnswer.problem }) }], { approved: false, reasonCode });
   };
-  const timedOut = (): InboundDecision => answer([{ state: S.TIMEOUT, payloadJson: null }], { approved: false, reasonCode: TIMEOUT_REASON, reasonText: 'no answer from the account holder bank' });
+  const timedOut = (): InboundDecision => answer([{ state: S.TIMEOUT, payloadJson: null }], { approved: false, reasonCode: TIMEOUT_REASON, reasonText: 'Account holder bank did not answer' });
 
   switch (input.type) {
     case 'tick': {

@@ -34,8 +34,3 @@ export function assertLegalTransition(machine: MachineDefinition, from: string, 
     throw new AssertionError(`illegal ${machine.name} transition ${from} -> ${to}`);
   }
 }
-
-/** Scheme restriction: reason descriptions may be cut at 35 characters. */
-export function truncateReason(text: string): string {
-  return text.length <= 35 ? text : text.slice(0, 35);
-}

@@ -1,5 +1,6 @@
 import { AssertionError } from '../../lib/assert.js';
-import { truncateReason, type MachineDefinition, type Step } from './machine.js';
+import { reasonTextOf } from '../../lib/text.js';
+import { type MachineDefinition, type Step } from './machine.js';
 
 /**
  * The state machine of an outbound PayShap request-to-pay (docs/state-machine.md). The
@@ -260,14 +261,14 @@ function onSent(view: RtpView, input: Extract<RtpInput, { type: 'sent' }>, env: 
     if (input.ok) return { ...NOTHING(view), data: { ...data, cancelSent: true } };
     if (input.retryable) return NOTHING(view); // the timer sends it again
     // The scheme cannot take the cancellation: it fails, the request carries on.
-    return answerCancellation(view, { accepted: false, reasonCode: 'AB10', reasonText: truncateReason(input.error) }, env);
+    return answerCancellation(view, { accepted: false, reasonCode: 'AB10', reasonText: reasonTextOf(input.error) }, env);
   }
   if (!SENDING.includes(state)) return NOTHING(view);
   if (input.ok) return sentOk(view, env);
   const failure = JSON.stringify({ schema: 'SchemeTransportFailure', error: input.error });
   if (!input.retryable) {
     const before: Step<RtpState>[] = state === RTP.REQUEST_PENDING ? [{ state: RTP.REQUEST_DELIVERY_FAILURE, payloadJson: failure }] : [];
-    return enter(view, before, { status: 'REJECTED', reasonCode: input.reasonCode ?? 'AB10', reasonText: truncateReason(input.error) }, env, failure);
+    return enter(view, before, { status: 'REJECTED', reasonCode: input.reasonCode ?? 'AB10', reasonText: reasonTextOf(input.error) }, env, failure);
   }
   if (state !== RTP.REQUEST_PENDING) return NOTHING(view);
   return { ...NOTHING(view), steps: [{ state: RTP.REQUEST_DELIVERY_FAILURE, payloadJson: failure }], dueAt: nextTimer(RTP.REQUEST_DELIVERY_FAILURE, data, env) };
