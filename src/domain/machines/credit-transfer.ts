@@ -121,7 +121,11 @@ export type CtInput =
 
 export interface CtStep {
   readonly state: CtState;
-  /** JSON text of the message that caused entering this state (the event payload); null: the original request. */
+  /**
+   * JSON text of the message that caused entering this state (the event payload); null: the
+   * original request, or in RESPONSE_PENDING, RESPONSE_DELIVERED and RESPONSE_DELIVERY_FAILURE
+   * the outcome callback (its PaymentStatusReport), which the engine's driver renders and fills in.
+   */
   readonly payloadJson: string | null;
 }
 
@@ -183,9 +187,10 @@ function onTick(view: CtView, input: Extract<CtInput, { type: 'tick' }>, env: Ct
       if (input.rules === undefined) throw new AssertionError('scheme rules must be checked for a RECEIVED transfer');
       if (!input.rules.ok) {
         const verdict: Verdict = { outcome: 'REJECTED', reasonCode: input.rules.reasonCode, reasonText: input.rules.reasonText };
+        const violation = JSON.stringify({ schema: 'SchemeRuleViolation', reasonCode: input.rules.reasonCode, reasonText: input.rules.reasonText });
         return {
           steps: [
-            { state: CT.REJECTED, payloadJson: null },
+            { state: CT.REJECTED, payloadJson: violation },
             { state: CT.RESPONSE_PENDING, payloadJson: null },
           ],
           data: { ...data, verdict },
@@ -212,7 +217,7 @@ function onTick(view: CtView, input: Extract<CtInput, { type: 'tick' }>, env: Ct
       if (env.now >= deadlineAt) {
         const enquiries = (data.enquiries ?? 0) + 1;
         return {
-          steps: [{ state: CT.TIMEOUT, payloadJson: null }],
+          steps: [{ state: CT.TIMEOUT, payloadJson: JSON.stringify({ schema: 'SchemeTimeout', timeBudgetMs: env.timeBudgetMs }) }],
           data: { ...data, enquiries },
           dueAt: env.now + env.enquiryDelayMs(enquiries),
           commands: ['enquire'],
