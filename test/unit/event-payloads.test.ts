@@ -8,7 +8,7 @@ import { createIsoConnector } from '../../src/connectors/iso20022/connector.js';
 import { ZA_RPP } from '../../src/connectors/za-rpp/family.js';
 import { ZA_RTC } from '../../src/connectors/za-rtc/family.js';
 import type { SchemeTransport } from '../../src/connectors/transport.js';
-import { directionOf, type Direction } from '../../src/domain/events.js';
+import { directionOf } from '../../src/domain/events.js';
 import type { TransactionKind } from '../../src/domain/kinds.js';
 import { REQUEST_TO_PAY_LINK } from '../../src/domain/machines/inbound-request-to-pay.js';
 import { MACHINES } from '../../src/domain/machines/registry.js';
@@ -23,6 +23,7 @@ import { creditTransfer } from '../fixtures/credit-transfer.js';
 import { identifierDetermination } from '../fixtures/identifier-determination.js';
 import { requestToPay } from '../fixtures/request-to-pay.js';
 import { integratorConfig } from '../support/delivery.js';
+import { apiTables, cells, documentedName, schemasIn } from '../support/event-payloads.js';
 
 /**
  * docs/api.md's "Event payloads" tables (and docs/state-machine.md's per kind) against the
@@ -31,39 +32,6 @@ import { integratorConfig } from '../support/delivery.js';
  * payload of every state entered — the message the engine posts as its event — names a schema
  * the table lists for that direction and type; every schema the table lists is seen.
  */
-
-type Documented = ReadonlyMap<Direction, ReadonlyMap<string, ReadonlySet<string>>>;
-
-const SCHEMA_TOKEN = /^([A-Z][a-z][A-Za-z]*|[a-z]{4}\.\d{3})$/;
-
-/** The schema names of a table cell: its code spans that look like one (`CreditTransfer`, `pacs.002`; not `AB06` or `APPROVED`). */
-function schemasIn(cell: string): Set<string> {
-  return new Set([...cell.matchAll(/`([^`]+)`/g)].map((match) => match[1] ?? '').filter((token) => SCHEMA_TOKEN.test(token)));
-}
-
-function cells(line: string): string[] {
-  return line.split('|').slice(1, -1).map((cell) => cell.trim());
-}
-
-/** api.md: the two tables of "### Event payloads", by direction. */
-function apiTables(): Documented {
-  const text = readFileSync('docs/api.md', 'utf8');
-  const section = text.slice(text.indexOf('### Event payloads'), text.indexOf('\n## ', text.indexOf('### Event payloads')));
-  const tables = new Map<Direction, Map<string, Set<string>>>();
-  let direction: Direction | undefined;
-  for (const line of section.split('\n')) {
-    if (line.startsWith('Sent by you (`OUTBOUND`)')) direction = 'OUTBOUND';
-    if (line.startsWith('Brought to you by the scheme (`INBOUND`')) direction = 'INBOUND';
-    const [type, payload] = cells(line);
-    const name = /^`([A-Z_]+)`$/.exec(type ?? '')?.[1];
-    if (direction === undefined || name === undefined || payload === undefined) continue;
-    const table = tables.get(direction) ?? new Map<string, Set<string>>();
-    assert.ok(!table.has(name), `${direction} ${name} is listed once`);
-    table.set(name, schemasIn(payload));
-    tables.set(direction, table);
-  }
-  return tables;
-}
 
 /** state-machine.md: each kind's section, its tables with an "event payload" column. */
 const SECTIONS: ReadonlyArray<readonly [string, readonly TransactionKind[]]> = [
@@ -111,11 +79,6 @@ function statesOf(kind: TransactionKind): string[] {
 }
 
 const KINDS: readonly TransactionKind[] = ['CREDIT_TRANSFER', 'IDENTIFIER_DETERMINATION', 'REQUEST_TO_PAY', 'INBOUND_CREDIT_TRANSFER', 'INBOUND_IDENTIFIER_DETERMINATION', 'INBOUND_REQUEST_TO_PAY'];
-
-/** A payload's schema as the table names it: a scheme message without its version. */
-function documentedName(schema: string): string {
-  return /^[a-z]{4}\.\d{3}\./.test(schema) ? schema.slice(0, 8) : schema;
-}
 
 const START = Date.parse('2026-03-02T07:00:00Z');
 const TRACE = { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01', tracestate: null };
