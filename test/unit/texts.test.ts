@@ -1,4 +1,6 @@
 import { describe, it } from 'node:test';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { counted, cutAtWord, REASON_TEXT_CHARS_MAX, reasonTextOf } from '../../src/lib/text.js';
@@ -47,6 +49,19 @@ void describe('cutAtWord, the one text cutter of the service', () => {
     assert.equal(reasonTextOf('Permanent transport failure (simulated: test value PERMANENT-FAILURE)'), 'Permanent transport failure');
     assert.equal(REASON_TEXT_CHARS_MAX, 35);
     assert.equal(cutAtWord('😀'.repeat(40), 35), '😀'.repeat(35));
+  });
+});
+
+/** Every TypeScript source under `dir`. */
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? sources(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : []));
+}
+
+void describe("the service's own reason texts", () => {
+  void it('are at most 35 characters wherever the machines, the engine and the use cases write one', () => {
+    const texts = ['src/domain', 'src/engine', 'src/app'].flatMap(sources).flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/reasonText: '([^']*)'/g)].map((match) => ({ file, text: match[1] ?? '' })));
+    assert.ok(texts.length >= 5, `the texts are found (${texts.length})`);
+    for (const { file, text } of texts) assert.ok(chars(text).length <= REASON_TEXT_CHARS_MAX, `${file}: "${text}" has ${chars(text).length} characters`);
   });
 });
 
