@@ -39,18 +39,28 @@ async function proxyLink(deps: LinkDeps, integrator: IntegratorConfig, transfer:
   const key = schema === undefined || proxy.namespace === undefined ? undefined : lookupKey('ZA_RPP', { schema, namespace: proxy.namespace, value: proxy.value });
   const since = deps.clock.now() - deps.proxyPayments.determinationValidityMs;
   const creditorBank = transfer.message.creditorAgent.bicfi?.slice(0, 8);
-  const found = (key === undefined ? [] : await deps.store.recentDeterminations(integrator.id, key, since, CANDIDATES_MAX)).flatMap((candidate) => {
+  const resolved = (key === undefined ? [] : await deps.store.recentDeterminations(integrator.id, key, since, CANDIDATES_MAX)).flatMap((candidate) => {
     const account = resolvedAccountOf(candidate);
-    // The payment goes to the bank the proxy resolved to, or it is not the payment this determination prepared.
-    const sameBank = creditorBank === undefined || account?.accountAgentBicfi === undefined || account.accountAgentBicfi.slice(0, 8) === creditorBank;
-    return account?.traditionalIdentifier !== undefined && sameBank ? [{ candidate, account: account.traditionalIdentifier }] : [];
+    return account?.traditionalIdentifier === undefined ? [] : [{ candidate, account: account.traditionalIdentifier, bank: account.accountAgentBicfi }];
   });
+  // The payment goes to the bank the proxy resolved to, or it is not the payment this determination prepared.
+  const found = resolved.filter(({ bank }) => creditorBank === undefined || bank === undefined || bank.slice(0, 8) === creditorBank);
   const chosen = found.find(({ candidate }) => candidate.uetr === transfer.uetr) ?? found[0];
   if (chosen !== undefined) return { transactionId: chosen.candidate.id, uetr: chosen.candidate.uetr, account: chosen.account };
   if (!deps.proxyPayments.determinationRequired) return undefined;
+  const window = `in the last ${Math.round(deps.proxyPayments.determinationValidityMs / 1000)} s`;
+  const elsewhere = resolved.find(({ candidate }) => candidate.uetr === transfer.uetr) ?? resolved[0];
+  if (elsewhere?.bank !== undefined) {
+    throw new ApiError(
+      'IDENTIFIER_NOT_DETERMINED',
+      `this integrator's identifier determination of this proxy (uetr ${elsewhere.candidate.uetr}, ${window}) resolved it to an account at ${elsewhere.bank}, ` +
+        `but the payment's creditorAgent is ${transfer.message.creditorAgent.bicfi ?? ''}: pay the bank the proxy resolved to, or determine the proxy again`,
+      [{ field: '/creditorAgent/bicfi', message: `names another bank than ${elsewhere.bank}, where the identifier determination resolved the proxy` }],
+    );
+  }
   throw new ApiError(
     'IDENTIFIER_NOT_DETERMINED',
-    `no successful identifier determination of this proxy by this integrator in the last ${Math.round(deps.proxyPayments.determinationValidityMs / 1000)} s: ` +
+    `no successful identifier determination of this proxy by this integrator ${window}: ` +
       'POST /api/v1/identifiers/outbound/identifier-determination first, show the known-as name to the sender, then pay',
     [{ field: '/creditorAccount/proxy', message: schema === undefined || proxy.namespace === undefined ? 'needs schema MOBILE or CUSTOM and its namespace to be linked to a determination' : 'has no successful identifier determination' }],
   );

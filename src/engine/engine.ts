@@ -199,7 +199,7 @@ export class Engine implements SchemeAnswers, Processing {
 
   /** From the dispatcher: an attempt to deliver a callback was recorded. */
   async callbackOutcome(record: OutboxRecord, delivered: boolean): Promise<void> {
-    await this.#track(this.#handle(record.transactionId, { type: 'callback', outboxId: record.id, delivered }));
+    await this.#track(this.#handle(record.transactionId, { type: 'callback', outboxId: record.id, delivered, body: record.body }));
   }
 
   async #run(): Promise<void> {

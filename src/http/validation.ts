@@ -1,5 +1,6 @@
 import type { FastifySchemaCompiler } from 'fastify';
 import { ApiError, type FieldError } from '../domain/errors.js';
+import { counted } from '../lib/text.js';
 
 /** A refusal lists its faulty fields; `unlisted` counts the faults found beyond those listed (message validation lists at most 100 fields). */
 export type Validated<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly errors: readonly FieldError[]; readonly unlisted?: number };
@@ -16,9 +17,9 @@ export function domainValidator<T>(validate: (body: unknown) => Validated<T>, me
     if (result.ok) return { value: result.value };
     const count = result.errors.length;
     const unlisted = result.unlisted ?? 0;
-    const beyond = unlisted === 0 ? '' : `; ${unlisted} more fault${unlisted === 1 ? ' was' : 's were'} found and not listed (an answer lists at most ${count} fields)`;
+    const beyond = unlisted === 0 ? '' : `; ${counted(unlisted, 'more fault')} ${unlisted === 1 ? 'was' : 'were'} found and not listed (an answer lists at most ${counted(count, 'field')})`;
     return {
-      error: new ApiError('VALIDATION_FAILED', `${count} field${count === 1 ? '' : 's'} of the ${messageName} violate the interface rules${beyond}`, result.errors),
+      error: new ApiError('VALIDATION_FAILED', `${counted(count, 'field')} of the ${messageName} ${count === 1 ? 'violates' : 'violate'} the interface rules${beyond}`, result.errors),
     };
   };
 }

@@ -1,5 +1,6 @@
 import { assert } from './assert.js';
 import { ISO4217_MINOR_UNITS, ISO4217_WITHOUT_MINOR_UNITS } from './iso4217.js';
+import { counted } from './text.js';
 
 /**
  * Money is never a float (STYLE.md rule 4): an amount is a whole number of minor units of its
@@ -90,7 +91,7 @@ export function formatAmount(money: Money): string {
 
 function decimalsReason(currency: string, decimals: number): string {
   if (decimals === 0) return `must have no decimals for ${currency} (only .0 is accepted)`;
-  return `must have at most ${decimals} decimal${decimals === 1 ? '' : 's'} for ${currency}`;
+  return `must have at most ${counted(decimals, 'decimal')} for ${currency}`;
 }
 
 function tooLargeReason(currency: string): string {

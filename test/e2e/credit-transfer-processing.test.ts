@@ -7,6 +7,7 @@ import { testValue } from '../../src/connectors/simulator/test-values.js';
 import { creditTransfer } from '../fixtures/credit-transfer.js';
 import { Receiver, type Received } from '../support/receiver.js';
 import { basicAuth, startServer, writeTestConfig, type RunningServer } from '../support/server.js';
+import { assertDocumentedPayload } from '../support/event-payloads.js';
 
 const TIME_BUDGET_MS = 1_500;
 const CALLBACK_PATH = '/partner-api/v1/transactions/outbound/credit-transfer-response';
@@ -61,7 +62,7 @@ describe('credit-transfer processing end to end (service and integrator as separ
     return bodyOf(callbacks[0]!);
   };
 
-  it('approves a plain transfer: one APPROVED callback and the eight events in order, each once', async () => {
+  it('approves a plain transfer: one APPROVED callback and the eight events in order, each once, each carrying the message docs/api.md names for it', async () => {
     const transfer = creditTransfer('ZA_RTC');
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     await submit(transfer, `00-${traceId}-00f067aa0ba902b7-01`);
@@ -79,9 +80,14 @@ describe('credit-transfer processing end to end (service and integrator as separ
       assert.equal(event.tranInfo.direction, 'OUTBOUND');
       assert.equal(event.tranInfo.paymentScheme, 'ZA_RTC');
       assert.equal(typeof event.payload.schema, 'string', `${event.type} carries a payload with its schema`);
+      assertDocumentedPayload(event);
     }
     assert.equal(events[0].payload.schema, 'CreditTransfer');
     assert.deepEqual(events[0].payload, transfer);
+    // The outcome callback is the payload of the states that queue and deliver it.
+    for (const type of ['PAYMENT_AUTH_RESPONSE_PENDING', 'PAYMENT_AUTH_RESPONSE_DELIVERED']) {
+      assert.deepEqual(events.find((event) => event.type === type)?.payload, callback, `${type} carries the PaymentStatusReport`);
+    }
     const ids = eventsFor(received, uetr).map((m) => m.headers['webhook-id']);
     assert.equal(new Set(ids).size, ids.length, 'every event has its own stable id');
     for (const message of [...eventsFor(received, uetr), ...callbacksFor(received, uetr)]) {
@@ -162,12 +168,13 @@ describe('credit-transfer processing end to end (service and integrator as separ
     assert.ok(eventTypes(receiver.received(), transient.transactionIdentifiers.uetr).includes(`${P}REQUEST_DELIVERY_FAILURE`));
   });
 
-  it('declines a transfer the scheme can never take (permanent transport failure) with AB10', async () => {
+  it('declines a transfer the scheme can never take (permanent transport failure) with AB10 and a reason text of whole words', async () => {
     const transfer = transferTo(testValue('permanent_failure').value);
     await submit(transfer);
     const callback = await finalCallback(transfer.transactionIdentifiers.uetr);
     assert.equal(callback.status.outcome, 'REJECTED');
     assert.equal(callback.status.reasonInfo[0].reason.value, 'AB10');
+    assert.deepEqual(callback.status.reasonInfo[0].additionalInformation, ['Permanent transport failure']);
   });
 
   it('re-sends the final status on a status request, once per request message', async () => {

@@ -9,6 +9,7 @@ import { identifierDetermination } from '../fixtures/identifier-determination.js
 import { dropPostgresDatabase, freshPostgresUrl } from '../support/postgres.js';
 import { Receiver, type Received } from '../support/receiver.js';
 import { basicAuth, startServer, testConfigObject, type RunningServer } from '../support/server.js';
+import { assertDocumentedPayload } from '../support/event-payloads.js';
 
 const TIME_BUDGET_MS = 1_500;
 const PATH = '/api/v1/identifiers/outbound/identifier-determination';
@@ -204,7 +205,7 @@ void describe('identifier determination end to end (service, simulated operator 
     assert.equal(conflict.json.errors[0].field, '/messageIdentifiers/messageIdentification');
   });
 
-  void it('answers 202 and posts the report to the integrator for Prefer: respond-async, and for an integrator configured async', async () => {
+  void it('answers 202 and posts the report to the integrator for Prefer: respond-async, and for an integrator configured async, the report being the payload of RESPONSE_DELIVERED', async () => {
     const byHeader = lookupOf('thandi@shap');
     const accepted = await post(server, byHeader, { headers: { prefer: 'respond-async' } });
     assert.equal(accepted.status, 202, accepted.text);
@@ -220,6 +221,10 @@ void describe('identifier determination end to end (service, simulated operator 
     assert.equal(bodyOf(reports(received, byConfig.request.uetr)[0]!).report.reportInformation.reasonCode, 'AC04');
     const delivered = await receiver.waitFor((all) => eventTypes(all, byHeader.request.uetr).includes('IDENTIFIER_DETERMINATION_RESPONSE_DELIVERED'));
     assert.deepEqual(eventTypes(delivered, byHeader.request.uetr), SEVEN);
+    const events = delivered.filter((m) => m.path === EVENTS_PATH && bodyOf(m).tranInfo.tranUetr === byHeader.request.uetr).map(bodyOf);
+    for (const event of events) assertDocumentedPayload(event);
+    const report = bodyOf(reports(delivered, byHeader.request.uetr)[0]!);
+    assert.deepEqual(events.find((event) => event.type === 'IDENTIFIER_DETERMINATION_RESPONSE_DELIVERED')?.payload, report, 'the delivered report, not the request');
     // A retry of the async request is answered 202 again, without a second report.
     assert.equal((await post(server, byHeader, { headers: { prefer: 'respond-async' } })).status, 202);
   });
@@ -251,7 +256,7 @@ void describe('identifier determination end to end (service, simulated operator 
     assert.match(answer.json.detail, /\/request\/requestor .*; \/request\/instructingAgent /);
   });
 
-  void it('refuses a PayShap payment to a proxy without a determination, and pays one that has it to the resolved account', async () => {
+  void it('refuses a PayShap payment to a proxy without a determination, says where a determination resolved it when the payment names another bank, and pays one that has it to the resolved account', async () => {
     const transfer = creditTransfer('ZA_RPP');
     transfer.creditorAccount = { proxy: { namespace: 'ZA_CUSTOM', schema: 'CUSTOM', value: 'closed@shap' } };
     const pay = () =>
@@ -269,6 +274,19 @@ void describe('identifier determination end to end (service, simulated operator 
     lookup.request.uetr = transfer.transactionIdentifiers.uetr;
     const determined = await post(server, lookup);
     assert.equal(info(determined).outcome, 'SUCCESSFUL', determined.text);
+
+    // Determined, but the payment names another bank than the one the proxy resolved to: the refusal says so.
+    const resolvedBank = String(info(determined).accountAgent.bicfi);
+    const elsewhere = await fetch(`${server.url}/api/v1/transactions/outbound/credit-transfer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: basicAuth() },
+      body: JSON.stringify({ ...transfer, creditorAgent: { ...transfer.creditorAgent, bicfi: 'OTHRZAJJ' } }),
+    });
+    assert.equal(elsewhere.status, 422);
+    const refusal = (await elsewhere.json()) as any;
+    assert.deepEqual(refusal.errors.map((error: any) => error.field), ['/creditorAgent/bicfi']);
+    assert.ok(refusal.detail.includes(`resolved it to an account at ${resolvedBank}, but the payment's creditorAgent is OTHRZAJJ`), refusal.detail);
+    assert.ok(!refusal.detail.includes('no successful identifier determination'), refusal.detail);
 
     const paid = await pay();
     assert.equal(paid.status, 202, await paid.text());

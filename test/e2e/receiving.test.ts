@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { creditTransfer } from '../fixtures/credit-transfer.js';
 import { Receiver, type Received } from '../support/receiver.js';
 import { basicAuth, OTHER_USER, startServer, testConfigObject, type RunningServer } from '../support/server.js';
+import { assertDocumentedPayload } from '../support/event-payloads.js';
 
 /**
  * The receiving direction end to end (CONTRACT §11): the built-in simulator, as the scheme,
@@ -133,6 +134,12 @@ describe('receiving: lookups of the bank’s customers and credits to them, end 
       'PAYMENT_COMPLETION_PENDING',
       'PAYMENT_COMPLETION_DELIVERED',
     ]);
+    for (const event of events) assertDocumentedPayload(event);
+    const payloadOf = (type: string) => events.find((event) => event.type === type)?.payload;
+    assert.equal(payloadOf('PAYMENT_AUTH_RESPONSE_PENDING').schema, 'PaymentStatusReport', 'the answer given to the scheme');
+    assert.equal(payloadOf('PAYMENT_AUTH_RESPONSE_PENDING').status.outcome, 'APPROVED');
+    assert.deepEqual(payloadOf('PAYMENT_COMPLETION_PENDING'), completion, 'the completion callback');
+    assert.deepEqual(payloadOf('PAYMENT_COMPLETION_DELIVERED'), completion);
   });
 
   it('passes the integrator’s rejection to the scheme and completes the credit REJECTED with its reason', async () => {

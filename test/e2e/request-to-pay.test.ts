@@ -7,6 +7,7 @@ import { requestToPay, requestToPayCancellation, requestToPayStatusRequest } fro
 import { dropPostgresDatabase, freshPostgresUrl } from '../support/postgres.js';
 import { Receiver, type Received } from '../support/receiver.js';
 import { basicAuth, OTHER_USER, startServer, writeTestConfig, type RunningServer } from '../support/server.js';
+import { assertDocumentedPayload } from '../support/event-payloads.js';
 
 const LATENCY_MS = 100;
 const RESPONSE_PATH = '/partner-api/v1/transactions/outbound/request-to-pay-response';
@@ -68,7 +69,7 @@ void describe('request-to-pay end to end (service, simulated operator and integr
     await receiver?.down();
   });
 
-  void it('pushes PENDING, PRESENTED, PAID in order for a request the debtor pays, with one event per state', async () => {
+  void it('pushes PENDING, PRESENTED, PAID in order for a request the debtor pays, with one event per state, each status event carrying its push', async () => {
     const rtp = rtpFor('0799000100');
     assert.equal((await post(server, '', rtp)).status, 202);
     const received = await untilFinal(receiver, rtp);
@@ -81,6 +82,13 @@ void describe('request-to-pay end to end (service, simulated operator and integr
       distinct(eventTypes(events, rtp)),
       ['REQUEST_RECEIVED', 'REQUEST_ACCEPTED', 'REQUEST_PENDING', 'REQUEST_DELIVERED', 'STATUS_PENDING', 'STATUS_PRESENTED', 'STATUS_PAID'].map((type) => `REQUEST_TO_PAY_${type}`),
     );
+    const pushes = received.filter((m) => m.path === RESPONSE_PATH && bodyOf(m).transactionIdentifiers.uetr === uetrOf(rtp)).map(bodyOf);
+    for (const event of events.filter((m) => m.path === EVENTS_PATH && bodyOf(m).tranInfo.tranUetr === uetrOf(rtp)).map(bodyOf)) {
+      assertDocumentedPayload(event);
+      if (!String(event.type).startsWith('REQUEST_TO_PAY_STATUS_')) continue;
+      const status = String(event.type).slice('REQUEST_TO_PAY_STATUS_'.length);
+      assert.deepEqual(event.payload, pushes.find((push) => push.status.status === status), `${event.type} carries the ${status} push`);
+    }
   });
 
   void it('pushes REJECTED with the reason code of every rejection the simulator knows', async () => {

@@ -341,7 +341,7 @@ void describe('IdentifierDeterminationResponse JSON', () => {
     });
   });
 
-  void it('writes a FAILED outcome with its reason code and the description cut to 35 characters', () => {
+  void it('writes a FAILED outcome with its reason code and the description cut to 35 characters at a word boundary', () => {
     const request = edited('CUSTOM');
     const reasonText = 'Proxy not found in central repository, check the ShapID';
     const body = response({ request, outcome: 'FAILED', reasonCode: 'PX03', reasonText });
@@ -349,12 +349,12 @@ void describe('IdentifierDeterminationResponse JSON', () => {
       reportInformation: {
         outcome: 'FAILED',
         reasonCode: 'PX03',
-        reasonDescription: reasonText.slice(0, 35),
+        reasonDescription: 'Proxy not found in central',
         accountInformation: { proxy: { value: 'thandi.d@firstbank', schema: 'CUSTOM' } },
         accountOwner: {},
       },
     });
-    assert.equal(body.report.reportInformation.reasonDescription, 'Proxy not found in central reposito');
+    assert.ok(reasonText.startsWith('Proxy not found in central repository'), 'the 35th character falls inside "repository"');
   });
 
   void it('cuts the description by characters, never inside one', () => {

@@ -27,7 +27,7 @@ const status = (value: 'PENDING' | 'PRESENTED' | 'ACCEPTED' | 'PAID' | 'REJECTED
   payloadJson: '{"schema":"pain.014.001.09"}',
 });
 const cancellation = (messageId = 'CXL1'): CancellationAsked => ({ messageId, messageIdentifiers: { messageIdentification: messageId, creationDateTime: '2026-03-02T10:00:00Z' }, reasonCode: 'CUST' });
-const cancelAnswer = (accepted: boolean): RtpInput => ({ type: 'cancellation_answer', accepted, ...(accepted ? {} : { reasonCode: 'ARDT' }), payloadJson: '{"schema":"camt.029.001.11"}' });
+const cancelAnswer = (accepted: boolean): RtpInput => ({ type: 'cancellation_answer', accepted, ...(accepted ? {} : { reasonCode: 'ARDT' }) });
 
 void describe('request-to-pay state machine', () => {
   void it('sends the request, reports PENDING once the scheme holds it, then every status change until PAID', () => {

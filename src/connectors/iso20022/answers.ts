@@ -9,7 +9,7 @@ import { ADDITIONAL_INFORMATION_CHARS_MAX } from './inbound.js';
 import { pacs002Document, pacs002GroupDocument } from './pacs002.js';
 import { pain014Document } from './pain014.js';
 import { reasonText } from './reason-codes.js';
-import { cutAtWord } from './text.js';
+import { cutAtWord } from '../../lib/text.js';
 import type { XmlElement } from './xml.js';
 
 /**

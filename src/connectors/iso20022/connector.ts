@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { REASON_DESCRIPTION_LENGTH_MAX } from '../../domain/messages/identifier-determination.js';
+import { cutAtWord } from '../../lib/text.js';
 import type { SchemeName } from '../../domain/schemes.js';
 import type { Clock } from '../../ports/clock.js';
 import type {
@@ -672,9 +673,9 @@ export function identificationReport(
   return { ...base, outcome: 'FAILED', ...(code === undefined ? {} : { reasonCode: code }), ...(text === undefined ? {} : { reasonText: cut(text) }) };
 }
 
-/** A reason text as ZA_RPP restricts it (the interface's reason description). */
+/** A reason text as ZA_RPP restricts it (the interface's reason description), cut at a word boundary. */
 function cut(text: string): string {
-  return [...text].slice(0, REASON_DESCRIPTION_LENGTH_MAX).join('');
+  return cutAtWord(text, REASON_DESCRIPTION_LENGTH_MAX);
 }
 
 /**

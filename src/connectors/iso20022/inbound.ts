@@ -2,7 +2,7 @@ import type { FieldError } from '../../domain/errors.js';
 import type { AddressedInstitution, SchemeOriginal } from '../../ports/scheme.js';
 import { parseJson } from '../../lib/json.js';
 import { jsonText, type JsonValue } from './json-text.js';
-import { cutAtWord } from './text.js';
+import { cutAtWord } from '../../lib/text.js';
 
 /**
  * What reading a scheme-originated document (acmt.023, pacs.008, pain.013) yields. `mapped`: the

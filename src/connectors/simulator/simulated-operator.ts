@@ -497,7 +497,7 @@ export class SimulatedOperator {
       return { kind: 'delivered' };
     }
     const behaviour = behaviourFor(summary.creditorAccount);
-    if (behaviour.kind === 'permanent_failure') return { kind: 'failed', retryable: false, error: 'simulated permanent transport failure (test value PERMANENT-FAILURE)' };
+    if (behaviour.kind === 'permanent_failure') return { kind: 'failed', retryable: false, error: 'Permanent transport failure (simulated: test value PERMANENT-FAILURE)' };
     if (behaviour.kind === 'transient_failure' && failedOnce.get(summary.messageId) === undefined) {
       failedOnce.put(summary.messageId, true);
       return { kind: 'failed', retryable: true, error: 'simulated transient transport failure (test value TRANSIENT-FAILURE); send it again' };

@@ -1,5 +1,6 @@
 import { AssertionError } from '../../lib/assert.js';
-import { assertLegalTransition, isStateOf, truncateReason, type MachineDefinition } from './machine.js';
+import { reasonTextOf } from '../../lib/text.js';
+import { assertLegalTransition, isStateOf, type MachineDefinition } from './machine.js';
 
 /**
  * The state machine of an outbound credit transfer (docs/state-machine.md). Each state is named
@@ -120,7 +121,11 @@ export type CtInput =
 
 export interface CtStep {
   readonly state: CtState;
-  /** JSON text of the message that caused entering this state (the event payload); null: the original request. */
+  /**
+   * JSON text of the message that caused entering this state (the event payload); null: the
+   * original request, or in RESPONSE_PENDING, RESPONSE_DELIVERED and RESPONSE_DELIVERY_FAILURE
+   * the outcome callback (its PaymentStatusReport), which the engine's driver renders and fills in.
+   */
   readonly payloadJson: string | null;
 }
 
@@ -182,9 +187,10 @@ function onTick(view: CtView, input: Extract<CtInput, { type: 'tick' }>, env: Ct
       if (input.rules === undefined) throw new AssertionError('scheme rules must be checked for a RECEIVED transfer');
       if (!input.rules.ok) {
         const verdict: Verdict = { outcome: 'REJECTED', reasonCode: input.rules.reasonCode, reasonText: input.rules.reasonText };
+        const violation = JSON.stringify({ schema: 'SchemeRuleViolation', reasonCode: input.rules.reasonCode, reasonText: input.rules.reasonText });
         return {
           steps: [
-            { state: CT.REJECTED, payloadJson: null },
+            { state: CT.REJECTED, payloadJson: violation },
             { state: CT.RESPONSE_PENDING, payloadJson: null },
           ],
           data: { ...data, verdict },
@@ -211,7 +217,7 @@ function onTick(view: CtView, input: Extract<CtInput, { type: 'tick' }>, env: Ct
       if (env.now >= deadlineAt) {
         const enquiries = (data.enquiries ?? 0) + 1;
         return {
-          steps: [{ state: CT.TIMEOUT, payloadJson: null }],
+          steps: [{ state: CT.TIMEOUT, payloadJson: JSON.stringify({ schema: 'SchemeTimeout', timeBudgetMs: env.timeBudgetMs }) }],
           data: { ...data, enquiries },
           dueAt: env.now + env.enquiryDelayMs(enquiries),
           commands: ['enquire'],
@@ -252,7 +258,7 @@ function onSent(view: CtView, input: Extract<CtInput, { type: 'sent' }>, env: Ct
   if (input.what === 'enquire') return NOTHING(view); // the enquiry timer asks again
   if (!input.retryable) {
     // The scheme cannot take this message at all: it will never be paid, so it is declined.
-    const verdict: Verdict = { outcome: 'REJECTED', reasonCode: 'AB10', reasonText: truncateReason(input.error) };
+    const verdict: Verdict = { outcome: 'REJECTED', reasonCode: 'AB10', reasonText: reasonTextOf(input.error) };
     return verdictSteps(view, verdict, JSON.stringify({ schema: 'SchemeTransportFailure', error: input.error }), [CT.REQUEST_DELIVERY_FAILURE], env);
   }
   if (view.state === CT.REQUEST_PENDING) {

@@ -1,6 +1,7 @@
 import { AssertionError } from '../../lib/assert.js';
+import { reasonTextOf } from '../../lib/text.js';
 import type { ResolvedAccount } from '../messages/identifier-determination.js';
-import { truncateReason, type MachineDefinition, type Step } from './machine.js';
+import type { MachineDefinition, Step } from './machine.js';
 
 /**
  * The state machine of an outbound identifier determination (PayShap proxy or account
@@ -201,7 +202,7 @@ function onSent(view: IdView, input: Extract<IdInput, { type: 'sent' }>, env: Id
     // The scheme cannot take this request at all: no report will come.
     const before = view.state === ID.REQUEST_PENDING ? [{ state: ID.REQUEST_DELIVERY_FAILURE, payloadJson: failure }] : [];
     const steps = [...before, ...[ID.RESPONSE_RECEIVED, ID.RESPONSE_ACCEPTED].map((state) => ({ state, payloadJson: failure }))];
-    return answer(view, { outcome: 'FAILED', reasonCode: input.reasonCode ?? 'AB10', reasonText: truncateReason(input.error) }, steps, env);
+    return answer(view, { outcome: 'FAILED', reasonCode: input.reasonCode ?? 'AB10', reasonText: reasonTextOf(input.error) }, steps, env);
   }
   if (view.state !== ID.REQUEST_PENDING) return NOTHING(view); // the timer sends again
   return {

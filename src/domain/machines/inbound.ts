@@ -83,7 +83,12 @@ export interface Verdict {
   readonly approved: boolean;
   readonly reasonCode?: string;
   readonly reasonText?: string;
-  /** The integrator's answer as it came (JSON text), which the scheme answer carries (a lookup's account and names); absent when the service decided. */
+  /**
+   * The answer as a message of the integrator API (JSON text): the integrator's as it came, which
+   * the scheme answer carries (a lookup's account and names); when the service decided (a
+   * timeout, an answer that breaks the rules, auto-authorisation), absent from the machine's
+   * verdict and rendered by the engine's driver. The payload of the events of the answer's states.
+   */
   readonly answerJson?: string;
 }
 
@@ -140,6 +145,11 @@ export type JudgedAnswer =
   | { readonly valid: false; readonly problem: string; readonly reasonCode?: string; readonly payloadJson: string };
 
 export interface InboundDecision {
+  /**
+   * States entered. The driver fills in the payload of the states that give the answer
+   * (RESPONSE_ACCEPTED, RESPONSE_PENDING, RESPONSE_DELIVERED: the verdict's answer) and of the
+   * completion's (COMPLETION_PENDING, _DELIVERED, _DELIVERY_FAILURE: the completion callback).
+   */
   readonly steps: readonly Step[];
   readonly data: InboundData;
   readonly dueAt: number | null;
@@ -184,7 +194,8 @@ export function decideInbound(profile: InboundProfile, view: InboundView, input:
     const reasonCode = judgedAnswer.reasonCode ?? TIMEOUT_REASON;
     return answer([...from, received, { state: S.RESPONSE_REJECTED, payloadJson: JSON.stringify({ schema: 'IntegratorAnswerProblem', problem: judgedAnswer.problem }) }], { approved: false, reasonCode });
   };
-  const timedOut = (): InboundDecision => answer([{ state: S.TIMEOUT, payloadJson: null }], { approved: false, reasonCode: TIMEOUT_REASON, reasonText: 'no answer from the account holder bank' });
+  const timeout = JSON.stringify({ schema: 'IntegratorTimeout', deadline: new Date(data.deadlineAt).toISOString() });
+  const timedOut = (): InboundDecision => answer([{ state: S.TIMEOUT, payloadJson: timeout }], { approved: false, reasonCode: TIMEOUT_REASON, reasonText: 'Account holder bank did not answer' });
 
   switch (input.type) {
     case 'tick': {

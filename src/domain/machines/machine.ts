@@ -17,7 +17,12 @@ export interface MachineDefinition<State extends string = string> {
   readonly transitions: Readonly<Record<State, readonly State[]>>;
 }
 
-/** One state entered by a decision, with the message that caused it (the event's payload). */
+/**
+ * One state entered by a decision, with the message of the operation that caused it (the event's
+ * payload; docs/api.md, Event payloads). A machine writes no messages: where a state is the sending
+ * of one (a callback, an answer), the kind's driver fills in the message it rendered
+ * (engine/kinds/kind.ts `carrying`).
+ */
 export interface Step<State extends string = string> {
   readonly state: State;
   /** JSON text of the message that caused entering this state; null: the original request. */
@@ -33,9 +38,4 @@ export function assertLegalTransition(machine: MachineDefinition, from: string, 
   if (!isStateOf(machine, from) || !isStateOf(machine, to) || !machine.transitions[from]!.includes(to)) {
     throw new AssertionError(`illegal ${machine.name} transition ${from} -> ${to}`);
   }
-}
-
-/** Scheme restriction: reason descriptions may be cut at 35 characters. */
-export function truncateReason(text: string): string {
-  return text.length <= 35 ? text : text.slice(0, 35);
 }

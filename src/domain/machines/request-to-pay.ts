@@ -1,5 +1,6 @@
 import { AssertionError } from '../../lib/assert.js';
-import { truncateReason, type MachineDefinition, type Step } from './machine.js';
+import { reasonTextOf } from '../../lib/text.js';
+import type { MachineDefinition, Step } from './machine.js';
 
 /**
  * The state machine of an outbound PayShap request-to-pay (docs/state-machine.md). The
@@ -148,7 +149,7 @@ export type RtpInput =
   | { readonly type: 'sent'; readonly what: RtpCommand; readonly ok: false; readonly retryable: boolean; readonly error: string; readonly reasonCode?: string }
   | { readonly type: 'status'; readonly status: ReportedStatus; readonly reasonCode?: string; readonly reasonText?: string; readonly payloadJson: string }
   /** The scheme's answer to the cancellation being sent. */
-  | { readonly type: 'cancellation_answer'; readonly accepted: boolean; readonly reasonCode?: string; readonly reasonText?: string; readonly payloadJson: string }
+  | { readonly type: 'cancellation_answer'; readonly accepted: boolean; readonly reasonCode?: string; readonly reasonText?: string }
   /** The integrator asks to cancel. */
   | { readonly type: 'cancel'; readonly cancellation: CancellationAsked }
   /** The integrator asks for the current status: it is pushed again, in order behind the others. */
@@ -212,8 +213,7 @@ function onTick(view: RtpView, supported: boolean | undefined, env: RtpEnv): Rtp
     }
     if (data.cancelling !== undefined) {
       // Cancelled before it was ever sent: withdrawn here, the scheme never hears of it.
-      const withdrawn = JSON.stringify({ schema: 'RequestToPayCancellation', withdrawnBeforeSending: true });
-      return enter(view, [{ state: RTP.ACCEPTED, payloadJson: null }, { state: RTP.REQUEST_PENDING, payloadJson: null }, { state: RTP.CANCELLED, payloadJson: withdrawn }], { status: 'CANCELLED' }, env);
+      return enter(view, [{ state: RTP.ACCEPTED, payloadJson: null }, { state: RTP.REQUEST_PENDING, payloadJson: null }], { status: 'CANCELLED' }, env);
     }
     const accepted = { ...data, sends: 1 };
     return {
@@ -234,8 +234,7 @@ function onTick(view: RtpView, supported: boolean | undefined, env: RtpEnv): Rtp
   }
   if (!OPEN.includes(state)) throw new AssertionError(`a request-to-pay never rests in ${state}`);
   if (env.now >= data.expiresAt) {
-    const expiry = JSON.stringify({ schema: 'RequestToPayExpiry', expiryDateTime: new Date(data.expiresAt).toISOString() });
-    const expired = enter(view, [{ state: RTP.EXPIRED, payloadJson: expiry }], { status: 'EXPIRED' }, env);
+    const expired = enter(view, [], { status: 'EXPIRED' }, env);
     return { ...expired, dueAt: env.now + env.resendDelayMs(2), commands: ['expire'] };
   }
   const commands: RtpCommand[] = [];
@@ -260,14 +259,14 @@ function onSent(view: RtpView, input: Extract<RtpInput, { type: 'sent' }>, env: 
     if (input.ok) return { ...NOTHING(view), data: { ...data, cancelSent: true } };
     if (input.retryable) return NOTHING(view); // the timer sends it again
     // The scheme cannot take the cancellation: it fails, the request carries on.
-    return answerCancellation(view, { accepted: false, reasonCode: 'AB10', reasonText: truncateReason(input.error) }, env);
+    return answerCancellation(view, { accepted: false, reasonCode: 'AB10', reasonText: reasonTextOf(input.error) }, env);
   }
   if (!SENDING.includes(state)) return NOTHING(view);
   if (input.ok) return sentOk(view, env);
   const failure = JSON.stringify({ schema: 'SchemeTransportFailure', error: input.error });
   if (!input.retryable) {
     const before: Step<RtpState>[] = state === RTP.REQUEST_PENDING ? [{ state: RTP.REQUEST_DELIVERY_FAILURE, payloadJson: failure }] : [];
-    return enter(view, before, { status: 'REJECTED', reasonCode: input.reasonCode ?? 'AB10', reasonText: truncateReason(input.error) }, env, failure);
+    return enter(view, before, { status: 'REJECTED', reasonCode: input.reasonCode ?? 'AB10', reasonText: reasonTextOf(input.error) }, env);
   }
   if (state !== RTP.REQUEST_PENDING) return NOTHING(view);
   return { ...NOTHING(view), steps: [{ state: RTP.REQUEST_DELIVERY_FAILURE, payloadJson: failure }], dueAt: nextTimer(RTP.REQUEST_DELIVERY_FAILURE, data, env) };
@@ -289,7 +288,7 @@ function onStatus(view: RtpView, input: Extract<RtpInput, { type: 'status' }>, e
   const pushes: StatusPush[] = [];
   let from: RtpState = state;
   if (SENDING.includes(from)) {
-    before.push({ state: RTP.REQUEST_DELIVERED, payloadJson: input.payloadJson }, { state: RTP.PENDING, payloadJson: input.payloadJson });
+    before.push({ state: RTP.REQUEST_DELIVERED, payloadJson: input.payloadJson }, { state: RTP.PENDING, payloadJson: null });
     pushes.push({ status: 'PENDING' });
     from = RTP.PENDING;
   }
@@ -297,7 +296,7 @@ function onStatus(view: RtpView, input: Extract<RtpInput, { type: 'status' }>, e
   // A status going back (PRESENTED after ACCEPTED) says nothing new: the later status stands.
   if (!RTP_TRANSITIONS[from].includes(target)) return NOTHING(view);
   const push: StatusPush = { status: input.status, ...(input.reasonCode === undefined ? {} : { reasonCode: input.reasonCode }), ...(input.reasonText === undefined ? {} : { reasonText: input.reasonText }) };
-  const decision = enter({ ...view, data: { ...view.data, sent: true } }, [...before, { state: target, payloadJson: input.payloadJson }], push, env);
+  const decision = enter({ ...view, data: { ...view.data, sent: true } }, before, push, env);
   return { ...decision, pushes: [...pushes, ...decision.pushes] };
 }
 
@@ -352,7 +351,7 @@ function onCancellationAnswer(view: RtpView, input: Extract<RtpInput, { type: 'c
   if (!input.accepted) {
     return answerCancellation(view, { accepted: false, ...(input.reasonCode === undefined ? {} : { reasonCode: input.reasonCode }), ...(input.reasonText === undefined ? {} : { reasonText: input.reasonText }) }, env);
   }
-  return enter(view, [{ state: RTP.CANCELLED, payloadJson: input.payloadJson }], { status: 'CANCELLED' }, env);
+  return enter(view, [], { status: 'CANCELLED' }, env);
 }
 
 /**
@@ -385,11 +384,14 @@ function answered(data: RtpData, messageId: string): RtpData {
   return { ...data, cancellationsAnswered: [...(data.cancellationsAnswered ?? []), messageId] };
 }
 
-/** Enter `steps`, the last of them a status state pushed as `push`. A final status ends every timer but a pending notice's. */
-function enter(view: RtpView, steps: readonly Step<RtpState>[], push: StatusPush, env: RtpEnv, payloadJson?: string): RtpDecision {
+/**
+ * Enter `steps`, then the status state pushed as `push`. A final status ends every timer but a
+ * pending notice's. A status state's payload is its push, the RequestToPayResponse the driver
+ * renders (null here).
+ */
+function enter(view: RtpView, steps: readonly Step<RtpState>[], push: StatusPush, env: RtpEnv): RtpDecision {
   const target = STATE_OF_STATUS[push.status];
-  const all: Step<RtpState>[] = [...steps];
-  if (all.at(-1)?.state !== target) all.push({ state: target, payloadJson: payloadJson ?? null });
+  const all: Step<RtpState>[] = [...steps, { state: target, payloadJson: null }];
   const data = { ...view.data, pushed: push };
   return { ...NOTHING(view), steps: all, data, pushes: [push], dueAt: isFinal(target) ? null : nextTimer(target, data, env) };
 }

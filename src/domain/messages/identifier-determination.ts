@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { assert } from '../../lib/assert.js';
+import { cutAtWord, REASON_TEXT_CHARS_MAX } from '../../lib/text.js';
 import { SCHEMES, type SchemeName } from '../schemes.js';
 import {
   AmountSchema,
@@ -302,8 +303,8 @@ export const IDENTIFIER_REASON_CODES = Object.freeze({
   BE01: 'Identification of end customer inconsistent with the account number',
 });
 
-/** Longest reason description: the scheme cuts longer ones (spec: Limits). */
-export const REASON_DESCRIPTION_LENGTH_MAX = 35;
+/** Longest reason description: the scheme cuts longer ones (spec: Limits), at a word boundary. */
+export const REASON_DESCRIPTION_LENGTH_MAX = REASON_TEXT_CHARS_MAX;
 
 export const IDENTIFIER_OUTCOMES = ['SUCCESSFUL', 'FAILED'] as const;
 export type IdentifierOutcome = (typeof IDENTIFIER_OUTCOMES)[number];
@@ -437,7 +438,7 @@ function reportInformationJson(input: IdentifierDeterminationResponseInput): str
   const information = {
     outcome,
     ...(failed && input.reasonCode !== undefined ? { reasonCode: input.reasonCode } : {}),
-    ...(failed && input.reasonText !== undefined ? { reasonDescription: truncate(input.reasonText, REASON_DESCRIPTION_LENGTH_MAX) } : {}),
+    ...(failed && input.reasonText !== undefined ? { reasonDescription: cutAtWord(input.reasonText, REASON_DESCRIPTION_LENGTH_MAX) } : {}),
     accountInformation: accountInformation(input.request, account),
     accountOwner: {
       ...(account?.knownAsName === undefined ? {} : { knownAsName: account.knownAsName }),
@@ -465,10 +466,6 @@ function accountInformation(request: IdentifierDeterminationRequest, account: Re
 }
 
 /** At most `length` characters (code points, so no surrogate pair is split). */
-function truncate(text: string, length: number): string {
-  const characters = [...text];
-  return characters.length <= length ? text : characters.slice(0, length).join('');
-}
 
 /** An Amount whose value is the decimal text written as a JSON number literal, digit for digit. */
 function amountJson(amount: { readonly value: string; readonly currency: string }): string {

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { cutAtWord } from '../../lib/text.js';
 import type { JudgedAnswer, Verdict } from '../machines/inbound.js';
 import { LIST_ITEMS_MAX, MessageIdentifiersSchema, OpenObject, StringEnum, TransactionIdentifiersSchema } from './common.js';
 import { IdentifierDeterminationResponseSchema, type IdentifierDeterminationResponse } from './identifier-determination.js';
@@ -113,12 +114,28 @@ export function judgeAnswer(kind: 'credit' | 'lookup', parsed: unknown, answerJs
   if (kind === 'credit') {
     const checked = validateAuthorisationReport(parsed);
     if (checked.ok) return { valid: true, verdict: authorisationVerdict(checked.value, answerJson), payloadJson: answerJson };
-    return { valid: false, problem: problemOf(checked.errors), payloadJson: answerJson };
+    return { valid: false, problem: problemOf(checked.errors), payloadJson: answerPayload(kind, parsed, answerJson) };
   }
   const checked = validateLookupAnswer(parsed);
   if (checked.ok) return { valid: true, verdict: lookupVerdict(checked.value, answerJson), payloadJson: answerJson };
   const namesMissing = checked.errors.some((error) => error.field.includes('/accountOwner/'));
-  return { valid: false, problem: problemOf(checked.errors), ...(namesMissing ? { reasonCode: 'CH21' } : {}), payloadJson: answerJson };
+  return { valid: false, problem: problemOf(checked.errors), ...(namesMissing ? { reasonCode: 'CH21' } : {}), payloadJson: answerPayload(kind, parsed, answerJson) };
+}
+
+/** The message the integrator answers with, by kind. */
+export const ANSWER_MESSAGES = { credit: 'PaymentStatusReport', lookup: 'IdentifierDeterminationResponse' } as const;
+
+/** Characters of an answer that is no message kept in its event payload. */
+const ANSWER_TEXT_CHARS_MAX = 1_000;
+
+/**
+ * An answer as the payload of the event it causes: the integrator's message as it came when it is
+ * one (an object naming the answer's schema, valid or not); anything else (not JSON, another
+ * message) as its text, cut, in an `IntegratorAnswerText`, so every event payload names its schema.
+ */
+export function answerPayload(kind: 'credit' | 'lookup', parsed: unknown, answerJson: string): string {
+  if (isRecord(parsed) && parsed.schema === ANSWER_MESSAGES[kind]) return answerJson;
+  return JSON.stringify({ schema: 'IntegratorAnswerText', text: cutAtWord(answerJson, ANSWER_TEXT_CHARS_MAX) });
 }
 
 function problemOf(errors: readonly { readonly field: string; readonly message: string }[]): string {

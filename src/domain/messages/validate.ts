@@ -5,6 +5,7 @@ import { isCountryCode } from '../../lib/iso3166.js';
 import { numberText } from '../../lib/json.js';
 import { escapePointerToken } from '../../lib/json-pointer.js';
 import { currencyProblem, parseAmount, type Money } from '../../lib/money.js';
+import { counted } from '../../lib/text.js';
 import type { FieldError } from '../errors.js';
 import type { SchemeName } from '../schemes.js';
 import {
@@ -302,13 +303,13 @@ function messageOf(error: ErrorObject): string {
       return `must be ${list.join(' or ')}`;
     }
     case 'minLength':
-      return limit === 1 ? 'must not be empty' : `must be at least ${limit} characters long`;
+      return limit === 1 ? 'must not be empty' : `must be at least ${counted(limit, 'character')} long`;
     case 'maxLength':
-      return `must be at most ${limit} characters long`;
+      return `must be at most ${counted(limit, 'character')} long`;
     case 'minItems':
-      return `must have at least ${limit} item${limit === 1 ? '' : 's'}`;
+      return `must have at least ${counted(limit, 'item')}`;
     case 'maxItems':
-      return `must have at most ${limit} item${limit === 1 ? '' : 's'}`;
+      return `must have at most ${counted(limit, 'item')}`;
     case 'minimum':
       return limit === 0 ? 'must not be negative' : `must be at least ${limit}`;
     case 'enum': {

@@ -7,7 +7,7 @@ import { paymentStatusReportJson } from '../../domain/messages/payment-status-re
 import { currencyDecimals, parseAmount } from '../../lib/money.js';
 import type { OutboundTransfer, SchemeLimits } from '../../ports/scheme.js';
 import type { NewOutboxMessage, TransactionRecord } from '../../ports/store.js';
-import { amountOf, callbackMessage, callbackRowInput, outboundOf, sentInput, stateIn, type DriverEnv, type EngineInput, type KindContext, type KindDecision, type KindDriver } from './kind.js';
+import { amountOf, callbackMessage, callbackRowInput, carrying, outboundOf, sentInput, stateIn, type DriverEnv, type EngineInput, type KindContext, type KindDecision, type KindDriver } from './kind.js';
 
 /** The engine's side of an outbound credit transfer: the machine of domain/machines/credit-transfer.ts. */
 export const CREDIT_TRANSFER_DRIVER: KindDriver = {
@@ -22,7 +22,8 @@ export const CREDIT_TRANSFER_DRIVER: KindDriver = {
     const state = stateIn(CREDIT_TRANSFER_MACHINE, transaction);
     const data = transaction.data as CtData;
     const linked = transaction.data[REQUEST_TO_PAY_LINK];
-    const ctInput = await machineInput(context, state, data, input, env);
+    const settled = await settledCallback(context, state, data, input, env);
+    const ctInput = machineInput(context, state, data, settled);
     if (ctInput === undefined) return undefined;
     const decision = decide({ state, data, dueAt: transaction.dueAt }, ctInput, {
       now: env.now,
@@ -33,14 +34,16 @@ export const CREDIT_TRANSFER_DRIVER: KindDriver = {
     });
     const outbox: NewOutboxMessage[] = [];
     let next: CtData = decision.data;
+    // The outcome callback: rendered with the verdict, or the one whose delivery this input reports.
+    let report = settled.type === 'callback' ? settled.body : undefined;
     if (decision.callback !== undefined) {
       const id = env.ids.uuid();
-      const body = paymentStatusReportJson({ original: messageOf(context), verdict: decision.callback, messageIdentification: id.replaceAll('-', ''), createdAt: env.now });
-      outbox.push(callbackMessage(context, id, CALLBACK_PATHS.creditTransferResponse, body, env.now));
+      report = paymentStatusReportJson({ original: messageOf(context), verdict: decision.callback, messageIdentification: id.replaceAll('-', ''), createdAt: env.now });
+      outbox.push(callbackMessage(context, id, CALLBACK_PATHS.creditTransferResponse, report, env.now));
       next = { ...next, callbackId: id };
     }
     return {
-      steps: decision.steps,
+      steps: carrying(decision.steps, CARRYING_THE_REPORT, report),
       data: next as Record<string, unknown>,
       dueAt: decision.dueAt,
       commands: decision.commands,
@@ -57,21 +60,28 @@ export const CREDIT_TRANSFER_DRIVER: KindDriver = {
   },
 };
 
+/** The states whose event carries the outcome callback, the PaymentStatusReport (queued, delivered, or failing). */
+const CARRYING_THE_REPORT: ReadonlySet<string> = new Set([CT.RESPONSE_PENDING, CT.RESPONSE_DELIVERED, CT.RESPONSE_DELIVERY_FAILURE]);
+
+/**
+ * A tick while the outcome callback is awaited, as the callback input its outbox row says it is
+ * (the dispatcher's notice may have died with a process); any other input as it is.
+ */
+async function settledCallback(context: KindContext, state: CtState, data: CtData, input: EngineInput, env: DriverEnv): Promise<EngineInput> {
+  if (input.type !== 'tick' || (state !== CT.RESPONSE_PENDING && state !== CT.RESPONSE_DELIVERY_FAILURE) || data.callbackId === undefined) return input;
+  return (await callbackRowInput(env, context.transaction.id, data.callbackId, state === CT.RESPONSE_PENDING)) ?? input;
+}
+
 /**
  * The engine's input as the credit-transfer machine's, completed with what the machine cannot look
- * up itself: the scheme's rules for a new transfer, and the state of the outcome callback's outbox
- * row. Only the verdict's own callback moves the transfer (a status request's re-sent status is a
- * callback too).
+ * up itself: the scheme's rules for a new transfer. Only the verdict's own callback moves the
+ * transfer (a status request's re-sent status is a callback too).
  */
-async function machineInput(context: KindContext, state: CtState, data: CtData, input: EngineInput, env: DriverEnv): Promise<CtInput | undefined> {
+function machineInput(context: KindContext, state: CtState, data: CtData, input: EngineInput): CtInput | undefined {
   switch (input.type) {
     case 'tick': {
       if (state === CT.RECEIVED) {
         return { type: 'tick', rules: context.connector.check(outboundTransfer(context), limitsOf(context.integrator, context.transaction)) };
-      }
-      if ((state === CT.RESPONSE_PENDING || state === CT.RESPONSE_DELIVERY_FAILURE) && data.callbackId !== undefined) {
-        const callback = await callbackRowInput(env, context.transaction.id, data.callbackId, state === CT.RESPONSE_PENDING);
-        if (callback?.type === 'callback') return { type: 'callback', delivered: callback.delivered };
       }
       return { type: 'tick' };
     }

@@ -11,7 +11,7 @@ import {
 import { identifierDeterminationResponseJson, type IdentifierDeterminationRequest } from '../../domain/messages/identifier-determination.js';
 import type { OutboundLookup } from '../../ports/scheme.js';
 import type { NewOutboxMessage } from '../../ports/store.js';
-import { callbackMessage, callbackRowInput, outboundOf, sentInput, stateIn, type DriverEnv, type EngineInput, type KindContext, type KindDecision, type KindDriver } from './kind.js';
+import { callbackMessage, callbackRowInput, carrying, outboundOf, sentInput, stateIn, type DriverEnv, type EngineInput, type KindContext, type KindDecision, type KindDriver } from './kind.js';
 
 /**
  * The engine's side of an identifier determination: the machine of
@@ -41,7 +41,8 @@ export const IDENTIFIER_DETERMINATION_DRIVER: KindDriver = {
       callbackCheckMs: env.delays.callbackCheckMs,
     });
     if (decision.answer === undefined) {
-      return { steps: decision.steps, data: decision.data as unknown as Record<string, unknown>, dueAt: decision.dueAt, commands: decision.commands, outbox: [] };
+      const steps = carrying(decision.steps, CARRYING_THE_RESPONSE, data.response);
+      return { steps, data: decision.data as unknown as Record<string, unknown>, dueAt: decision.dueAt, commands: decision.commands, outbox: [] };
     }
     return withAnswer(context, decision.answer, decision, env);
   },
@@ -78,9 +79,13 @@ async function machineInput(context: KindContext, state: IdState, data: IdData, 
   }
 }
 
+/** The states whose event carries the answer, the IdentifierDeterminationResponse (decided, delivered, or its callback failing). */
+const CARRYING_THE_RESPONSE: ReadonlySet<string> = new Set([ID.RESPONSE_PENDING, ID.RESPONSE_DELIVERED, ID.RESPONSE_DELIVERY_FAILURE]);
+
 /**
  * The decided answer rendered: the response is the payload of the states that give it
- * (RESPONSE_PENDING, and RESPONSE_DELIVERED in sync mode), it is kept in the working data, and in
+ * (RESPONSE_PENDING, and RESPONSE_DELIVERED in sync mode; later, in async mode, RESPONSE_DELIVERED
+ * and RESPONSE_DELIVERY_FAILURE from the working data), it is kept in the working data, and in
  * async mode it is queued as the report callback.
  */
 function withAnswer(
@@ -97,7 +102,7 @@ function withAnswer(
     createdAt: env.now,
     ...determination,
   });
-  const steps = decision.steps.map((step) => (step.state === ID.RESPONSE_PENDING || step.state === ID.RESPONSE_DELIVERED ? { ...step, payloadJson: response } : step));
+  const steps = carrying(decision.steps, CARRYING_THE_RESPONSE, response);
   const outbox: NewOutboxMessage[] = [];
   let data: IdData = { ...decision.data, response };
   if (data.mode === 'async') {

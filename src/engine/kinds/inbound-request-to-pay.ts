@@ -12,7 +12,7 @@ import {
 import { CANCELLATION_REASON_CODES, type RequestToPay, type RequestToPayResponse } from '../../domain/messages/request-to-pay.js';
 import type { SchemeOriginal } from '../../ports/scheme.js';
 import type { NewOutboxMessage, TransactionRecord } from '../../ports/store.js';
-import { callbackMessage, callbackRowInput, stateIn, type DriverEnv, type EngineInput, type KindDecision, type KindDriver } from './kind.js';
+import { callbackMessage, callbackRowInput, carrying, stateIn, type DriverEnv, type EngineInput, type KindDecision, type KindDriver } from './kind.js';
 
 /**
  * The engine's side of a request-to-pay the scheme brought to an integrator's customer (the
@@ -33,6 +33,9 @@ const FINAL_OUTCOME: Readonly<Partial<Record<IrtpState, string>>> = {
   [IRTP.CANCELLED]: 'CANCELLED',
   [IRTP.EXPIRED]: 'EXPIRED',
 };
+
+/** The ends whose event carries the cancellation notice queued with them (a request not yet handed over gets none). */
+const CARRYING_THE_NOTICE: ReadonlySet<string> = new Set([IRTP.CANCELLED, IRTP.EXPIRED]);
 
 export const INBOUND_REQUEST_TO_PAY_DRIVER: KindDriver = {
   machine: INBOUND_REQUEST_TO_PAY_MACHINE,
@@ -61,16 +64,19 @@ export const INBOUND_REQUEST_TO_PAY_DRIVER: KindDriver = {
       outbox.push(callbackMessage(context, id, INBOUND_PATHS.requestToPay, context.rawBody, env.now));
       next = { ...next, callbackId: id };
     }
+    let notice: string | undefined;
     if (decision.notice !== undefined) {
       const id = env.ids.uuid();
-      outbox.push(callbackMessage(context, id, INBOUND_PATHS.requestToPayCancellation, noticeJson(context.message as RequestToPay, decision.notice.reasonCode, id, env.now), env.now));
+      notice = noticeJson(context.message as RequestToPay, decision.notice.reasonCode, id, env.now);
+      outbox.push(callbackMessage(context, id, INBOUND_PATHS.requestToPayCancellation, notice, env.now));
       next = { ...next, noticeId: id };
     }
     const reached = decision.steps.at(-1)?.state;
     const final = reached === undefined ? undefined : FINAL_OUTCOME[reached];
     const rejection = final === 'REJECTED' ? decision.data.reports?.find((report) => report.code === 'RJCT')?.reasonCode : undefined;
     return {
-      steps: decision.steps,
+      // An end told to the integrator carries the notice that tells it.
+      steps: carrying(decision.steps, CARRYING_THE_NOTICE, notice),
       data: next as unknown as Record<string, unknown>,
       dueAt: decision.dueAt,
       commands: decision.commands,

@@ -14,13 +14,13 @@ import {
 } from '../../domain/machines/inbound.js';
 import type { MachineDefinition } from '../../domain/machines/machine.js';
 import type { CreditTransfer } from '../../domain/messages/credit-transfer.js';
-import { judgeAnswer } from '../../domain/messages/inbound-answers.js';
-import type { IdentifierDeterminationRequest, IdentifierDeterminationResponse, ResolvedAccount } from '../../domain/messages/identifier-determination.js';
+import { answerPayload, judgeAnswer } from '../../domain/messages/inbound-answers.js';
+import { identifierDeterminationResponseJson, type IdentifierDeterminationRequest, type IdentifierDeterminationResponse, type ResolvedAccount } from '../../domain/messages/identifier-determination.js';
 import { paymentStatusReportJson } from '../../domain/messages/payment-status-report.js';
 import { parseJson } from '../../lib/json.js';
 import type { SchemeOriginal, SubmitOutcome } from '../../ports/scheme.js';
 import type { NewOutboxMessage } from '../../ports/store.js';
-import { callbackMessage, callbackRowInput, traceHeaders, type CommandOutcome, type DriverEnv, type EngineInput, type KindContext, type KindDecision, type KindDriver } from './kind.js';
+import { callbackMessage, callbackRowInput, carrying, traceHeaders, type CommandOutcome, type DriverEnv, type EngineInput, type KindContext, type KindDecision, type KindDriver } from './kind.js';
 
 /**
  * The engine's side of a message the scheme originated for an integrator (the machine of
@@ -40,7 +40,15 @@ interface InboundSide {
   readonly answerKind: 'credit' | 'lookup';
   readonly paths: { readonly sync: string; readonly async: string };
   answerScheme(context: KindContext, data: InboundTransactionData, verdict: Verdict): Promise<SubmitOutcome>;
+  /** The service's own answer, as the integrator would have written it (a verdict it decided without one). */
+  answerOf(context: KindContext, verdict: Verdict, messageIdentification: string, now: number): string;
 }
+
+/** The states whose event carries the answer given to the scheme, as a message of the integrator API. */
+const CARRYING_THE_ANSWER: ReadonlySet<string> = new Set(['RESPONSE_ACCEPTED', 'RESPONSE_PENDING', 'RESPONSE_DELIVERED'].flatMap((state) => [`PAYMENT_AUTH_${state}`, `IDENTIFIER_DETERMINATION_${state}`]));
+
+/** The states whose event carries the completion callback, the PaymentStatusReport. */
+const CARRYING_THE_COMPLETION: ReadonlySet<string> = new Set([COMPLETION.PENDING, COMPLETION.DELIVERED, COMPLETION.DELIVERY_FAILURE]);
 
 function inboundDriver(side: InboundSide): KindDriver {
   const { profile } = side;
@@ -55,7 +63,8 @@ function inboundDriver(side: InboundSide): KindDriver {
     async decide(context, input, env) {
       const { transaction } = context;
       const data = transaction.data as unknown as InboundTransactionData;
-      const machineInput = await inputOf(side, context, data, input, env);
+      const settled = await settledCallback(context, data, input, env);
+      const machineInput = inputOf(side, data, settled);
       if (machineInput === undefined) return undefined;
       const decision = decideInbound(profile, { state: transaction.state, data, dueAt: transaction.dueAt }, machineInput, {
         now: env.now,
@@ -65,14 +74,21 @@ function inboundDriver(side: InboundSide): KindDriver {
       if (decision === undefined) return undefined;
       const outbox: NewOutboxMessage[] = [];
       let next: InboundTransactionData = { ...decision.data, origin: data.origin };
+      if (decision.decided !== undefined && decision.decided.answerJson === undefined) {
+        // The service decided: its answer, as the integrator would have written it, is rendered once and kept.
+        next = { ...next, verdict: { ...decision.decided, answerJson: side.answerOf(context, decision.decided, env.ids.uuid().replaceAll('-', ''), env.now) } };
+      }
+      // The completion callback: rendered now, or the one whose delivery this input reports.
+      let completion = settled.type === 'callback' ? settled.body : undefined;
       if (decision.complete !== undefined) {
         const id = env.ids.uuid();
-        outbox.push(callbackMessage(context, id, INBOUND_PATHS.creditTransferCompletion, completionJson(context, decision.complete, id, env.now), env.now));
+        completion = completionJson(context, decision.complete, id, env.now);
+        outbox.push(callbackMessage(context, id, INBOUND_PATHS.creditTransferCompletion, completion, env.now));
         next = { ...next, callbackId: id };
       }
       const outcome = outcomeOf(side, decision.decided, decision.complete);
       return {
-        steps: decision.steps,
+        steps: carrying(carrying(decision.steps, CARRYING_THE_ANSWER, next.verdict?.answerJson), CARRYING_THE_COMPLETION, completion),
         data: next as unknown as Record<string, unknown>,
         dueAt: decision.dueAt,
         commands: decision.commands,
@@ -91,16 +107,20 @@ function inboundDriver(side: InboundSide): KindDriver {
   };
 }
 
-async function inputOf(side: InboundSide, context: KindContext, data: InboundTransactionData, input: EngineInput, env: DriverEnv): Promise<InboundInput | undefined> {
+/**
+ * A tick while the completion callback is awaited, as the callback input its outbox row says it
+ * is (the dispatcher's notice may have died with a process); any other input as it is.
+ */
+async function settledCallback(context: KindContext, data: InboundTransactionData, input: EngineInput, env: DriverEnv): Promise<EngineInput> {
   const { transaction } = context;
+  if (input.type !== 'tick' || (transaction.state !== COMPLETION.PENDING && transaction.state !== COMPLETION.DELIVERY_FAILURE) || data.callbackId === undefined) return input;
+  return (await callbackRowInput(env, transaction.id, data.callbackId, transaction.state === COMPLETION.PENDING)) ?? input;
+}
+
+function inputOf(side: InboundSide, data: InboundTransactionData, input: EngineInput): InboundInput | undefined {
   switch (input.type) {
-    case 'tick': {
-      if ((transaction.state === COMPLETION.PENDING || transaction.state === COMPLETION.DELIVERY_FAILURE) && data.callbackId !== undefined) {
-        const callback = await callbackRowInput(env, transaction.id, data.callbackId, transaction.state === COMPLETION.PENDING);
-        if (callback?.type === 'callback') return { type: 'callback', delivered: callback.delivered };
-      }
+    case 'tick':
       return { type: 'tick' };
-    }
     case 'sent': {
       const { outcome } = input;
       if (input.command === 'answer') {
@@ -135,7 +155,7 @@ async function inputOf(side: InboundSide, context: KindContext, data: InboundTra
 /** The 200 of a sync call as the machine takes it: JSON that passes the answer's rules, or why not. */
 function judged(side: InboundSide, body: string) {
   const parsed = parseJson(body);
-  if (!parsed.ok) return { valid: false as const, problem: `the answer is not JSON: ${parsed.message}`, payloadJson: JSON.stringify({ unparsed: body.slice(0, 1_000) }) };
+  if (!parsed.ok) return { valid: false as const, problem: `the answer is not JSON: ${parsed.message}`, payloadJson: answerPayload(side.answerKind, undefined, body) };
   return judgeAnswer(side.answerKind, parsed.value, body);
 }
 
@@ -167,14 +187,19 @@ function outcomeOf(side: InboundSide, decided: Verdict | undefined, complete: Fi
 
 /** The completion callback: a PaymentStatusReport about the CreditTransfer the integrator was asked about. */
 function completionJson(context: KindContext, word: FinalWord, id: string, now: number): string {
+  return creditReportJson(context, word.settled, word, id.replaceAll('-', ''), now);
+}
+
+/** A PaymentStatusReport about the CreditTransfer the integrator was asked about: APPROVED, or REJECTED with the reason. */
+function creditReportJson(context: KindContext, approved: boolean, reason: { readonly reasonCode?: string; readonly reasonText?: string }, messageIdentification: string, now: number): string {
   return paymentStatusReportJson({
     original: context.message as CreditTransfer,
     verdict: {
-      outcome: word.settled ? 'APPROVED' : 'REJECTED',
-      ...(word.reasonCode === undefined ? {} : { reasonCode: word.reasonCode }),
-      ...(word.reasonText === undefined ? {} : { reasonText: word.reasonText }),
+      outcome: approved ? 'APPROVED' : 'REJECTED',
+      ...(reason.reasonCode === undefined ? {} : { reasonCode: reason.reasonCode }),
+      ...(reason.reasonText === undefined ? {} : { reasonText: reason.reasonText }),
     },
-    messageIdentification: id.replaceAll('-', ''),
+    messageIdentification,
     createdAt: now,
   });
 }
@@ -215,6 +240,9 @@ export const INBOUND_CREDIT_TRANSFER_DRIVER: KindDriver = inboundDriver({
   answerScheme(context, data, verdict) {
     return context.connector.answerCredit({ ...answerBase(context, data), status: verdict.approved ? 'ACSP' : 'RJCT', ...reason(verdict) });
   },
+  answerOf(context, verdict, messageIdentification, now) {
+    return creditReportJson(context, verdict.approved, verdict, messageIdentification, now);
+  },
 });
 
 export const INBOUND_IDENTIFIER_DETERMINATION_DRIVER: KindDriver = inboundDriver({
@@ -230,6 +258,16 @@ export const INBOUND_IDENTIFIER_DETERMINATION_DRIVER: KindDriver = inboundDriver
       ...(account === undefined ? {} : { account }),
       ...reason(verdict),
       request: context.message as IdentifierDeterminationRequest,
+    });
+  },
+  answerOf(context, verdict, messageIdentification, now) {
+    return identifierDeterminationResponseJson({
+      request: context.message as IdentifierDeterminationRequest,
+      scheme: context.transaction.scheme,
+      messageIdentification,
+      createdAt: now,
+      outcome: verdict.approved ? 'SUCCESSFUL' : 'FAILED',
+      ...reason(verdict),
     });
   },
 });

@@ -40,8 +40,8 @@ export type EngineInput =
   | { readonly type: 'scheme'; readonly report: InboundReport }
   /** The integrator asks something of the transaction (a cancellation). */
   | { readonly type: 'request'; readonly request: TransactionRequest }
-  /** An attempt to deliver one of the transaction's callbacks was recorded. */
-  | { readonly type: 'callback'; readonly outboxId: string; readonly delivered: boolean };
+  /** An attempt to deliver one of the transaction's callbacks was recorded; `body` is the callback's, as sent. */
+  | { readonly type: 'callback'; readonly outboxId: string; readonly delivered: boolean; readonly body: string };
 
 /** What a decision needs to know of its transaction. */
 export interface KindContext {
@@ -133,9 +133,20 @@ export function callbackMessage(
  */
 export async function callbackRowInput(env: DriverEnv, transactionId: string, callbackId: string, pending: boolean): Promise<EngineInput | undefined> {
   const row = (await env.store.outbox(transactionId)).find((message) => message.id === callbackId);
-  if (row?.status === 'DELIVERED') return { type: 'callback', outboxId: callbackId, delivered: true };
-  if (row !== undefined && row.attempts > 0 && pending) return { type: 'callback', outboxId: callbackId, delivered: false };
+  if (row?.status === 'DELIVERED') return { type: 'callback', outboxId: callbackId, delivered: true, body: row.body };
+  if (row !== undefined && row.attempts > 0 && pending) return { type: 'callback', outboxId: callbackId, delivered: false, body: row.body };
   return undefined;
+}
+
+/**
+ * The steps of a decision with `payloadJson` as the payload of each whose state is in `states`:
+ * the message the driver rendered or sent for them (a callback, an answer), which a pure machine
+ * cannot write. The event of such a state carries that message (CONTRACT §4: the payload is the
+ * message of the operation that caused the transition).
+ */
+export function carrying(steps: readonly Step[], states: ReadonlySet<string>, payloadJson: string | undefined): Step[] {
+  if (payloadJson === undefined) return [...steps];
+  return steps.map((step) => (states.has(step.state) ? { state: step.state, payloadJson } : step));
 }
 
 /**

@@ -2,6 +2,7 @@ import {
   decide,
   REQUEST_TO_PAY_MACHINE,
   RTP,
+  STATE_OF_STATUS,
   type RtpCommand,
   type RtpData,
   type RtpInput,
@@ -11,6 +12,7 @@ import { requestToPayCancellationResponseJson, requestToPayResponseJson, type Re
 import { createHash } from 'node:crypto';
 import { CALLBACK_PATHS } from '../../domain/callback-paths.js';
 import { AssertionError } from '../../lib/assert.js';
+import type { Step } from '../../domain/machines/machine.js';
 import type { OutboundRequestToPay } from '../../ports/scheme.js';
 import type { NewOutboxMessage } from '../../ports/store.js';
 import { amountOf, callbackMessage, outboundOf, sentInput, stateIn, type EngineInput, type KindContext, type KindDecision, type KindDriver } from './kind.js';
@@ -44,10 +46,12 @@ export const REQUEST_TO_PAY_DRIVER: KindDriver = {
     // Callbacks a request of the integrator causes continue its trace; the others, the request-to-pay's.
     const requestTrace = input.type === 'request' ? input.request.trace : undefined;
     const outbox: NewOutboxMessage[] = [];
+    const pushed: string[] = [];
     for (const push of decision.pushes) {
       const id = env.ids.uuid();
       const body = requestToPayResponseJson({ original, ...push, messageIdentification: id.replaceAll('-', ''), createdAt: env.now });
       outbox.push(callbackMessage(context, id, CALLBACK_PATHS.requestToPayResponse, body, env.now, requestTrace));
+      pushed.push(body);
     }
     for (const answer of decision.cancellationAnswers) {
       const id = env.ids.uuid();
@@ -67,7 +71,7 @@ export const REQUEST_TO_PAY_DRIVER: KindDriver = {
     const final = decision.steps.length === 0 ? undefined : decision.pushes.findLast((push) => FINAL_STATUSES.has(push.status));
     return Promise.resolve({
       ...(final === undefined ? {} : { outcome: { outcome: final.status, reasonCode: final.reasonCode ?? null } }),
-      steps: decision.steps,
+      steps: decision.steps.length === 0 ? [] : carryingPushes(decision.steps, pushed),
       data: decision.data as unknown as Record<string, unknown>,
       dueAt: decision.dueAt,
       commands: decision.commands,
@@ -92,6 +96,17 @@ export const REQUEST_TO_PAY_DRIVER: KindDriver = {
   },
 };
 
+/** The status states, each of whose events carries the RequestToPayResponse that pushes it. */
+const STATUS_STATES: ReadonlySet<string> = new Set(Object.values(STATE_OF_STATUS));
+
+/** Each status state entered carries its push: the machine's pushes are exactly its status states, in order. */
+function carryingPushes(steps: readonly Step[], pushed: readonly string[]): Step[] {
+  const statuses = steps.filter((step) => STATUS_STATES.has(step.state)).length;
+  if (statuses !== pushed.length) throw new AssertionError(`a request-to-pay decision entered ${statuses} status states with ${pushed.length} pushes`);
+  let next = 0;
+  return steps.map((step) => (STATUS_STATES.has(step.state) ? { state: step.state, payloadJson: pushed[next++] ?? null } : step));
+}
+
 function machineInput(context: KindContext, state: RtpState, data: RtpData, input: EngineInput): RtpInput | undefined {
   switch (input.type) {
     case 'tick':
@@ -105,7 +120,7 @@ function machineInput(context: KindContext, state: RtpState, data: RtpData, inpu
       if (report.kind === 'request_to_pay') return { type: 'status', status: report.status, ...reason, payloadJson: JSON.stringify(report.message) };
       // An answer to the expiry notice, or to a cancellation no longer in flight, decides nothing.
       if (data.cancelling === undefined || report.cancellationKey !== cancellationKeyOf(context, data.cancelling.messageId)) return undefined;
-      return { type: 'cancellation_answer', accepted: report.accepted, ...reason, payloadJson: JSON.stringify(report.message) };
+      return { type: 'cancellation_answer', accepted: report.accepted, ...reason };
     }
     case 'request': {
       const { request } = input;

@@ -108,14 +108,18 @@ const EventPayloadSchema = OpenObject(
   {
     schema: Type.String({
       description:
-        'What the payload is: the message that started the transaction (CreditTransfer, IdentifierDeterminationRequest, RequestToPay); ' +
-        'the answer the service decided (IdentifierDeterminationResponse); the scheme message as JSON, named by its ISO 20022 message name ' +
-        '(e.g. pacs.002.001.12, acmt.024.001.03, pain.014.001.09, camt.029.001.11), its elements as keys; or a record of the service: ' +
-        'SchemeTransportFailure {error}, SchemeTimeout {timeBudgetMs}, SchemeCapability {error}, RequestToPayExpiry {expiryDateTime}, ' +
-        'RequestToPayCancellation {withdrawnBeforeSending}',
+        'What the payload is (docs/api.md, Event payloads, has it per event type): the message of the operation that caused the state. ' +
+        'A message from outside: the request that started the transaction (CreditTransfer, IdentifierDeterminationRequest, RequestToPay), ' +
+        "the integrator's answer (PaymentStatusReport, IdentifierDeterminationResponse, RequestToPayResponse), or the scheme message as JSON, " +
+        'named by its ISO 20022 message name (e.g. pacs.002.001.12, acmt.024.001.03, pain.014.001.09, camt.056.001.10), its elements as keys; ' +
+        'the message the service sends in that state (a callback: PaymentStatusReport, IdentifierDeterminationResponse, RequestToPayResponse, ' +
+        'RequestToPayCancellation; its answer to the scheme, written as the integrator API message); or a record of the service: ' +
+        'SchemeRuleViolation {reasonCode, reasonText}, SchemeCapability {error}, SchemeTransportFailure {error}, SchemeTimeout {timeBudgetMs}, ' +
+        'IntegratorCallFailure {error}, IntegratorTimeout {deadline}, IntegratorAnswerText {text}, IntegratorAnswerProblem {problem}, ' +
+        'RequestToPayPayment {transactionId}, RequestToPayExpiry {expiryDateTime}',
     }),
   },
-  { description: 'The message that caused the transition, exactly as stored, with its own `schema`' },
+  { description: 'The message of the operation that caused the transition, exactly as stored, with its own `schema`' },
 );
 
 export const EventSchema = OpenObject(

@@ -142,7 +142,12 @@ export function buildExamples(context: ExampleContext): Record<string, Example> 
   };
   const answers = answerExamples(made, transfers.CreditTransferZaRppProxy.value, transfers.CreditTransferZaRtc.value, determinations.IdentifierDeterminationMobile.value, rtp, cancellation);
   const events = eventExamples(made, {
-    CREDIT_TRANSFER: { request: transfers.CreditTransferZaRppProxy.value, scheme: 'ZA_RPP', uetr: transfers.CreditTransferZaRppProxy.value.transactionIdentifiers.uetr },
+    CREDIT_TRANSFER: {
+      request: transfers.CreditTransferZaRppProxy.value,
+      scheme: 'ZA_RPP',
+      uetr: transfers.CreditTransferZaRppProxy.value.transactionIdentifiers.uetr,
+      response: answers.PaymentStatusReportApproved?.value,
+    },
     IDENTIFIER_DETERMINATION: {
       request: determinations.IdentifierDeterminationMobile.value,
       scheme: 'ZA_RPP',
@@ -478,7 +483,18 @@ function eventExamples(made: Made, subjects: Readonly<Record<TransactionKind, Ev
 
 /** The payload an event of `kind` carries, for the example's kind of payload. */
 function payloadExample(made: Made, kind: TransactionKind, subject: EventSubject, example: PayloadExample): unknown {
-  if (typeof example === 'object') return pain014(made, subject.request as RequestToPay, example.rtpStatus);
+  if (typeof example === 'object') {
+    const { push } = example;
+    return JSON.parse(
+      requestToPayResponseJson({
+        original: subject.request as RequestToPay,
+        status: push,
+        ...(push === 'REJECTED' ? { reasonCode: 'CUST', reasonText: 'Declined by the payer' } : {}),
+        messageIdentification: made.id(''),
+        createdAt: made.at(),
+      }),
+    );
+  }
   switch (example) {
     case 'request':
       return subject.request;
@@ -490,6 +506,8 @@ function payloadExample(made: Made, kind: TransactionKind, subject: EventSubject
       return { schema: 'IntegratorAnswerProblem', problem: '/report/reportInformation/accountOwner/legalName: a SUCCESSFUL answer must name the legal name (mandatory in ZA_RPP)' };
     case 'callFailure':
       return { schema: 'IntegratorCallFailure', error: 'HTTP 503' };
+    case 'integratorTimeout':
+      return { schema: 'IntegratorTimeout', deadline: made.time() };
     case 'schemeReport':
       return kind === 'IDENTIFIER_DETERMINATION' || kind === 'INBOUND_IDENTIFIER_DETERMINATION' ? acmt024(made, subject.request as IdentifierDeterminationRequest) : pacs002(made, subject.request as CreditTransfer);
     case 'transportFailure':
@@ -498,14 +516,21 @@ function payloadExample(made: Made, kind: TransactionKind, subject: EventSubject
       return { schema: 'SchemeTimeout', timeBudgetMs: 10_000 };
     case 'capability':
       return { schema: 'SchemeCapability', error: 'the scheme connector does not carry this operation' };
-    case 'expiry':
-      return { schema: 'RequestToPayExpiry', expiryDateTime: (subject.request as RequestToPay).expiryDateTime };
-    case 'cancellationResolved':
-      return camt029(made, subject.request as RequestToPay);
+    case 'ruleViolation':
+      return { schema: 'SchemeRuleViolation', reasonCode: 'AM02', reasonText: 'Above the ZA_RPP maximum amount' };
     case 'payment':
       return { schema: 'RequestToPayPayment', transactionId: made.uuid() };
-    case 'withdrawal':
-      return camt056(made, subject.request as RequestToPay);
+    case 'notice': {
+      const request = subject.request as RequestToPay;
+      return {
+        schema: 'RequestToPayCancellation',
+        reasonCode: 'CUST',
+        messageIdentifiers: { messageIdentification: made.id(''), creationDateTime: made.time() },
+        originalMessageIdentifiers: request.messageIdentifiers,
+        originalTransactionIdentifiers: request.transactionIdentifiers,
+        supplementaryData: { withdrawalReason: 'CUST' },
+      };
+    }
   }
 }
 
@@ -543,68 +568,6 @@ function acmt024(made: Made, request: IdentifierDeterminationRequest): unknown {
           Pty: { Nm: 'Thandiwe Nomvula Dlamini' },
           Acct: { Id: { Othr: { Id: '62845123907' } }, Nm: 'Thandi D', Prxy: { Tp: { Prtry: 'MOBILE' }, Id: '+27-821234567' } },
           Agt: { FinInstnId: { BICFI: 'FIRNZAJJ' } },
-        },
-      },
-    },
-  };
-}
-
-/** The scheme's camt.029 accepting the cancellation of a request-to-pay. */
-function camt029(made: Made, request: RequestToPay): unknown {
-  const { transactionIdentifiers: ids } = request;
-  return {
-    schema: 'camt.029.001.11',
-    RsltnOfInvstgtn: {
-      Assgnmt: { Id: made.id('OP'), Assgnr: { Agt: OPERATOR }, Assgne: { Agt: { FinInstnId: { BICFI: 'DEMOZAJJ' } } }, CreDtTm: made.time() },
-      RslvdCase: { Id: made.id('CS'), Cretr: { Agt: { FinInstnId: { BICFI: 'DEMOZAJJ' } } } },
-      Sts: { Conf: 'CNCL' },
-      CxlDtls: {
-        TxInfAndSts: {
-          OrgnlGrpInf: { OrgnlMsgId: made.id('RP'), OrgnlMsgNmId: 'pain.013.001.09' },
-          OrgnlEndToEndId: ids.endToEndIdentification,
-          OrgnlUETR: ids.uetr,
-          TxCxlSts: 'ACCR',
-        },
-      },
-    },
-  };
-}
-
-/** The scheme's camt.056 withdrawing a request-to-pay it brought to the integrator's customer (the creditor withdrew it). */
-function camt056(made: Made, request: RequestToPay): unknown {
-  const { transactionIdentifiers: ids } = request;
-  return {
-    schema: 'camt.056.001.10',
-    FIToFIPmtCxlReq: {
-      Assgnmt: { Id: made.id('OP'), Assgnr: { Agt: OPERATOR }, Assgne: { Agt: { FinInstnId: { BICFI: 'DEMOZAJJ' } } }, CreDtTm: made.time() },
-      Case: { Id: made.id('CS') },
-      Undrlyg: {
-        TxInf: {
-          OrgnlGrpInf: { OrgnlMsgId: made.id('OP'), OrgnlMsgNmId: 'pain.013.001.09' },
-          OrgnlEndToEndId: ids.endToEndIdentification,
-          OrgnlUETR: ids.uetr,
-          CxlRsnInf: { Rsn: { Cd: 'CUST' } },
-        },
-      },
-    },
-  };
-}
-
-/** The scheme's pain.014 reporting a status of a request-to-pay. */
-function pain014(made: Made, request: RequestToPay, status: string): unknown {
-  const { transactionIdentifiers: ids } = request;
-  return {
-    schema: 'pain.014.001.09',
-    CdtrPmtActvtnReqStsRpt: {
-      GrpHdr: { MsgId: made.id('OP'), CreDtTm: made.time(), InitgPty: { Id: { OrgId: { AnyBIC: 'PAYIZAJJ' } } } },
-      OrgnlGrpInfAndSts: { OrgnlMsgId: made.id('RP'), OrgnlMsgNmId: 'pain.013.001.09' },
-      OrgnlPmtInfAndSts: {
-        OrgnlPmtInfId: made.id('PI'),
-        TxInfAndSts: {
-          OrgnlEndToEndId: ids.endToEndIdentification,
-          OrgnlUETR: ids.uetr,
-          TxSts: status,
-          ...(status === 'RJCT' ? { StsRsnInf: { Rsn: { Cd: 'CUST' }, AddtlInf: 'Declined by the payer' } } : {}),
         },
       },
     },
