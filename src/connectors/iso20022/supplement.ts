@@ -37,11 +37,10 @@ export class Carried {
       const literal = holder === undefined || key === undefined ? undefined : numberText(holder, key);
       this.values.push({ pointer, text: literal ?? String(value) });
     } else if (Array.isArray(value)) {
-      if (value.length === 0) this.values.push({ pointer, text: '[]' });
+      // An empty list or object holds no value to carry.
       value.forEach((item, index) => this.add(`${pointer}/${index}`, item, value, index));
     } else if (typeof value === 'object') {
       const entries = Object.entries(value as Record<string, unknown>);
-      if (entries.length === 0) this.values.push({ pointer, text: '{}' });
       for (const [member, item] of entries) this.add(`${pointer}/${escapePointerToken(member)}`, item, value, member);
     }
   }
