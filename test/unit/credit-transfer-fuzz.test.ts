@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { validateCreditTransfer } from '../../src/domain/messages/validate.js';
+import { validateCreditTransfer, validateOutboundCreditTransfer } from '../../src/domain/messages/validate.js';
 import { parseJson } from '../../src/lib/json.js';
 import { CREDIT_TRANSFER_FIXTURES, creditTransfer } from '../fixtures/credit-transfer.js';
 import { anyList, anyText, apply, checkRefusal, mutationOf, parentOf, place, resolve, textPointers } from '../support/fuzz.js';
@@ -65,9 +65,12 @@ const listItem = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }),
 );
 
-/** A transfer intake accepted is sent, or refused by its scheme with a reason code: never a document the scheme cannot read. */
+/**
+ * A transfer intake accepts (validation, then its scheme's rules) is sent as a document the scheme
+ * reads, never refused by the connector for its own content (issue #27 §3).
+ */
 async function checkSendable(body: unknown): Promise<void> {
-  const result = validateCreditTransfer(body);
+  const result = validateOutboundCreditTransfer(body);
   checkRefusal(result, body, (field) => assert.ok(resolve(body, parentOf(field)).found, `${field} points into the body`));
   if (result.ok) assertSendable(await creditTransferSent(result.value));
 }

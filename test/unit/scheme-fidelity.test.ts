@@ -158,7 +158,7 @@ function supplementItems(part: XmlValue): Map<string, string> {
 
 /** Finds every expected value in the sent document: `transaction` picks the part the ISO elements are in, `supplement` the part holding SplmtryData. */
 function assertFound(sent: Sent, expected: readonly Expected[], transaction: (body: XmlElement) => XmlElement | undefined, supplement: (body: XmlElement) => XmlValue): string {
-  assert.equal(sent.kind, 'sent', sent.kind === 'refused' ? sent.reason : '');
+  assert.equal(sent.kind, 'sent', sent.kind === 'sent' ? '' : sent.reason);
   assert.ok(sent.kind === 'sent');
   const read = readDocument(sent.document);
   assert.ok(read.ok, read.ok ? '' : read.error);
