@@ -39,7 +39,7 @@ void describe('intake refuses what the scheme would have rejected for the messag
       headers: { 'content-type': 'application/json', authorization: basicAuth() },
       payload: JSON.stringify(body),
     });
-    return { status: response.statusCode, detail: (response.body === '' ? { message: '', errors: [] } : response.json<ErrorDetail>()) as ErrorDetail };
+    return { status: response.statusCode, detail: (response.body === '' ? { message: '', errors: [] } : response.json<ErrorDetail>()) };
   };
   const CREDIT_TRANSFER = '/transactions/outbound/credit-transfer';
 
