@@ -200,7 +200,7 @@ function structuredRemittance(item: StructuredItem, pointer: string, carried: Ca
     RfrdDocInf: documents,
     RfrdDocAmt: documentAmount,
     CdtrRefInf: reference === undefined ? undefined : { Ref: reference },
-    AddtlRmtInf: written.includes('additionalRemittanceInformation') ? (lines) : [],
+    AddtlRmtInf: written.includes('additionalRemittanceInformation') ? lines : [],
   };
 }
 
