@@ -144,6 +144,21 @@ void describe('CreditTransfer intake of arbitrary text and lists of any length',
     );
   });
 
+  void it('sends every sample it accepts whatever its supplementary data, tax and scheme data hold (any member names, any values), or refuses it at intake', async () => {
+    const member = fc.oneof(anyText, fc.constantFrom('\u0001', 'a\u0000b', '\uD800', '\uFFFE', 'x'));
+    const content = fc.dictionary(member, fc.oneof(anyText, fc.integer(), fc.dictionary(member, anyText, { maxKeys: 3 })), { maxKeys: 4 });
+    const pointers = ['/supplementaryData', '/tax', '/paymentScheme/schemeData', '/remittanceInformation/structured/0/originatorReference'];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...CREDIT_TRANSFER_FIXTURES), fc.constantFrom(...pointers), content, async (kind, pointer, value) => {
+        const body = creditTransfer(kind);
+        if (pointer === '/paymentScheme/schemeData') place(body, pointer, { ...(body.paymentScheme.schemeData ?? {}), ...value });
+        else place(body, pointer, value);
+        await checkSendable(body);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   void it('sends every mutated sample it accepts, whatever the mutations', async () => {
     const anything = fc.oneof(nasty, anyText, anyList(fc.oneof(anyText, fc.constant({}))));
     await fc.assert(

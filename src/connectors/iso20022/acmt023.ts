@@ -75,6 +75,8 @@ export function acmt023Document(header: Acmt023Header, lookup: OutboundLookup, s
   const carried = new Carried();
   carried.add('/request/requestor/domain', request.requestor.domain);
   carried.add('/supplementaryData', lookup.message.supplementaryData);
+  const unwritable = carried.unwritable();
+  if (unwritable !== undefined) return refuse('FF02', 'a member name holds a character XML 1.0 cannot carry', unwritable.pointer);
   const document = writeDocument(settings.messageName, 'IdVrfctnReq', {
     Assgnmt: { MsgId: header.messageId, CreDtTm: header.createdAt, Assgnr: { Agt: assigner.agent }, Assgne: { Agt: assignee.agent } },
     Vrfctn: { Id: verificationId(request.verificationIdentification, header.messageId), PtyAndAcctId: partyAndAccount.element },

@@ -71,6 +71,12 @@ export function refuseCarried(carried: Carried, scheme: string, problems: Proble
   if (first !== undefined) problems.add('CH17', `${scheme} messages carry no supplementary data, where ${first.pointer} would travel`, first.pointer);
 }
 
+/** Refuses (FF02) a carried value whose member name XML cannot hold (Carried.unwritable). */
+export function refuseUnwritable(carried: Carried, problems: Problems): void {
+  const bad = carried.unwritable();
+  if (bad !== undefined) problems.add('FF02', 'a member name holds a character XML 1.0 cannot carry', bad.pointer);
+}
+
 /** The whole pacs.008 document: group header plus the one transaction. */
 export function pacs008Document(header: Pacs008Header, transaction: XmlElement, settings: Pacs008Settings): string {
   return writeDocument(settings.version, 'FIToFICstmrCdtTrf', {
@@ -159,6 +165,7 @@ class TransactionMapper {
     if (this.settings.chargeBearer !== 'schemeData') carried.addOthers('/paymentScheme/schemeData', m.paymentScheme.schemeData, ['charges', 'exchangeRate']);
     carried.add('/supplementaryData', m.supplementaryData);
     if (this.settings.supplement === false) refuseCarried(carried, this.transfer.scheme, this.problems);
+    refuseUnwritable(carried, this.problems);
     return { ...transaction, SplmtryData: supplementElement('FIToFICstmrCdtTrf/CdtTrfTxInf', carried) };
   }
 

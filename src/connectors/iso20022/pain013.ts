@@ -3,7 +3,7 @@ import { Carried, supplementElement } from './supplement.js';
 import { moneyOf } from '../../domain/messages/validate.js';
 import { MAX35, schemeMessageId } from './ids.js';
 import { PartyMapper, Problems } from './parties.js';
-import { amountElement, isoAmountFits, isoDateTime } from './pacs008.js';
+import { amountElement, isoAmountFits, isoDateTime, refuseUnwritable } from './pacs008.js';
 import { child, readDocument, text, writeDocument, type IsoDocument, type XmlElement } from './xml.js';
 
 /**
@@ -68,6 +68,7 @@ export function pain013Document(header: Pain013Header, request: OutboundRequestT
   const carried = new Carried();
   const remittance = parts.remittance(message.remittanceInformation, carried);
   carried.add('/supplementaryData', message.supplementaryData);
+  refuseUnwritable(carried, problems);
   const transaction: XmlElement = {
     PmtId: {
       InstrId: instructionId(ids.transactionIdentification, header.messageId),

@@ -16,6 +16,9 @@ export const MESSAGE_SUPPLEMENT_NAMESPACE = 'urn:regpay:xsd:msg.splmtrydata.01';
 /** The element of the envelope holding the items. */
 export const MESSAGE_SUPPLEMENT = 'MsgSplmtryData';
 
+// eslint-disable-next-line no-control-regex -- the controls XML 1.0 cannot carry are what this finds
+const NOT_IN_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /** One value carried in the supplement: where it was in the integrator's message, and its text. */
 export interface CarriedValue {
   readonly pointer: string;
@@ -51,6 +54,15 @@ export class Carried {
     for (const [member, value] of Object.entries(holder as Record<string, unknown>)) {
       if (!written.includes(member)) this.add(`${pointer}/${escapePointerToken(member)}`, value, holder, member);
     }
+  }
+
+  /**
+   * The first value whose pointer XML 1.0 cannot hold (a member name with a C0 control other than
+   * TAB, LF and CR, a lone surrogate, U+FFFE or U+FFFF): intake's character rule judges texts, not
+   * member names, and such a name cannot be written into `Ptr`.
+   */
+  unwritable(): CarriedValue | undefined {
+    return this.values.find((value) => NOT_IN_XML.test(value.pointer));
   }
 
   get empty(): boolean {
