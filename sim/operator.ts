@@ -83,7 +83,16 @@ export class SimOperator implements SchemeConnector {
     this.#trace = trace;
   }
 
+  /** The operator refuses nothing for its content: intake already asked the scheme's real rules (UseCaseDeps.schemeRules). */
   check(): { ok: true } {
+    return { ok: true };
+  }
+
+  checkLookup(): { ok: true } {
+    return { ok: true };
+  }
+
+  checkRequestToPay(): { ok: true } {
     return { ok: true };
   }
 

@@ -3,13 +3,14 @@ import { pino } from 'pino';
 import { openSqliteStore } from '../src/adapters/store-sqlite/sqlite-store.js';
 import type { Config, IntegratorConfig } from '../src/config/types.js';
 import { TIME_BUDGET_MS_DEFAULTS } from '../src/config/schema.js';
+import { schemeRulesOf } from '../src/connectors/registry.js';
 import type { SchemeName } from '../src/domain/schemes.js';
 import { Dispatcher } from '../src/engine/dispatcher.js';
 import { Engine } from '../src/engine/engine.js';
 import { recoverAtStart } from '../src/engine/crash-recovery.js';
 import type { Ids } from '../src/ports/clock.js';
 import type { Processing } from '../src/ports/processing.js';
-import type { SchemeConnector, SchemeInbound } from '../src/ports/scheme.js';
+import type { SchemeConnector, SchemeInbound, SchemeRules } from '../src/ports/scheme.js';
 import type { Store } from '../src/ports/store.js';
 import type { SimIntegrators } from './integrator.js';
 import type { SimOperator } from './operator.js';
@@ -45,6 +46,7 @@ export interface UseCaseDeps {
   readonly pollIntervalMs: number;
   readonly expiryHorizonMs: number;
   readonly timers: ReturnType<Scheduler['timersOf']>;
+  readonly schemeRules: (scheme: SchemeName) => SchemeRules | undefined;
 }
 
 const NEVER = new Promise<never>(() => undefined);
@@ -156,6 +158,7 @@ export class ServiceProcess {
       pollIntervalMs: config.server.heldRequestPollMs,
       expiryHorizonMs: config.requestToPay.expiryHorizonMs,
       timers,
+      schemeRules: schemeRulesOf,
     };
     const inbound: SchemeInbound = {
       receive: (report) => (this.alive ? this.#call(() => engine.receive(report), true) : Promise.reject(new Error('service down'))),
@@ -223,6 +226,8 @@ export class ServiceProcess {
       schemes: operator.schemes,
       capabilities: operator.capabilities,
       check: () => operator.check(),
+      checkLookup: () => operator.checkLookup(),
+      checkRequestToPay: () => operator.checkRequestToPay(),
       submit: (transfer) => call(() => operator.submit(transfer)),
       enquire: (transfer) => call(() => operator.enquire(transfer)),
       resolve: (lookup) => call(() => operator.resolve(lookup)),

@@ -5,13 +5,14 @@ import type { ValidCreditTransfer } from '../domain/messages/validate.js';
 import { supports } from '../domain/schemes.js';
 import type { TraceContext } from '../lib/trace.js';
 import { admit, type AdmitDeps } from './admit.js';
+import { checkCreditTransferAtIntake, type SchemeRulesDeps } from './scheme-rules.js';
 import { checkOwnInstitution } from './institution.js';
 import { linkUnlessRetry, paysProxy } from './proxy-link.js';
 import { retryOfStoredMessage } from './stored-message.js';
 import { requestToPayPaid } from './request-to-pay-payment.js';
 import { REQUEST_TO_PAY_LINK } from '../domain/machines/inbound-request-to-pay.js';
 
-export interface AcceptCreditTransferDeps extends AdmitDeps {
+export interface AcceptCreditTransferDeps extends AdmitDeps, SchemeRulesDeps {
   /** Link payments to a proxy to their identifier determination (proxy-link.ts); without it, nothing is linked or required. */
   readonly proxyPayments?: ProxyPaymentsConfig;
 }
@@ -40,6 +41,7 @@ export async function acceptCreditTransfer(deps: AcceptCreditTransferDeps, input
     throw new ApiError('SCHEME_NOT_ENABLED', `${transfer.scheme} is not enabled for this integrator`);
   }
   checkOwnInstitution(integrator, [{ agent: transfer.message.debtorAgent, pointer: '/debtorAgent' }]);
+  await checkCreditTransferAtIntake(deps, integrator, transfer);
   const requestToPayId = await requestToPayPaid(deps, integrator, transfer);
   const link = deps.proxyPayments === undefined || !paysProxy(transfer) ? undefined : await linkUnlessRetry({ ...deps, proxyPayments: deps.proxyPayments }, integrator, transfer);
 

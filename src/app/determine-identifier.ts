@@ -7,10 +7,11 @@ import type { TraceContext } from '../lib/trace.js';
 import { systemTimers, type Timers } from '../ports/clock.js';
 import type { TransactionRecord } from '../ports/store.js';
 import { admit, type AdmitDeps } from './admit.js';
+import { checkLookupAtIntake, type SchemeRulesDeps } from './scheme-rules.js';
 import { checkOwnInstitution } from './institution.js';
 import { retryOfStoredMessage } from './stored-message.js';
 
-export interface DetermineIdentifierDeps extends AdmitDeps {
+export interface DetermineIdentifierDeps extends AdmitDeps, SchemeRulesDeps {
   /** The scheme's time budget: how long a held request waits for the scheme's report. */
   readonly timeBudgetMs: (scheme: SchemeName) => number;
   /** How often a held request reads its transaction when no notice of a change came (notices can be lost). */
@@ -59,6 +60,7 @@ export async function determineIdentifier(deps: DetermineIdentifierDeps, input: 
     { agent: message.request.requestor, pointer: '/request/requestor' },
     ...(message.request.instructingAgent === undefined ? [] : [{ agent: message.request.instructingAgent, pointer: '/request/instructingAgent' }]),
   ]);
+  await checkLookupAtIntake(deps, integrator, request);
 
   const mode: AnswerMode = input.respondAsync || integrator.identifierDetermination === 'async' ? 'async' : 'sync';
   const outcome = await admit(deps, {

@@ -10,6 +10,7 @@ import {
 import { supports } from '../domain/schemes.js';
 import type { TraceContext } from '../lib/trace.js';
 import { admit, type AdmitDeps } from './admit.js';
+import { checkRequestToPayAtIntake, type SchemeRulesDeps } from './scheme-rules.js';
 import { checkOwnInstitution } from './institution.js';
 import { askMachine, type MachineRequestDeps } from './ask-machine.js';
 import { retryOfStoredMessage } from './stored-message.js';
@@ -19,7 +20,7 @@ export type { MachineRequestDeps } from './ask-machine.js';
 /** Requests about a request-to-pay name it by its uetr, as the original's. */
 const ABOUT_REQUEST_TO_PAY = { kind: 'REQUEST_TO_PAY', what: 'request-to-pay', uetrField: '/originalTransactionIdentifiers/uetr' } as const;
 
-export interface RequestToPayDeps extends AdmitDeps {
+export interface RequestToPayDeps extends AdmitDeps, SchemeRulesDeps {
   /** How far ahead expiryDateTime may lie. */
   readonly expiryHorizonMs: number;
 }
@@ -40,6 +41,7 @@ export async function requestToPay(deps: RequestToPayDeps, input: { integrator: 
   }
   if (!integrator.schemes.includes(request.scheme)) throw new ApiError('SCHEME_NOT_ENABLED', `${request.scheme} is not enabled for this integrator`);
   checkOwnInstitution(integrator, [{ agent: message.creditorAgent, pointer: '/creditorAgent' }]);
+  await checkRequestToPayAtIntake(deps, integrator, request);
   const problem = expiryProblem(message.expiryDateTime, deps.clock.now(), deps.expiryHorizonMs);
   // The expiry is judged when the request is first made: a retry of a stored one is answered as it was.
   if (problem !== undefined && (await deps.store.findMessage(integrator.id, request.messageId)) === undefined) {

@@ -2,9 +2,9 @@ import { TIME_BUDGET_MS_DEFAULTS } from '../config/schema.js';
 import type { IntegratorConfig, SchemeConfig, SimulatorInboundConfig } from '../config/types.js';
 import { SCHEMES, supports, type SchemeName } from '../domain/schemes.js';
 import type { Clock } from '../ports/clock.js';
-import type { SchemeConnector } from '../ports/scheme.js';
+import type { SchemeConnector, SchemeRules } from '../ports/scheme.js';
 import { CBPR_PLUS } from './cbpr-plus/family.js';
-import { createIsoConnector, type ConnectorLog, type SchemeFamily } from './iso20022/connector.js';
+import { createIsoConnector, isoSchemeRules, type ConnectorLog, type SchemeFamily } from './iso20022/connector.js';
 import { operatorLinkTransport } from './operator-link/transport.js';
 import type { InboundRate, SimulatorOverrides } from './simulator/simulator.js';
 import { threadedSimulatorTransport } from './simulator/threaded-simulator.js';
@@ -26,6 +26,18 @@ export const FAMILIES: readonly SchemeFamily[] = [
 /** The family serving a scheme, if any. */
 export function familyOf(scheme: SchemeName): SchemeFamily | undefined {
   return FAMILIES.find((family) => family.schemes.includes(scheme));
+}
+
+const RULES = new Map<SchemeName, SchemeRules>(
+  SCHEMES.flatMap((scheme) => {
+    const family = familyOf(scheme);
+    return family === undefined ? [] : [[scheme, isoSchemeRules(family, scheme)] as const];
+  }),
+);
+
+/** The pure rules of the scheme's connector (none for a scheme no family serves), which intake asks before accepting a message. */
+export function schemeRulesOf(scheme: SchemeName): SchemeRules | undefined {
+  return RULES.get(scheme);
 }
 
 export interface CreateConnectorsOptions {

@@ -26,6 +26,7 @@ export const ERROR_CATALOGUE = {
   BODY_TOO_LARGE: { status: 413, message: 'Request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Content-Type must be application/json' },
   OPERATION_NOT_SUPPORTED: { status: 422, message: 'The scheme does not support this operation' },
+  SCHEME_REFUSES: { status: 422, message: "The scheme's rules refuse the message, or its scheme message cannot carry a field" },
   REQUEST_TO_PAY_NOT_PAYABLE: { status: 422, message: 'The transfer cannot pay the request-to-pay its uetr names' },
   IDENTIFIER_NOT_DETERMINED: { status: 422, message: 'A PayShap payment to a proxy needs a successful identifier determination of that proxy first' },
   RATE_LIMITED: { status: 429, message: 'Rate limit exceeded for this integrator' },

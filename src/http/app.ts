@@ -1,4 +1,6 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import { schemeRulesOf } from '../connectors/registry.js';
+import type { SchemeRules } from '../ports/scheme.js';
 import pino, { type Logger } from 'pino';
 import type { Config } from '../config/types.js';
 import type { SchemeName } from '../domain/schemes.js';
@@ -52,6 +54,8 @@ export interface AppDeps {
   readonly demoInbox?: DemoInbox;
   /** The built-in simulator's operator, which the admin API has originate traffic for integrators. */
   readonly simulatedInbound?: SimulatedInbound;
+  /** The rules intake asks a scheme before accepting a message (default: those of the scheme's connector family). */
+  readonly schemeRules?: (scheme: SchemeName) => SchemeRules | undefined;
 }
 
 /** Paths that logs must never show in clear. */
@@ -117,6 +121,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
   // The integrator API's use cases, as its routes and the simulator's samples (admin) run them.
   const useCases = {
     ...deps,
+    schemeRules: deps.schemeRules ?? schemeRulesOf,
     proxyPayments: config.proxyPayments,
     timeBudgetMs: (scheme: SchemeName) => config.schemes[scheme]?.timeBudgetMs ?? TIME_BUDGET_MS_DEFAULTS[scheme],
     pollIntervalMs: config.server.heldRequestPollMs,

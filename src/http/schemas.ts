@@ -48,7 +48,7 @@ export const commonErrorResponses = {
   409: errorResponse('messageIdentification or uetr already used with a different payload'),
   413: errorResponse('Body too large'),
   415: errorResponse('Content-Type is not application/json'),
-  422: errorResponse('Well formed, but the scheme does not support the operation'),
+  422: errorResponse('Well formed, but not processable by the scheme: it does not carry the operation, or its rules refuse the message (SCHEME_REFUSES names the field)'),
   429: errorResponse('Rate limit exceeded, or too many failed authentications from this address', RETRY_AFTER),
   500: errorResponse('A bug in the service; never an answer to bad input'),
   503: errorResponse('Not ready or overloaded; the identical request may be retried', RETRY_AFTER),

@@ -249,10 +249,25 @@ export interface SchemeLimits {
   readonly amountMaxMinor?: bigint;
 }
 
-/** Result of a scheme's own rules, checked before anything is sent: a failure is a REJECTED outcome, not an HTTP error. */
+/**
+ * Result of a scheme's own rules and of what its message can carry, judged from the message alone
+ * (and the integrator's configured limits). Intake asks it before accepting a message and refuses
+ * a failure with 422 naming `field` (a JSON pointer into the integrator's message) and the scheme;
+ * the engine asks again before sending (a failure then is a REJECTED outcome with the reason code).
+ */
 export type SchemeRuleOutcome =
   | { readonly ok: true }
-  | { readonly ok: false; readonly reasonCode: string; readonly reasonText: string };
+  | { readonly ok: false; readonly reasonCode: string; readonly reasonText: string; readonly field?: string };
+
+/** The pure rules of a scheme, which intake asks before accepting and a connector again before sending. */
+export interface SchemeRules {
+  /** A credit transfer: the scheme's rules (currency, amount limits, required BICs...) and the pacs.008 it becomes. */
+  check(transfer: OutboundTransfer, limits: SchemeLimits): SchemeRuleOutcome;
+  /** An identifier determination: the acmt.023 it becomes (refused where the scheme performs none). */
+  checkLookup(lookup: OutboundLookup): SchemeRuleOutcome;
+  /** A request-to-pay: the pain.013 it becomes (refused where the scheme carries none). */
+  checkRequestToPay(request: OutboundRequestToPay): SchemeRuleOutcome;
+}
 
 /** The scheme's verdict, mapped exhaustively from its status codes. Unknown codes map to PENDING (then enquire), never to ACCEPTED. */
 export type SchemeStatus = 'ACCEPTED' | 'REJECTED' | 'PENDING';
@@ -334,13 +349,11 @@ export interface ConnectorCapabilities {
   readonly receiving?: boolean;
 }
 
-export interface SchemeConnector {
+export interface SchemeConnector extends SchemeRules {
   /** Family name, e.g. `za-rtc`. */
   readonly family: string;
   readonly schemes: readonly SchemeName[];
   readonly capabilities: ConnectorCapabilities;
-  /** The scheme's own rules (currency, amount limits, required BICs...). Pure. */
-  check(transfer: OutboundTransfer, limits: SchemeLimits): SchemeRuleOutcome;
   /** Send the transfer; idempotent by `transfer.idempotencyKey`. */
   submit(transfer: OutboundTransfer): Promise<SubmitOutcome>;
   /** Ask for the status of a transfer submitted earlier; the answer comes back as a SchemeReport. */

@@ -108,15 +108,21 @@ describe('credit-transfer processing end to end (service and integrator as separ
     });
   }
 
-  it('rejects a PayShap transfer over the R50,000 scheme limit with AM02 without sending it to the scheme', async () => {
+  it('refuses a PayShap transfer over the R50,000 scheme limit at intake (422 naming the amount, AM02): nothing is stored or sent', async () => {
     const transfer = creditTransfer('ZA_RPP');
     transfer.amounts.bankSettlementAmount = { currency: 'ZAR', value: 50_000.01 };
-    await submit(transfer);
-    const uetr = transfer.transactionIdentifiers.uetr;
-    const callback = await finalCallback(uetr);
-    assert.equal(callback.status.outcome, 'REJECTED');
-    assert.equal(callback.status.reasonInfo[0].reason.value, 'AM02');
-    assert.deepEqual(eventTypes(receiver.received(), uetr), [`${P}REQUEST_RECEIVED`, `${P}REQUEST_REJECTED`, `${P}RESPONSE_PENDING`, `${P}RESPONSE_DELIVERED`]);
+    const response = await fetch(`${server.url}/api/v1/transactions/outbound/credit-transfer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: basicAuth() },
+      body: JSON.stringify(transfer),
+    });
+    assert.equal(response.status, 422);
+    const detail = (await response.json()) as { message: string; detail: string; errors: Array<{ field: string; message: string }> };
+    assert.deepEqual(detail.errors.map((error) => error.field), ['/amounts/bankSettlementAmount/value']);
+    assert.match(detail.detail, /ZA_RPP/);
+    assert.match(detail.detail, /AM02/);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.deepEqual(eventTypes(receiver.received(), transfer.transactionIdentifiers.uetr), [], 'no transaction, no event');
   });
 
   it('takes only the first of two answers from the scheme', async () => {

@@ -1,3 +1,4 @@
+import { schemeRulesOf } from '../../src/connectors/registry.js';
 import { answersOnly } from '../support/inbound.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -65,7 +66,7 @@ void describe('work done at once is written leased and handed over', () => {
       const valid = validateCreditTransfer(JSON.parse(JSON.stringify(body)));
       assert.ok(valid.ok);
       await acceptCreditTransfer(
-        { store, clock: systemClock, ids: systemIds, processing: engine, delivery: dispatcher },
+        { store, clock: systemClock, ids: systemIds, schemeRules: schemeRulesOf, processing: engine, delivery: dispatcher },
         { integrator, transfer: valid.value, rawBody: JSON.stringify(body), trace: { traceparent: newTraceparent(), tracestate: null } },
       );
       await eventually(() => bank.to(CALLBACK_PATH).length === 1, 'the outcome callback arrives');

@@ -2,26 +2,37 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createIsoConnector } from '../../src/connectors/iso20022/connector.js';
 import { readDocument, XML_DOCUMENT_BYTES_MAX } from '../../src/connectors/iso20022/xml.js';
-import { familyOf } from '../../src/connectors/registry.js';
+import { familyOf, schemeRulesOf } from '../../src/connectors/registry.js';
 import type { IdentifierDeterminationRequest } from '../../src/domain/messages/identifier-determination.js';
 import type { RequestToPay } from '../../src/domain/messages/request-to-pay.js';
 import type { ValidCreditTransfer } from '../../src/domain/messages/validate.js';
 import { moneyOf } from '../../src/domain/messages/validate.js';
 import type { SchemeName } from '../../src/domain/schemes.js';
-import type { OutboundLookup, OutboundRequestToPay, OutboundRequestToPayCancellation, OutboundTransfer, SchemeConnector, SubmitOutcome } from '../../src/ports/scheme.js';
+import type { OutboundLookup, OutboundRequestToPay, OutboundRequestToPayCancellation, OutboundTransfer, SchemeConnector, SchemeRuleOutcome, SubmitOutcome } from '../../src/ports/scheme.js';
 import { CapturingTransport } from './transport.js';
 
 /**
- * Test helpers for "nothing accepted is unsendable": what the real connector of a scheme does with
- * a message intake accepted. It refuses it with a reason code (a declined payment: the scheme
- * cannot take it, and says why), or it sends a document, which must be a well-formed ISO 20022
- * document well under the size an operator takes (XML_DOCUMENT_BYTES_MAX).
+ * Test helpers for "nothing accepted is unsendable, nor rejected for its own content" (issue #27
+ * §3): intake asks the scheme's rules (schemeRulesOf, as the use cases do) and refuses with 422
+ * what they refuse (`refused_at_intake`); what they admit, the real connector of the scheme must
+ * send as a well-formed ISO 20022 document well under the size an operator takes
+ * (XML_DOCUMENT_BYTES_MAX). A connector refusing it after intake admitted it (`refused`) is the
+ * fault these helpers catch.
  */
 
 /** The most a document sent for any message intake accepts may take: half of what a reader takes. */
 export const SENT_DOCUMENT_BYTES_MAX = XML_DOCUMENT_BYTES_MAX / 2;
 
-export type Sent = { readonly kind: 'sent'; readonly document: string } | { readonly kind: 'refused'; readonly reason: string };
+export type Sent =
+  | { readonly kind: 'sent'; readonly document: string }
+  | { readonly kind: 'refused_at_intake'; readonly reason: string; readonly field: string | undefined }
+  | { readonly kind: 'refused'; readonly reason: string };
+
+/** What intake answers when the scheme's rules refuse a message: 422 naming the field. */
+function atIntake(outcome: SchemeRuleOutcome | undefined): Sent | undefined {
+  if (outcome === undefined || outcome.ok) return undefined;
+  return { kind: 'refused_at_intake', reason: `${outcome.reasonCode}: ${outcome.reasonText}`, field: outcome.field };
+}
 
 const clock = { now: () => Date.now() };
 
@@ -59,6 +70,8 @@ export function creditTransferSent(valid: ValidCreditTransfer): Promise<Sent> {
     amount: valid.settlementAmount,
     traceparent: null,
   };
+  const refused = atIntake(schemeRulesOf(valid.scheme)?.check(transfer, {}));
+  if (refused !== undefined) return Promise.resolve(refused);
   return sentBy(valid.scheme, (connector) => {
     const checked = connector.check(transfer, {});
     return checked.ok ? connector.submit(transfer) : { kind: 'refused', reason: `${checked.reasonCode}: ${checked.reasonText}` };
@@ -81,6 +94,8 @@ export function requestToPayOf(message: RequestToPay, expiresAt: number): Outbou
 
 /** The pain.013 of a request-to-pay (ZA_RPP, the one scheme carrying it). */
 export function requestToPaySent(request: OutboundRequestToPay): Promise<Sent> {
+  const refused = atIntake(schemeRulesOf('ZA_RPP')?.checkRequestToPay(request));
+  if (refused !== undefined) return Promise.resolve(refused);
   return sentBy('ZA_RPP', (connector) => connector.requestToPay(request));
 }
 
@@ -100,12 +115,19 @@ export function lookupSent(message: IdentifierDeterminationRequest): Promise<Sen
     message,
     traceparent: null,
   };
+  const refused = atIntake(schemeRulesOf('ZA_RPP')?.checkLookup(lookup));
+  if (refused !== undefined) return Promise.resolve(refused);
   return sentBy('ZA_RPP', (connector) => connector.resolve(lookup));
 }
 
-/** A sent document is well-formed (an operator's reader takes it) and at most SENT_DOCUMENT_BYTES_MAX. */
+/**
+ * What intake admitted is sent, never refused by the connector for its own content; a sent
+ * document is well-formed (an operator's reader takes it) and at most SENT_DOCUMENT_BYTES_MAX.
+ */
 export function assertSendable(sent: Sent): void {
-  if (sent.kind === 'refused') return;
+  if (sent.kind === 'refused_at_intake') return;
+  assert.notEqual(sent.kind, 'refused', `intake admitted it, then the connector refused it for its own content: ${sent.kind === 'refused' ? sent.reason : ''}`);
+  if (sent.kind !== 'sent') return;
   const bytes = Buffer.byteLength(sent.document, 'utf8');
   assert.ok(bytes <= SENT_DOCUMENT_BYTES_MAX, `the document takes ${bytes} bytes, more than ${SENT_DOCUMENT_BYTES_MAX}`);
   const read = readDocument(sent.document);

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { validateCreditTransfer } from '../../src/domain/messages/validate.js';
+import { validateCreditTransfer, validateOutboundCreditTransfer } from '../../src/domain/messages/validate.js';
 import { parseJson } from '../../src/lib/json.js';
 import { CREDIT_TRANSFER_FIXTURES, creditTransfer } from '../fixtures/credit-transfer.js';
 import { anyList, anyText, apply, checkRefusal, mutationOf, parentOf, place, resolve, textPointers } from '../support/fuzz.js';
@@ -65,9 +65,12 @@ const listItem = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }),
 );
 
-/** A transfer intake accepted is sent, or refused by its scheme with a reason code: never a document the scheme cannot read. */
+/**
+ * A transfer intake accepts (validation, then its scheme's rules) is sent as a document the scheme
+ * reads, never refused by the connector for its own content (issue #27 §3).
+ */
 async function checkSendable(body: unknown): Promise<void> {
-  const result = validateCreditTransfer(body);
+  const result = validateOutboundCreditTransfer(body);
   checkRefusal(result, body, (field) => assert.ok(resolve(body, parentOf(field)).found, `${field} points into the body`));
   if (result.ok) assertSendable(await creditTransferSent(result.value));
 }
@@ -135,6 +138,21 @@ void describe('CreditTransfer intake of arbitrary text and lists of any length',
       fc.asyncProperty(fc.constantFrom(...CREDIT_TRANSFER_FIXTURES), fc.constantFrom(...LISTS), anyList(listItem), async (kind, pointer, list) => {
         const body = creditTransfer(kind);
         place(body, pointer, list);
+        await checkSendable(body);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  void it('sends every sample it accepts whatever its supplementary data, tax and scheme data hold (any member names, any values), or refuses it at intake', async () => {
+    const member = fc.oneof(anyText, fc.constantFrom('\u0001', 'a\u0000b', '\uD800', '\uFFFE', 'x'));
+    const content = fc.dictionary(member, fc.oneof(anyText, fc.integer(), fc.dictionary(member, anyText, { maxKeys: 3 })), { maxKeys: 4 });
+    const pointers = ['/supplementaryData', '/tax', '/paymentScheme/schemeData', '/remittanceInformation/structured/0/originatorReference'];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...CREDIT_TRANSFER_FIXTURES), fc.constantFrom(...pointers), content, async (kind, pointer, value) => {
+        const body = creditTransfer(kind);
+        if (pointer === '/paymentScheme/schemeData') place(body, pointer, { ...(body.paymentScheme.schemeData ?? {}), ...value });
+        else place(body, pointer, value);
         await checkSendable(body);
       }),
       { numRuns: 200 },

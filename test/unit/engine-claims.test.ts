@@ -1,3 +1,4 @@
+import { schemeRulesOf } from '../../src/connectors/registry.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { systemClock, systemIds } from '../../src/adapters/system/system.js';
@@ -58,7 +59,7 @@ async function acceptedForClaims(store: Store, count: number): Promise<void> {
     const valid = validateCreditTransfer(JSON.parse(JSON.stringify(body)));
     assert.ok(valid.ok);
     await acceptCreditTransfer(
-      { store, clock: systemClock, ids: systemIds },
+      { store, clock: systemClock, ids: systemIds, schemeRules: schemeRulesOf },
       { integrator, transfer: valid.value, rawBody: JSON.stringify(body), trace: { traceparent: newTraceparent(), tracestate: null } },
     );
   }

@@ -1,3 +1,4 @@
+import { schemeRulesOf } from '../../src/connectors/registry.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
@@ -47,7 +48,7 @@ async function accepted(store: Store, change: (body: ReturnType<typeof creditTra
   const valid = validateCreditTransfer(JSON.parse(JSON.stringify(body)));
   assert.ok(valid.ok);
   await acceptCreditTransfer(
-    { store, clock: systemClock, ids: systemIds, ...(engine === undefined ? {} : { processing: engine }) },
+    { store, clock: systemClock, ids: systemIds, schemeRules: schemeRulesOf, ...(engine === undefined ? {} : { processing: engine }) },
     { integrator, transfer: valid.value, rawBody: JSON.stringify(body), trace: { traceparent: newTraceparent(), tracestate: null } },
   );
   return body.transactionIdentifiers.uetr;

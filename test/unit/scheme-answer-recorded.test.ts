@@ -1,3 +1,4 @@
+import { schemeRulesOf } from '../../src/connectors/registry.js';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
@@ -58,7 +59,7 @@ void describe('a scheme answer the engine could not record', () => {
     const valid = validateCreditTransfer(JSON.parse(JSON.stringify(body)));
     assert.ok(valid.ok);
     await acceptCreditTransfer(
-      { store, clock: systemClock, ids: systemIds },
+      { store, clock: systemClock, ids: systemIds, schemeRules: schemeRulesOf },
       { integrator, transfer: valid.value, rawBody: JSON.stringify(body), trace: { traceparent: newTraceparent(), tracestate: null } },
     );
     uetr = body.transactionIdentifiers.uetr;

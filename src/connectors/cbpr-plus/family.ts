@@ -8,14 +8,15 @@ import { ISO_STATUS_TABLE } from '../iso20022/status.js';
  * paymentScheme.schemeData (CH21 when missing), settlement over correspondent accounts (INDA), no
  * scheme maximum (an integrator may set `limits.amountMax.CBPR_PLUS`). Texts must stay within the
  * CBPR+ Latin character set (RR10): names with other letters must be transliterated first.
- * pacs.008.001.08 / pacs.002.001.10, the versions of the CBPR+ usage guidelines.
+ * pacs.008.001.08 / pacs.002.001.10, the versions of the CBPR+ usage guidelines, which leave out
+ * SplmtryData: what regpay carries there on other schemes is refused at intake (CH17).
  */
 export const CBPR_PLUS: SchemeFamily = {
   family: 'cbpr-plus',
   schemes: ['CBPR_PLUS'],
   capabilities: { creditTransfer: true, statusEnquiry: true },
   messages: {
-    creditTransfer: { version: 'pacs.008.001.08', settlementMethod: 'INDA', chargeBearer: 'schemeData' },
+    creditTransfer: { version: 'pacs.008.001.08', settlementMethod: 'INDA', chargeBearer: 'schemeData', supplement: false },
     statusReport: 'pacs.002.001.10',
     statusRequest: 'pacs.028.001.03',
   },

@@ -1,4 +1,5 @@
 import type { InstitutionIdentification } from '../../domain/messages/common.js';
+import { Carried, supplementElement } from './supplement.js';
 import type { IdentifierDeterminationRequest } from '../../domain/messages/identifier-determination.js';
 import type { OutboundLookup } from '../../ports/scheme.js';
 import { MAX35 } from './ids.js';
@@ -47,6 +48,8 @@ export interface Refusal {
   readonly ok: false;
   readonly reasonCode: string;
   readonly reasonText: string;
+  /** The JSON pointer of the request's field at fault, which intake names. */
+  readonly field?: string;
 }
 
 export type Acmt023Result = { readonly ok: true; readonly document: string } | Refusal;
@@ -61,20 +64,29 @@ const PROXY_CHARS_MAX = 2048;
 export function acmt023Document(header: Acmt023Header, lookup: OutboundLookup, settings: Acmt023Settings): Acmt023Result {
   const request = lookup.message.request;
   const assigner = institution(requestingBank(request), settings.memberIdSystem);
-  if (assigner === undefined) return refuse('RC05', 'neither requestor nor instructingAgent names a BIC or member id');
+  if (assigner === undefined) return refuse('RC05', 'neither requestor nor instructingAgent names a BIC or member id', '/request/requestor');
   if (!assigner.ok) return assigner;
   const assignee = operator(request, settings);
-  if (assignee === undefined) return refuse('RC05', 'no instructedAgent and no clearing system to address the request to');
+  if (assignee === undefined) return refuse('RC05', 'no instructedAgent and no clearing system to address the request to', '/request/instructedAgent');
   if (!assignee.ok) return assignee;
   const partyAndAccount = verifiedIdentifier(request);
   if (!partyAndAccount.ok) return partyAndAccount;
+  // The requestor's domain has no element in Party40Choice's agent; it travels in the supplement with the request's supplementary data.
+  const carried = new Carried();
+  carried.add('/request/requestor/domain', request.requestor.domain);
+  carried.add('/supplementaryData', lookup.message.supplementaryData);
+  const unwritable = carried.unwritable();
+  if (unwritable !== undefined) return refuse('FF02', 'a member name holds a character XML 1.0 cannot carry', unwritable.pointer);
   const document = writeDocument(settings.messageName, 'IdVrfctnReq', {
     Assgnmt: { MsgId: header.messageId, CreDtTm: header.createdAt, Assgnr: { Agt: assigner.agent }, Assgne: { Agt: assignee.agent } },
     Vrfctn: { Id: verificationId(request.verificationIdentification, header.messageId), PtyAndAcctId: partyAndAccount.element },
-    SplmtryData: {
-      PlcAndNm: 'IdVrfctnReq/Vrfctn',
-      Envlp: { [VERIFICATION_SUPPLEMENT]: { '@_xmlns': VERIFICATION_SUPPLEMENT_NAMESPACE, UETR: request.uetr.toLowerCase() } },
-    },
+    SplmtryData: [
+      {
+        PlcAndNm: 'IdVrfctnReq/Vrfctn',
+        Envlp: { [VERIFICATION_SUPPLEMENT]: { '@_xmlns': VERIFICATION_SUPPLEMENT_NAMESPACE, UETR: request.uetr.toLowerCase() } },
+      },
+      supplementElement('IdVrfctnReq', carried),
+    ],
   });
   return { ok: true, document };
 }
@@ -131,16 +143,16 @@ type IdentifierResult = { readonly ok: true; readonly element: XmlElement } | Re
 function verifiedIdentifier(request: Request): IdentifierResult {
   const { identifier } = request;
   const bicfi = request.accountAgent?.bicfi;
-  if (present(bicfi) && !BIC.test(bicfi)) return refuse('RC05', `accountAgent.bicfi ${bicfi} is not a BIC`);
+  if (present(bicfi) && !BIC.test(bicfi)) return refuse('RC05', `accountAgent.bicfi ${bicfi} is not a BIC`, '/request/accountAgent/bicfi');
   const agent = present(bicfi) ? { FinInstnId: { BICFI: bicfi } } : undefined;
   if (identifier.schema === 'GENERIC') {
-    if (agent === undefined) return refuse('RC05', 'an account lookup (GENERIC) needs accountAgent.bicfi');
-    if ([...identifier.value].length > ACCOUNT_NUMBER_CHARS_MAX) return refuse('AC01', `account number longer than ${ACCOUNT_NUMBER_CHARS_MAX} characters`);
+    if (agent === undefined) return refuse('RC05', 'an account lookup (GENERIC) needs accountAgent.bicfi', '/request/accountAgent/bicfi');
+    if ([...identifier.value].length > ACCOUNT_NUMBER_CHARS_MAX) return refuse('AC01', `account number longer than ${ACCOUNT_NUMBER_CHARS_MAX} characters`, '/request/identifier/value');
     return { ok: true, element: { Acct: { Id: { Othr: { Id: identifier.value } } }, Agt: agent } };
   }
   const type = present(identifier.namespace) ? `${identifier.schema}:${identifier.namespace}` : identifier.schema;
-  if ([...type].length > MAX35) return refuse('FF02', `identifier schema and namespace longer than ${MAX35} characters together`);
-  if ([...identifier.value].length > PROXY_CHARS_MAX) return refuse('PX04', `proxy longer than ${PROXY_CHARS_MAX} characters`);
+  if ([...type].length > MAX35) return refuse('FF02', `identifier schema and namespace longer than ${MAX35} characters together`, '/request/identifier/namespace');
+  if ([...identifier.value].length > PROXY_CHARS_MAX) return refuse('PX04', `proxy longer than ${PROXY_CHARS_MAX} characters`, '/request/identifier/value');
   return { ok: true, element: { Acct: { Prxy: { Tp: { Prtry: type }, Id: identifier.value } }, Agt: agent } };
 }
 
@@ -149,8 +161,8 @@ function verificationId(given: string | undefined, messageId: string): string {
   return present(given) && [...given].length <= MAX35 ? given : messageId;
 }
 
-function refuse(reasonCode: string, reasonText: string): Refusal {
-  return { ok: false, reasonCode, reasonText };
+function refuse(reasonCode: string, reasonText: string, field?: string): Refusal {
+  return { ok: false, reasonCode, reasonText, ...(field === undefined ? {} : { field }) };
 }
 
 function present(value: string | undefined): value is string {

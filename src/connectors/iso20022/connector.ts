@@ -23,10 +23,12 @@ import type {
   SchemeOriginal,
   SchemeReport,
   SchemeRuleOutcome,
+  SchemeRules,
   SubmitOutcome,
   WireMessage,
 } from '../../ports/scheme.js';
 import { BoundedMap } from '../../lib/bounded-map.js';
+import { escapePointerToken } from '../../lib/json-pointer.js';
 import { inboundTransactionId } from '../../lib/inbound-id.js';
 import { OK, reject, type SchemeRule } from '../rules.js';
 import type { InboundSchemeMessage, SchemeMessage, SchemeTransport } from '../transport.js';
@@ -130,6 +132,74 @@ export function createIsoConnector(family: SchemeFamily, deps: ConnectorDeps): S
   return new IsoSchemeConnector(family, deps);
 }
 
+/** The MsgId and time a document is judged with before it exists (intake): neither changes whether a message can be written. */
+const TRIAL_HEADER = { messageId: 'K0', createdAt: '2000-01-01T00:00:00+00:00' };
+
+/**
+ * The family's rules for one of its schemes, pure: what intake asks before accepting a message
+ * and the connector again before sending. Each failure names the field of the integrator's
+ * message at fault.
+ */
+export function isoSchemeRules(family: SchemeFamily, scheme: SchemeName): SchemeRules {
+  const { creditTransfer, identifierDetermination, requestToPay } = family.messages;
+  const { memberIdSystem, clearingSystem } = creditTransfer;
+  return {
+    check(transfer, limits) {
+      for (const rule of family.rules) {
+        const outcome = rule(transfer, limits);
+        if (!outcome.ok) return outcome;
+      }
+      return universalRules(family, transfer);
+    },
+    checkLookup(lookup) {
+      if (identifierDetermination === undefined) return reject('FF02', `${scheme} (${family.family}) offers no identifier determination`, '/request/schema');
+      const written = acmt023Document(TRIAL_HEADER, lookup, {
+        messageName: identifierDetermination.request,
+        ...(memberIdSystem === undefined ? {} : { memberIdSystem }),
+        ...(clearingSystem === undefined ? {} : { clearingSystem }),
+      });
+      return written.ok ? OK : written;
+    },
+    checkRequestToPay(request) {
+      if (requestToPay === undefined) return reject('FF02', `${scheme} (${family.family}) offers no request-to-pay`, '/paymentScheme/schema');
+      const written = pain013Document(TRIAL_HEADER, request, { messageName: requestToPay.request, ...(memberIdSystem === undefined ? {} : { memberIdSystem }) });
+      return written.ok ? OK : written;
+    },
+  };
+}
+
+/** What every ISO 20022 scheme requires of the message itself, whatever the family. */
+function universalRules(family: SchemeFamily, transfer: OutboundTransfer): SchemeRuleOutcome {
+  const amountField = '/amounts/bankSettlementAmount/value';
+  if (transfer.amount.minor <= 0n) return reject('AM01', undefined, amountField);
+  if (!isoAmountFits(transfer.amount)) return reject('AM02', 'more than the 18 digits an ISO 20022 amount carries', amountField);
+  if (!UUID_V4.test(transfer.uetr.toLowerCase())) return reject('FF02', 'the UETR must be a version-4 UUID in ISO 20022 scheme messages', '/transactionIdentifiers/uetr');
+  const mapped = mapCreditTransfer(transfer, family.messages.creditTransfer);
+  if (!mapped.ok) return mapped;
+  const characterSet = family.characterSet;
+  if (characterSet !== undefined) {
+    for (const leaf of textLeaves(mapped.transaction)) {
+      if (!characterSet.test(leaf.value)) return reject('RR10', `${leaf.path.slice(1)} has characters ${transfer.scheme} does not carry`, fieldHolding(transfer.message, leaf.value, characterSet));
+    }
+  }
+  return OK;
+}
+
+/** The pointer of the first text of the message holding a character outside `characterSet` that `written` holds too ('' when none is found). */
+function fieldHolding(message: unknown, written: string, characterSet: RegExp): string {
+  const outside = [...written].find((character) => !characterSet.test(character)) ?? '';
+  const search = (value: unknown, pointer: string): string | undefined => {
+    if (typeof value === 'string') return value.includes(outside) ? pointer : undefined;
+    if (typeof value !== 'object' || value === null) return undefined;
+    for (const [key, item] of Object.entries(value)) {
+      const found = search(item, `${pointer}/${escapePointerToken(key)}`);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+  return search(message, '') ?? '';
+}
+
 interface Correlation {
   readonly idempotencyKey: string;
   readonly uetr: string;
@@ -163,6 +233,7 @@ class IsoSchemeConnector implements SchemeConnector {
   readonly #withdrawals: BoundedMap<string, WithdrawalContext>;
   #inbound: SchemeInbound | undefined;
   #enquiries = 0;
+  readonly #rules: SchemeRules;
 
   constructor(definition: SchemeFamily, deps: ConnectorDeps) {
     if (!definition.schemes.includes(deps.scheme)) throw new RangeError(`family ${definition.family} does not serve ${deps.scheme}`);
@@ -184,30 +255,19 @@ class IsoSchemeConnector implements SchemeConnector {
     this.#cancellations = new BoundedMap(deps.correlationEntriesMax ?? CORRELATION_ENTRIES_MAX);
     this.#requestsToPay = new BoundedMap(deps.correlationEntriesMax ?? CORRELATION_ENTRIES_MAX);
     this.#withdrawals = new BoundedMap(deps.correlationEntriesMax ?? CORRELATION_ENTRIES_MAX);
+    this.#rules = isoSchemeRules(definition, deps.scheme);
   }
 
   check(transfer: OutboundTransfer, limits: SchemeLimits): SchemeRuleOutcome {
-    for (const rule of this.#definition.rules) {
-      const outcome = rule(transfer, limits);
-      if (!outcome.ok) return outcome;
-    }
-    return this.#universalRules(transfer);
+    return this.#rules.check(transfer, limits);
   }
 
-  /** What every ISO 20022 scheme requires of the message itself, whatever the family. */
-  #universalRules(transfer: OutboundTransfer): SchemeRuleOutcome {
-    if (transfer.amount.minor <= 0n) return reject('AM01');
-    if (!isoAmountFits(transfer.amount)) return reject('AM02', 'more than the 18 digits an ISO 20022 amount carries');
-    if (!UUID_V4.test(transfer.uetr.toLowerCase())) return reject('FF02', 'the UETR must be a version-4 UUID in ISO 20022 scheme messages');
-    const mapped = mapCreditTransfer(transfer, this.#definition.messages.creditTransfer);
-    if (!mapped.ok) return { ok: false, reasonCode: mapped.reasonCode, reasonText: mapped.reasonText };
-    const characterSet = this.#definition.characterSet;
-    if (characterSet !== undefined) {
-      for (const leaf of textLeaves(mapped.transaction)) {
-        if (!characterSet.test(leaf.value)) return reject('RR10', `${leaf.path.slice(1)} has characters ${transfer.scheme} does not carry`);
-      }
-    }
-    return OK;
+  checkLookup(lookup: OutboundLookup): SchemeRuleOutcome {
+    return this.#rules.checkLookup(lookup);
+  }
+
+  checkRequestToPay(request: OutboundRequestToPay): SchemeRuleOutcome {
+    return this.#rules.checkRequestToPay(request);
   }
 
   async submit(transfer: OutboundTransfer): Promise<SubmitOutcome> {

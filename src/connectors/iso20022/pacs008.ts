@@ -1,10 +1,12 @@
 import type { CreditTransfer } from '../../domain/messages/credit-transfer.js';
 import type { PaymentAccount } from '../../domain/messages/common.js';
+import { isDate } from '../../domain/messages/formats.js';
 import { numberText } from '../../lib/json.js';
 import { formatAmount, parseAmount, type Money } from '../../lib/money.js';
 import type { OutboundTransfer } from '../../ports/scheme.js';
 import { MAX35, schemeMessageId } from './ids.js';
-import { clip, codeOrProprietary, COUNTRY_CODE, PartyMapper, Problems, record, scalar } from './parties.js';
+import { clip, codeOrProprietary, COUNTRY_CODE, moneyOfAmount, PartyMapper, Problems, record, scalar } from './parties.js';
+import { Carried, supplementElement } from './supplement.js';
 import { child, readDocument, text, writeDocument, type IsoDocument, type XmlElement, type XmlValue } from './xml.js';
 
 /**
@@ -34,6 +36,11 @@ export interface Pacs008Settings {
   readonly memberIdSystem?: string;
   /** ChrgBr: a fixed code, or the integrator's paymentScheme.schemeData.chargeBearer. */
   readonly chargeBearer: ChargeBearerCode | 'schemeData';
+  /**
+   * False when the scheme's usage guidelines leave `SplmtryData` out of the message (CBPR+): what
+   * would travel there (supplement.ts) cannot be carried, and is refused (CH17) naming its field.
+   */
+  readonly supplement?: false;
 }
 
 export interface Pacs008Header {
@@ -56,6 +63,18 @@ export function mapCreditTransfer(transfer: OutboundTransfer, settings: Pacs008S
   const problems = new Problems();
   const transaction = new TransactionMapper(transfer, settings, problems).map();
   return problems.first === undefined ? { ok: true, transaction } : { ok: false, ...problems.first };
+}
+
+/** Refuses (CH17, element not admitted) the first value a message without supplementary data would have to carry there. */
+export function refuseCarried(carried: Carried, scheme: string, problems: Problems): void {
+  const [first] = carried.values;
+  if (first !== undefined) problems.add('CH17', `${scheme} messages carry no supplementary data, where ${first.pointer} would travel`, first.pointer);
+}
+
+/** Refuses (FF02) a carried value whose member name XML cannot hold (Carried.unwritable). */
+export function refuseUnwritable(carried: Carried, problems: Problems): void {
+  const bad = carried.unwritable();
+  if (bad !== undefined) problems.add('FF02', 'a member name holds a character XML 1.0 cannot carry', bad.pointer);
 }
 
 /** The whole pacs.008 document: group header plus the one transaction. */
@@ -99,7 +118,8 @@ class TransactionMapper {
     const schemeData = record(m.paymentScheme.schemeData);
     const previous = m.previousInstructingAgents ?? [];
     const intermediaries = m.intermediaryAgents ?? [];
-    return {
+    const carried = new Carried();
+    const transaction: XmlElement = {
       PmtId: {
         // Point-to-point references of this hop are ours to assign: the integrator's when given, else the derived MsgId.
         InstrId: ids.instructionIdentification ?? messageId,
@@ -114,15 +134,15 @@ class TransactionMapper {
       XchgRate: this.#exchangeRate(schemeData),
       ChrgBr: this.#chargeBearer(schemeData),
       ChrgsInf: this.#charges(schemeData),
-      PrvsInstgAgt1: this.#parts.agent(previous[0]),
-      PrvsInstgAgt2: this.#parts.agent(previous[1]),
-      PrvsInstgAgt3: this.#parts.agent(previous[2]),
-      InstgAgt: this.#parts.agent(m.instructingAgent),
-      InstdAgt: this.#parts.agent(m.instructedAgent),
-      IntrmyAgt1: this.#parts.agent(intermediaries[0]),
-      IntrmyAgt2: this.#parts.agent(intermediaries[1]),
-      IntrmyAgt3: this.#parts.agent(intermediaries[2]),
-      InitgPty: m.initiatingParty === undefined ? undefined : this.#parts.party(m.initiatingParty),
+      PrvsInstgAgt1: this.#parts.agent(previous[0], 'previousInstructingAgents/0'),
+      PrvsInstgAgt2: this.#parts.agent(previous[1], 'previousInstructingAgents/1'),
+      PrvsInstgAgt3: this.#parts.agent(previous[2], 'previousInstructingAgents/2'),
+      InstgAgt: this.#parts.agent(m.instructingAgent, 'instructingAgent'),
+      InstdAgt: this.#parts.agent(m.instructedAgent, 'instructedAgent'),
+      IntrmyAgt1: this.#parts.agent(intermediaries[0], 'intermediaryAgents/0'),
+      IntrmyAgt2: this.#parts.agent(intermediaries[1], 'intermediaryAgents/1'),
+      IntrmyAgt3: this.#parts.agent(intermediaries[2], 'intermediaryAgents/2'),
+      InitgPty: m.initiatingParty === undefined ? undefined : this.#parts.party(m.initiatingParty, 'initiatingParty'),
       Dbtr: this.#parts.requiredParty(m.debtor, 'debtor'),
       DbtrAcct: this.#parts.account(m.debtorAccount, 'debtorAccount'),
       DbtrAgt: this.#parts.requiredAgent(m.debtorAgent, 'debtorAgent'),
@@ -138,8 +158,45 @@ class TransactionMapper {
       }),
       Purp: codeOrProprietary(m.purpose, 4),
       RgltryRptg: (m.regulatoryReporting ?? []).map((entry) => this.#regulatoryReporting(entry)),
-      RmtInf: this.#parts.remittance(m.remittanceInformation),
+      Tax: this.#tax(m.tax, carried),
+      RmtInf: this.#parts.remittance(m.remittanceInformation, carried),
     };
+    // The scheme data of a scheme whose content the spec does not show (all but CBPR+, which reads its own) travels whole.
+    if (this.settings.chargeBearer !== 'schemeData') carried.addOthers('/paymentScheme/schemeData', m.paymentScheme.schemeData, ['charges', 'exchangeRate']);
+    carried.add('/supplementaryData', m.supplementaryData);
+    if (this.settings.supplement === false) refuseCarried(carried, this.transfer.scheme, this.problems);
+    refuseUnwritable(carried, this.problems);
+    return { ...transaction, SplmtryData: supplementElement('FIToFICstmrCdtTrf/CdtTrfTxInf', carried) };
+  }
+
+  /** Tax (TaxInformation7/10): the amounts, reference, method, zone and date; its other members travel in the supplement. */
+  #tax(tax: CreditTransfer['tax'], carried: Carried): XmlElement | undefined {
+    if (tax === undefined) return undefined;
+    const members = tax as Readonly<Record<string, unknown>>;
+    const written: string[] = [];
+    const take = <T>(member: string, value: T | undefined): T | undefined => {
+      if (value !== undefined) written.push(member);
+      return value;
+    };
+    const text = (member: string, max: number): string | undefined => {
+      const value = members[member];
+      return take(member, typeof value === 'string' && value !== '' && value.trim() === value && [...value].length <= max ? value : undefined);
+    };
+    const amount = (member: string): XmlElement | undefined => {
+      const money = moneyOfAmount(members[member]);
+      return take(member, money === undefined ? undefined : amountElement(money));
+    };
+    const date = members.date;
+    const element: XmlElement = {
+      AdmstnZone: text('administrationZone', MAX35),
+      RefNb: text('referenceNumber', 140),
+      Mtd: text('method', MAX35),
+      TtlTaxblBaseAmt: amount('totalTaxableBaseAmount'),
+      TtlTaxAmt: amount('totalAmount'),
+      Dt: take('date', typeof date === 'string' && isDate(date) ? date : undefined),
+    };
+    carried.addOthers('/tax', tax, written);
+    return element;
   }
 
   #paymentType(): XmlElement | undefined {
@@ -150,8 +207,8 @@ class TransactionMapper {
 
   #amount(amount: unknown, field: string): XmlElement | undefined {
     const money = moneyOf(amount);
-    if (money === undefined) return this.problems.add('FF02', `${field} is not an amount`);
-    if (!isoAmountFits(money)) return this.problems.add('AM02', `${field} has more than the 18 digits an ISO 20022 amount carries`);
+    if (money === undefined) return this.problems.add('FF02', `${field} is not an amount`, `/amounts/${field}`);
+    if (!isoAmountFits(money)) return this.problems.add('AM02', `${field} has more than the 18 digits an ISO 20022 amount carries`, `/amounts/${field}/value`);
     return amountElement(money);
   }
 
@@ -162,7 +219,7 @@ class TransactionMapper {
     // BaseOneRate: a plain decimal with at most 11 digits, 10 of them decimals.
     const match = /^(\d+)(?:\.(\d+))?$/.exec(literal);
     if (match === null || (match[1] ?? '').replace(/^0+/, '').length + (match[2] ?? '').length > 11 || (match[2] ?? '').length > 10) {
-      return this.problems.add('FF02', `exchangeRate ${literal} cannot be written as an ISO 20022 rate (at most 11 digits, 10 decimals)`);
+      return this.problems.add('FF02', `exchangeRate ${literal} cannot be written as an ISO 20022 rate (at most 11 digits, 10 decimals)`, '/paymentScheme/schemeData/exchangeRate');
     }
     return literal;
   }
@@ -171,17 +228,17 @@ class TransactionMapper {
     if (this.settings.chargeBearer !== 'schemeData') return this.settings.chargeBearer;
     const bearer = schemeData?.chargeBearer;
     if (typeof bearer === 'string' && (CHARGE_BEARER_CODES as readonly string[]).includes(bearer)) return bearer;
-    return this.problems.add('CH21', `paymentScheme.schemeData.chargeBearer (DEBT, CRED, SHAR or SLEV) is required on ${this.transfer.scheme}`);
+    return this.problems.add('CH21', `paymentScheme.schemeData.chargeBearer (DEBT, CRED, SHAR or SLEV) is required on ${this.transfer.scheme}`, '/paymentScheme/schemeData/chargeBearer');
   }
 
   /** Charges given as {amount, agent}; other shapes are not shown by the spec and are left out of the scheme message. */
   #charges(schemeData: Record<string, unknown> | undefined): XmlElement[] {
     const charges = Array.isArray(schemeData?.charges) ? (schemeData.charges as unknown[]) : [];
     const out: XmlElement[] = [];
-    for (const charge of charges) {
+    for (const [index, charge] of charges.entries()) {
       const item = record(charge);
       const money = moneyOf(item?.amount);
-      const agent = this.#parts.agent(record(item?.agent));
+      const agent = this.#parts.agent(record(item?.agent), `paymentScheme/schemeData/charges/${index}/agent`);
       if (money !== undefined && isoAmountFits(money) && agent !== undefined) out.push({ Amt: amountElement(money), Agt: agent });
     }
     return out;

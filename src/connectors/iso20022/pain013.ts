@@ -1,8 +1,9 @@
 import type { OutboundRequestToPay } from '../../ports/scheme.js';
+import { Carried, supplementElement } from './supplement.js';
 import { moneyOf } from '../../domain/messages/validate.js';
 import { MAX35, schemeMessageId } from './ids.js';
 import { PartyMapper, Problems } from './parties.js';
-import { amountElement, isoAmountFits, isoDateTime } from './pacs008.js';
+import { amountElement, isoAmountFits, isoDateTime, refuseUnwritable } from './pacs008.js';
 import { child, readDocument, text, writeDocument, type IsoDocument, type XmlElement } from './xml.js';
 
 /**
@@ -50,17 +51,24 @@ export interface Pain013Header {
   readonly createdAt: string;
 }
 
-export type Pain013Result = { readonly ok: true; readonly document: string } | { readonly ok: false; readonly reasonCode: string; readonly reasonText: string };
+export type Pain013Result =
+  | { readonly ok: true; readonly document: string }
+  | { readonly ok: false; readonly reasonCode: string; readonly reasonText: string; readonly field?: string };
 
 /** The pain.013 document for a request-to-pay, or why the scheme message cannot carry it (a reason code). */
 export function pain013Document(header: Pain013Header, request: OutboundRequestToPay, settings: Pain013Settings): Pain013Result {
   const message = request.message;
-  if (request.amount.minor <= 0n) return { ok: false, reasonCode: 'AM01', reasonText: 'the amount requested must be above zero' };
-  if (!isoAmountFits(request.amount)) return { ok: false, reasonCode: 'AM02', reasonText: 'more than the 18 digits an ISO 20022 amount carries' };
+  const amountField = '/amounts/bankSettlementAmount/value';
+  if (request.amount.minor <= 0n) return { ok: false, reasonCode: 'AM01', reasonText: 'the amount requested must be above zero', field: amountField };
+  if (!isoAmountFits(request.amount)) return { ok: false, reasonCode: 'AM02', reasonText: 'more than the 18 digits an ISO 20022 amount carries', field: amountField };
   const problems = new Problems();
   const parts = new PartyMapper({ ...(settings.memberIdSystem === undefined ? {} : { memberIdSystem: settings.memberIdSystem }), accountWithoutNumber: true }, problems);
   const ids = message.transactionIdentifiers;
   const creditor = parts.requiredParty(message.creditor, 'creditor');
+  const carried = new Carried();
+  const remittance = parts.remittance(message.remittanceInformation, carried);
+  carried.add('/supplementaryData', message.supplementaryData);
+  refuseUnwritable(carried, problems);
   const transaction: XmlElement = {
     PmtId: {
       InstrId: instructionId(ids.transactionIdentification, header.messageId),
@@ -72,8 +80,8 @@ export function pain013Document(header: Pain013Header, request: OutboundRequestT
     CdtrAgt: parts.requiredAgent(message.creditorAgent, 'creditorAgent'),
     Cdtr: creditor,
     CdtrAcct: parts.account(message.creditorAccount, 'creditorAccount'),
-    RmtInf: parts.remittance(message.remittanceInformation),
-    SplmtryData: conditions(request),
+    RmtInf: remittance,
+    SplmtryData: [conditions(request), supplementElement('CdtrPmtActvtnReq/PmtInf/CdtTrfTx', carried)],
   };
   const paymentInformation: XmlElement = {
     PmtInfId: header.messageId,

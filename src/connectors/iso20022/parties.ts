@@ -1,6 +1,10 @@
 import type { CreditTransfer } from '../../domain/messages/credit-transfer.js';
 import type { InstitutionIdentification, Party, PaymentAccount, PostalAddress } from '../../domain/messages/common.js';
+import { isDate } from '../../domain/messages/formats.js';
+import { numberText } from '../../lib/json.js';
+import { formatAmount, parseAmount, type Money } from '../../lib/money.js';
 import { MAX35 } from './ids.js';
+import type { Carried } from './supplement.js';
 import type { XmlElement } from './xml.js';
 
 /**
@@ -21,9 +25,10 @@ const ADDRESS_LINES_MAX = 7;
 
 /** Collects the first reason a message cannot be written; later mapping steps still run but change nothing. */
 export class Problems {
-  first: { reasonCode: string; reasonText: string } | undefined;
-  add(reasonCode: string, reasonText: string): undefined {
-    this.first ??= { reasonCode, reasonText };
+  first: { reasonCode: string; reasonText: string; field?: string } | undefined;
+  /** `field`: the JSON pointer of the integrator's field at fault, which intake names in its refusal. */
+  add(reasonCode: string, reasonText: string, field?: string): undefined {
+    this.first ??= { reasonCode, reasonText, ...(field === undefined ? {} : { field }) };
     return undefined;
   }
 }
@@ -44,28 +49,30 @@ export class PartyMapper {
 
   requiredParty(party: Party, field: string): XmlElement | undefined {
     // Originator and beneficiary names travel with every payment (FATF Recommendation 16).
-    if (party.legalName === undefined && party.knownAsName === undefined) return this.problems.add('CH21', `${field} has no name (legalName or knownAsName)`);
-    return this.party(party);
+    if (party.legalName === undefined && party.knownAsName === undefined) return this.problems.add('CH21', `${field} has no name (legalName or knownAsName)`, `/${field}/legalName`);
+    return this.party(party, field);
   }
 
-  party(party: Party): XmlElement {
+  party(party: Party, field: string): XmlElement {
     return {
       Nm: party.legalName ?? party.knownAsName,
       PstlAdr: address(party.address),
-      Id: this.#partyIdentification(party.identification),
+      Id: this.#partyIdentification(party.identification, field),
       CtryOfRes: party.countryOfResidence,
       CtctDtls: contact(party.contactDetails),
     };
   }
 
-  #partyIdentification(identification: Party['identification']): XmlElement | undefined {
+  #partyIdentification(identification: Party['identification'], field: string): XmlElement | undefined {
     if (identification === undefined) return undefined;
     const person = String(identification.schema ?? '').toUpperCase() === 'PERSON';
     const others: XmlElement[] = [];
-    for (const identifier of identification.identifiers ?? []) {
+    for (const [index, identifier] of (identification.identifiers ?? []).entries()) {
       if (identifier.identification === undefined) continue;
       const id = String(identifier.identification);
-      if (id.length > MAX35) return this.problems.add('RR12', `party identification ${id.slice(0, 12)}... is longer than 35 characters`);
+      if (id.length > MAX35) {
+        return this.problems.add('RR12', `party identification ${id.slice(0, 12)}... is longer than 35 characters`, `/${field}/identification/identifiers/${index}/identification`);
+      }
       const scheme = identifier.scheme;
       const schemeValue = scheme?.value === undefined ? undefined : String(scheme.value);
       const schemeName =
@@ -86,7 +93,7 @@ export class PartyMapper {
     // CashAccount38 (.08) requires the account number; a proxy-only account then travels without
     // the element (a scheme rule refuses it where the creditor account is needed).
     if (identification === undefined && !this.settings.accountWithoutNumber) return undefined;
-    const proxy = account.proxy?.value === undefined ? undefined : this.#proxy(account.proxy);
+    const proxy = account.proxy?.value === undefined ? undefined : this.#proxy(account.proxy, field);
     const type = account.type?.value === undefined ? undefined : String(account.type.schema ?? '').toUpperCase() === 'CODE' && account.type.value.length <= 4 ? { Cd: account.type.value } : { Prtry: clip(account.type.value, MAX35) };
     return { Id: identification, Tp: type, Ccy: account.currency, Nm: account.name, Prxy: proxy };
   }
@@ -94,10 +101,10 @@ export class PartyMapper {
   #accountIdentification(identification: NonNullable<PaymentAccount['identification']>, field: string): XmlElement | undefined {
     const value = identification.value ?? '';
     if (String(identification.schema ?? '').toUpperCase() === 'IBAN') {
-      if (!IBAN.test(value)) return this.problems.add('AC01', `${field}: ${value} is not an IBAN`);
+      if (!IBAN.test(value)) return this.problems.add('AC01', `${field}: ${value} is not an IBAN`, `/${field}/identification/value`);
       return { IBAN: value };
     }
-    if (value.length > 34) return this.problems.add('AC01', `${field}: account number longer than 34 characters`);
+    if (value.length > 34) return this.problems.add('AC01', `${field}: account number longer than 34 characters`, `/${field}/identification/value`);
     const scheme = identification.scheme;
     const schemeName =
       scheme?.value === undefined ? undefined : String(scheme.schema ?? '').toUpperCase() === 'CODE' && scheme.value.length <= 4 ? { Cd: scheme.value } : { Prtry: clip(scheme.value, MAX35) };
@@ -105,24 +112,25 @@ export class PartyMapper {
   }
 
   /** Prxy/Tp is proprietary: the proxy kind, with its namespace when one is given (e.g. MOBILE:ZA_MOBILE). */
-  #proxy(proxy: NonNullable<PaymentAccount['proxy']>): XmlElement | undefined {
+  #proxy(proxy: NonNullable<PaymentAccount['proxy']>, field: string): XmlElement | undefined {
     const kind = [proxy.schema, proxy.namespace].filter((part) => part !== undefined && part !== '').join(':');
-    if (kind.length > MAX35) return this.problems.add('FF02', 'proxy kind and namespace together are longer than 35 characters');
+    if (kind.length > MAX35) return this.problems.add('FF02', 'proxy kind and namespace together are longer than 35 characters', `/${field}/proxy/namespace`);
     return { Tp: kind === '' ? undefined : { Prtry: kind }, Id: proxy.value };
   }
 
   requiredAgent(agent: InstitutionIdentification, field: string): XmlElement | undefined {
-    const mapped = this.agent(agent);
-    if (mapped === undefined) return this.problems.add('CH21', `${field} carries no identification (BIC, clearing member id, LEI or name)`);
+    const mapped = this.agent(agent, field);
+    if (mapped === undefined) return this.problems.add('CH21', `${field} carries no identification (BIC, clearing member id, LEI or name)`, `/${field}`);
     return mapped;
   }
 
-  agent(agent: InstitutionIdentification | undefined): XmlElement | undefined {
+  /** `field`: where the agent is in the integrator's message (`creditorAgent`, `intermediaryAgents/0`...). */
+  agent(agent: InstitutionIdentification | undefined, field: string): XmlElement | undefined {
     if (agent === undefined) return undefined;
     const memberId = agent.clearingSystemMemberId?.memberId ?? agent.memberId;
     const system = this.settings.memberIdSystem;
     // Intake checks every agent, a charge's too; a transfer stored before it did is judged here.
-    if (agent.bicfi !== undefined && !BIC.test(String(agent.bicfi))) return this.problems.add('RC05', `${String(agent.bicfi)} is not a BIC`);
+    if (agent.bicfi !== undefined && !BIC.test(String(agent.bicfi))) return this.problems.add('RC05', `${String(agent.bicfi)} is not a BIC`, `/${field}/bicfi`);
     const institution: XmlElement = {
       BICFI: agent.bicfi,
       ClrSysMmbId: memberId === undefined || memberId === '' ? undefined : { ClrSysId: system === undefined ? undefined : { Cd: system }, MmbId: memberId },
@@ -145,19 +153,98 @@ export class PartyMapper {
     };
   }
 
-  remittance(remittance: CreditTransfer['remittanceInformation']): XmlElement | undefined {
+  /**
+   * RmtInf: unstructured lines as `Ustrd`; each structured item as `Strd` (referred documents,
+   * their amount, the creditor's reference, up to three lines of additional information), and
+   * what `Strd` has no element for, or cannot hold whole, carried in `carried` at its pointer.
+   */
+  remittance(remittance: CreditTransfer['remittanceInformation'], carried: Carried): XmlElement | undefined {
     if (remittance === undefined) return undefined;
     // Ustrd is Max140Text, repeatable: a longer line is carried whole, in 140-character pieces.
     const lines = (remittance.unstructured ?? []).flatMap((line) => chunks(line, REMITTANCE_LINE_CHARS_MAX));
-    const structured = (remittance.structured ?? []).map((item) => {
-      const additional = Array.isArray(item.additionalRemittanceInformation) ? (item.additionalRemittanceInformation as unknown[]) : [item.additionalRemittanceInformation];
-      return {
-        CdtrRefInf: typeof item.creditorReference === 'string' ? { Ref: clip(item.creditorReference, MAX35) } : undefined,
-        AddtlRmtInf: additional.slice(0, 3).map((line) => scalar(line, 140)),
-      };
-    });
+    const structured = (remittance.structured ?? []).map((item, index) => structuredRemittance(item, `/remittanceInformation/structured/${index}`, carried));
     return { Ustrd: lines, Strd: structured };
   }
+}
+
+type StructuredItem = NonNullable<NonNullable<CreditTransfer['remittanceInformation']>['structured']>[number];
+
+/** ISO 20022 DocumentType6Code: a referred document's type written as `Cd`; any other type as `Prtry`. */
+const DOCUMENT_TYPE_CODES = new Set(['MSIN', 'CNFA', 'DNFA', 'CINV', 'CREN', 'DEBN', 'HIRI', 'SBIN', 'CMCN', 'SOAC', 'DISP', 'BOLD', 'VCHR', 'AROI', 'TSUT', 'PUOR']);
+const ADDITIONAL_REMITTANCE_LINES_MAX = 3;
+/** The members of a structured remittance item the interface names (others are kept as sent, CONTRACT §9, and not sent on). */
+const STRUCTURED_MEMBERS = ['referredDocuments', 'referredDocumentAmount', 'creditorReference', 'originatorReference', 'additionalRemittanceInformation'] as const;
+
+/** A text that fits a MaxNText element whole (a number as its literal), else undefined: what does not fit is carried in the supplement, never cut. */
+function whole(value: unknown, max: number, holder?: object, key?: string | number): string | undefined {
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  const text = typeof value === 'number' ? ((holder === undefined || key === undefined ? undefined : numberText(holder, key)) ?? String(value)) : value;
+  return text.trim() === text && text !== '' && [...text].length <= max ? text : undefined;
+}
+
+function structuredRemittance(item: StructuredItem, pointer: string, carried: Carried): XmlElement {
+  const written: string[] = [];
+  const documents = referredDocuments(item.referredDocuments, `${pointer}/referredDocuments`, carried);
+  written.push('referredDocuments');
+  const documentAmount = remittedAmount(item.referredDocumentAmount);
+  if (documentAmount !== undefined) written.push('referredDocumentAmount');
+  const reference = whole(item.creditorReference, MAX35, item, 'creditorReference');
+  if (reference !== undefined) written.push('creditorReference');
+  const additional = item.additionalRemittanceInformation;
+  const additionalLines = Array.isArray(additional) ? (additional as unknown[]) : additional === undefined ? [] : [additional];
+  const lines = additionalLines.map((line, index) => whole(line, 140, Array.isArray(additional) ? additional : item, Array.isArray(additional) ? index : 'additionalRemittanceInformation'));
+  if (lines.length <= ADDITIONAL_REMITTANCE_LINES_MAX && lines.every((line) => line !== undefined)) written.push('additionalRemittanceInformation');
+  // originatorReference has no element in Strd; it and whatever did not fit travel in the supplement.
+  for (const member of STRUCTURED_MEMBERS) if (!written.includes(member)) carried.add(`${pointer}/${member}`, item[member], item, member);
+  return {
+    RfrdDocInf: documents,
+    RfrdDocAmt: documentAmount,
+    CdtrRefInf: reference === undefined ? undefined : { Ref: reference },
+    AddtlRmtInf: written.includes('additionalRemittanceInformation') ? lines : [],
+  };
+}
+
+/** RfrdDocInf: a document given as its number, or as {type, number, relatedDate}; other members and shapes are carried. */
+function referredDocuments(value: unknown, pointer: string, carried: Carried): XmlElement[] {
+  if (value === undefined) return [];
+  const list = Array.isArray(value) ? (value as unknown[]) : [value];
+  const base = Array.isArray(value) ? pointer : undefined;
+  return list.flatMap((document, index): XmlElement[] => {
+    const at = base === undefined ? pointer : `${base}/${index}`;
+    const holder = Array.isArray(value) ? value : undefined;
+    const number = whole(document, MAX35, holder, index);
+    if (number !== undefined) return [{ Nb: number }];
+    const item = record(document);
+    if (item === undefined) {
+      carried.add(at, document, holder, index);
+      return [];
+    }
+    const written: string[] = [];
+    const documentNumber = whole(item.number, MAX35, item, 'number');
+    if (documentNumber !== undefined) written.push('number');
+    const type = whole(item.type, MAX35, item, 'type');
+    if (type !== undefined) written.push('type');
+    const date = typeof item.relatedDate === 'string' && isDate(item.relatedDate) ? item.relatedDate : undefined;
+    if (date !== undefined) written.push('relatedDate');
+    carried.addOthers(at, item, written);
+    if (written.length === 0) return [];
+    return [{ Tp: type === undefined ? undefined : { CdOrPrtry: DOCUMENT_TYPE_CODES.has(type) ? { Cd: type } : { Prtry: type } }, Nb: documentNumber, RltdDt: date }];
+  });
+}
+
+/** RfrdDocAmt/RmtdAmt: the amount the payment remits of the referred documents, when given as an Amount; undefined otherwise (then carried). */
+function remittedAmount(value: unknown): XmlElement | undefined {
+  const money = moneyOfAmount(value);
+  return money === undefined ? undefined : { RmtdAmt: { '#text': formatAmount(money), '@_Ccy': money.currency } };
+}
+
+/** An Amount object of the interface as Money (judged from the number's literal text when known) when it is one ISO 20022 can carry; undefined otherwise. */
+export function moneyOfAmount(amount: unknown): Money | undefined {
+  const item = record(amount);
+  if (item === undefined || typeof item.currency !== 'string' || typeof item.value !== 'number' || Object.keys(item).length !== 2) return undefined;
+  const parsed = parseAmount(numberText(item, 'value') ?? String(item.value), item.currency);
+  if (!parsed.ok) return undefined;
+  return formatAmount(parsed.money).replace('.', '').replace(/^0+(?=\d)/, '').length <= 18 ? parsed.money : undefined;
 }
 
 function address(value: PostalAddress | undefined): XmlElement | undefined {

@@ -55,3 +55,10 @@ export function isDate(text: string): boolean {
 export function isUuid(text: string): boolean {
   return UUID.test(text);
 }
+
+const UUID_V4 = /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-4[0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$/;
+
+/** A version-4 UUID of the RFC 9562 variant: ISO 20022's UUIDv4Identifier, the form SWIFT and every ISO scheme take a UETR in. */
+export function isUuidV4(text: string): boolean {
+  return UUID_V4.test(text);
+}

@@ -18,7 +18,7 @@ import {
   Uuid,
   type InstitutionIdentification,
 } from './common.js';
-import { isRecord, makeValidator, type Rule, type Validation } from './validate.js';
+import { isRecord, makeValidator, withUetrV4, type Rule, type Validation } from './validate.js';
 
 /**
  * PayShap identifier determination (spec: IdentifierDeterminationRequest and
@@ -493,3 +493,6 @@ function withMember(objectJson: string, key: string, valueJson: string): string 
   const separator = objectJson === '{}' ? '' : ',';
   return `${objectJson.slice(0, -1)}${separator}${JSON.stringify(key)}:${valueJson}}`;
 }
+
+/** An integrator's IdentifierDeterminationRequest: its request.uetr a version-4 UUID. */
+export const validateOutboundIdentifierDeterminationRequest = withUetrV4(validateIdentifierDeterminationRequest, '/request/uetr');

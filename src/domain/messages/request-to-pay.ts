@@ -21,7 +21,7 @@ import {
 import { RemittanceInformationSchema } from './credit-transfer.js';
 import { isDateTime } from './formats.js';
 import { normaliseIdentifier, PROXY_VALUE_LENGTH_MAX } from './identifier-determination.js';
-import { isRecord, makeValidator, moneyOf, remittanceFits, type Report, type Rule, type Validation } from './validate.js';
+import { isRecord, makeValidator, moneyOf, remittanceFits, withUetrV4, type Report, type Rule, type Validation } from './validate.js';
 
 /**
  * PayShap request-to-pay (CONTRACT §2, §3 and §10): the integrator's customer, the creditor,
@@ -661,3 +661,6 @@ function withMember(objectJson: string, key: string, valueJson: string): string 
   const separator = objectJson === '{}' ? '' : ',';
   return `${objectJson.slice(0, -1)}${separator}${JSON.stringify(key)}:${valueJson}}`;
 }
+
+/** An integrator's RequestToPay (POST /transactions/outbound/request-to-pay): its uetr a version-4 UUID. */
+export const validateOutboundRequestToPay = withUetrV4(validateRequestToPay, '/transactionIdentifiers/uetr');

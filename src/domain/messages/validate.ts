@@ -15,7 +15,7 @@ import {
   REMITTANCE_PIECES_MAX,
   type CreditTransfer,
 } from './credit-transfer.js';
-import { hasDateShape, hasDateTimeShape, isDate, isDateTime, isUuid } from './formats.js';
+import { hasDateShape, hasDateTimeShape, isDate, isDateTime, isUuid, isUuidV4 } from './formats.js';
 import { reportUnknownContent } from './unknown-content.js';
 
 /**
@@ -505,3 +505,27 @@ export function validateCreditTransfer(body: unknown): Validation<ValidCreditTra
   };
   return { ok: true, value: valid };
 }
+
+/**
+ * The validator of a message an integrator starts a transaction with: `validate`, and the uetr at
+ * `pointer` a version-4 UUID. ISO 20022 (UUIDv4Identifier) and SWIFT define the UETR so, and every
+ * scheme message carries it; the same messages the scheme originates are validated without this
+ * rule (an RTC credit may carry no UETR and get a derived one). A uetr that is no UUID at all is
+ * already the schema's fault, told once.
+ */
+export function withUetrV4<T>(validate: (body: unknown) => Validation<T>, pointer: string): (body: unknown) => Validation<T> {
+  const path = pointer.split('/').slice(1);
+  return (body) => {
+    const result = validate(body);
+    let uetr: unknown = body;
+    for (const token of path) uetr = isRecord(uetr) ? uetr[token] : undefined;
+    if (typeof uetr !== 'string' || !isUuid(uetr) || isUuidV4(uetr)) return result;
+    const fault = { field: pointer, message: 'must be a version-4 UUID (ISO 20022 UUIDv4Identifier, as SWIFT defines the UETR), e.g. 7c1f3a52-5b9e-4d7a-9f0e-2b8c6d4e1a90' };
+    if (result.ok) return { ok: false, errors: [fault], unlisted: 0 };
+    if (result.errors.some((error) => error.field === pointer)) return result;
+    return result.errors.length < FIELD_ERRORS_MAX ? { ...result, errors: [...result.errors, fault] } : { ...result, unlisted: result.unlisted + 1 };
+  };
+}
+
+/** An integrator's CreditTransfer (POST /transactions/outbound/credit-transfer): its uetr a version-4 UUID. */
+export const validateOutboundCreditTransfer = withUetrV4(validateCreditTransfer, '/transactionIdentifiers/uetr');

@@ -9,9 +9,9 @@ import { simulatorTestValues, type SampleInput, type SimulatorTestValue } from '
 import { defaultDirectoryPath, loadDirectory, type DirectoryEntry } from '../../connectors/simulator/directory.js';
 import { ApiError, type FieldError } from '../../domain/errors.js';
 import { SCHEMES, type SchemeName } from '../../domain/schemes.js';
-import { validateIdentifierDeterminationRequest } from '../../domain/messages/identifier-determination.js';
-import { validateRequestToPay } from '../../domain/messages/request-to-pay.js';
-import { validateCreditTransfer } from '../../domain/messages/validate.js';
+import { validateOutboundIdentifierDeterminationRequest } from '../../domain/messages/identifier-determination.js';
+import { validateOutboundRequestToPay } from '../../domain/messages/request-to-pay.js';
+import { validateOutboundCreditTransfer } from '../../domain/messages/validate.js';
 import { parseJson } from '../../lib/json.js';
 import { newTraceparent } from '../../lib/trace.js';
 import { buildExamples } from '../openapi/examples.js';
@@ -137,11 +137,11 @@ async function sendSample(deps: SampleDeps, integrator: IntegratorConfig, testVa
     let status = 202;
     let body: unknown = null;
     if (message.kind === 'CREDIT_TRANSFER') {
-      const valid = validateCreditTransfer(parsed.value);
+      const valid = validateOutboundCreditTransfer(parsed.value);
       if (!valid.ok) return invalid(valid.errors);
       await acceptCreditTransfer(deps, { integrator, transfer: valid.value, rawBody, trace });
     } else if (message.kind === 'IDENTIFIER_DETERMINATION') {
-      const valid = validateIdentifierDeterminationRequest(parsed.value);
+      const valid = validateOutboundIdentifierDeterminationRequest(parsed.value);
       if (!valid.ok) return invalid(valid.errors);
       const result = await determineIdentifier(deps, { integrator, request: valid.value, rawBody, trace, respondAsync: false });
       if (result.kind === 'answered') {
@@ -149,7 +149,7 @@ async function sendSample(deps: SampleDeps, integrator: IntegratorConfig, testVa
         body = JSON.parse(result.response) as unknown;
       }
     } else {
-      const valid = validateRequestToPay(parsed.value);
+      const valid = validateOutboundRequestToPay(parsed.value);
       if (!valid.ok) return invalid(valid.errors);
       await requestToPay(deps, { integrator, request: valid.value, rawBody, trace });
     }

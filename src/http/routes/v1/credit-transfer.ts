@@ -3,7 +3,7 @@ import { acceptCreditTransfer, type AcceptCreditTransferDeps } from '../../../ap
 import { requestCreditTransferStatus, type StatusRequestDeps } from '../../../app/request-credit-transfer-status.js';
 import { PaymentStatusRequestSchema, validatePaymentStatusRequest, type ValidPaymentStatusRequest } from '../../../domain/messages/payment-status-request.js';
 import { CreditTransferSchema } from '../../../domain/messages/credit-transfer.js';
-import { validateCreditTransfer, type ValidCreditTransfer } from '../../../domain/messages/validate.js';
+import { validateOutboundCreditTransfer, type ValidCreditTransfer } from '../../../domain/messages/validate.js';
 import { assert } from '../../../lib/assert.js';
 import { traceFromHeaders } from '../../../lib/trace.js';
 import { commonErrorResponses, errorResponse } from '../../schemas.js';
@@ -24,7 +24,7 @@ export function creditTransferRoutes(app: FastifyInstance, deps: AcceptCreditTra
         body: CreditTransferSchema,
         response: { 202: { description: 'Accepted for processing', type: 'null' }, ...commonErrorResponses },
       },
-      validatorCompiler: domainValidator(validateCreditTransfer, 'CreditTransfer'),
+      validatorCompiler: domainValidator(validateOutboundCreditTransfer, 'CreditTransfer'),
     },
     async (request, reply) => {
       assert(request.integrator !== null && request.rawBody !== undefined, 'auth and body parsing ran');

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { determineIdentifier, type DetermineIdentifierDeps } from '../../../app/determine-identifier.js';
 import {
   IdentifierDeterminationRequestSchema,
-  validateIdentifierDeterminationRequest,
+  validateOutboundIdentifierDeterminationRequest,
   type ValidIdentifierDetermination,
 } from '../../../domain/messages/identifier-determination.js';
 import { assert } from '../../../lib/assert.js';
@@ -42,7 +42,7 @@ export function identifierDeterminationRoutes(app: FastifyInstance, deps: Determ
             ...commonErrorResponses,
           },
         },
-        validatorCompiler: domainValidator(validateIdentifierDeterminationRequest, 'IdentifierDeterminationRequest'),
+        validatorCompiler: domainValidator(validateOutboundIdentifierDeterminationRequest, 'IdentifierDeterminationRequest'),
       },
       async (request, reply) => {
         assert(request.integrator !== null && request.rawBody !== undefined, 'auth and body parsing ran');

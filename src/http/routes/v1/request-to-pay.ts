@@ -5,7 +5,7 @@ import {
   RequestToPayCancellationSchema,
   RequestToPaySchema,
   RequestToPayStatusRequestSchema,
-  validateRequestToPay,
+  validateOutboundRequestToPay,
   validateRequestToPayCancellation,
   validateRequestToPayStatusRequest,
   type ValidRequestToPay,
@@ -42,7 +42,7 @@ export function requestToPayRoutes(app: FastifyInstance, deps: RequestToPayDeps)
         body: RequestToPaySchema,
         response: { ...accepted('Accepted; status pushes follow'), ...commonErrorResponses },
       },
-      validatorCompiler: domainValidator(validateRequestToPay, 'RequestToPay'),
+      validatorCompiler: domainValidator(validateOutboundRequestToPay, 'RequestToPay'),
     },
     async (request, reply) => {
       assert(request.integrator !== null && request.rawBody !== undefined, 'auth and body parsing ran');
