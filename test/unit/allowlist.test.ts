@@ -24,6 +24,26 @@ void describe('address sets', () => {
     assert.equal(set.contains('198.51.101.20'), false);
   });
 
+  void it('honours a prefix that is not a multiple of 8 bits, to the bit', () => {
+    const v4 = new AddressSet(['10.0.0.0/28', '172.16.0.0/12', '192.0.2.128/25']);
+    for (const inside of ['10.0.0.0', '10.0.0.15', '172.16.0.1', '172.31.255.255', '192.0.2.128', '192.0.2.255']) assert.equal(v4.contains(inside), true, inside);
+    for (const outside of ['10.0.0.16', '10.0.0.200', '172.15.255.255', '172.32.0.0', '192.0.2.127', '192.0.2.1']) assert.equal(v4.contains(outside), false, outside);
+    const v6 = new AddressSet(['fe80::/10', '2001:db8:abc0::/44']);
+    for (const inside of ['fe80::1', 'febf:ffff::1', '2001:db8:abc0::1', '2001:db8:abcf:ffff::1']) assert.equal(v6.contains(inside), true, inside);
+    for (const outside of ['fe00::1', 'fec0::1', 'fe7f::1', '2001:db8:abd0::1', '2001:db8:abb0::1']) assert.equal(v6.contains(outside), false, outside);
+    const mapped = new AddressSet(['::ffff:10.0.0.0/124']);
+    assert.equal(mapped.contains('10.0.0.15'), true, 'an IPv4-mapped block keeps its prefix beyond the 96 mapped bits');
+    assert.equal(mapped.contains('10.0.0.16'), false);
+  });
+
+  void it('takes a /0 block as every address of its family and no other', () => {
+    assert.equal(new AddressSet(['0.0.0.0/0']).contains('203.0.113.9'), true);
+    assert.equal(new AddressSet(['0.0.0.0/0']).contains('2001:db8::1'), false);
+    assert.equal(new AddressSet(['::/0']).contains('2001:db8::1'), true);
+    assert.equal(new AddressSet(['::/0']).contains('203.0.113.9'), false);
+    assert.equal(new AddressSet([]).contains('203.0.113.9'), false, 'an empty list admits nobody');
+  });
+
   void it('never matches something that is not an address', () => {
     assert.equal(set.contains('unknown'), false);
     assert.equal(set.contains(''), false);
