@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AddressSet, isOperationsRoute, parseAddress, resolveClientAddress } from '../../src/http/plugins/allowlist.js';
+import { AddressSet, isAdminRoute, isOperationsRoute, parseAddress, resolveClientAddress } from '../../src/http/plugins/allowlist.js';
 
 void describe('address sets', () => {
   const set = new AddressSet(['10.0.0.0/8', '192.0.2.7/32', '2001:db8::/32', '::ffff:198.51.100.0/120']);
@@ -34,6 +34,16 @@ void describe('address sets', () => {
     const mapped = new AddressSet(['::ffff:10.0.0.0/124']);
     assert.equal(mapped.contains('10.0.0.15'), true, 'an IPv4-mapped block keeps its prefix beyond the 96 mapped bits');
     assert.equal(mapped.contains('10.0.0.16'), false);
+  });
+
+  void it('takes an IPv4-mapped block of /96 as all of IPv4, and a shorter one as an IPv6 block', () => {
+    assert.equal(new AddressSet(['::ffff:0:0/96']).contains('192.0.2.1'), true);
+    assert.equal(new AddressSet(['::ffff:0:0/95']).contains('192.0.2.1'), false);
+    assert.equal(new AddressSet(['::ffff:0:0/95']).contains('::fffe:0:1'), true);
+  });
+
+  void it('reads an address with white space around it', () => {
+    assert.equal(set.contains(' 10.200.3.4 '), true);
   });
 
   void it('takes a /0 block as every address of its family and no other', () => {
@@ -97,6 +107,11 @@ void describe('client address resolution', () => {
     assert.equal(new AddressSet(['0.0.0.0/0', '::/0']).contains(address), false);
   });
 
+  void it('skips empty entries and white space in X-Forwarded-For, and has no address without a peer', () => {
+    assert.equal(resolveClientAddress('127.0.0.1', ' 198.51.100.1 ,203.0.113.9 , ', trusted), '203.0.113.9');
+    assert.equal(resolveClientAddress(undefined, undefined, trusted), '');
+  });
+
   void it('normalises IPv4-mapped and long-form IPv6 peers', () => {
     assert.equal(resolveClientAddress('::ffff:192.0.2.1', undefined, trusted), '192.0.2.1');
     assert.equal(resolveClientAddress('0:0:0:0:0:0:0:1', undefined, trusted), '::1');
@@ -107,5 +122,12 @@ void describe('operations routes', () => {
   void it('exempts health, metrics, the OpenAPI document and the docs tree, nothing else', () => {
     for (const url of ['/health/live', '/health/ready', '/metrics', '/openapi.json', '/docs', '/docs/', '/docs/static/*']) assert.equal(isOperationsRoute(url), true, url);
     for (const url of [undefined, '/api/v1/transactions/outbound/credit-transfer', '/oauth/token', '/docsx', '/health']) assert.equal(isOperationsRoute(url), false, String(url));
+  });
+});
+
+void describe('admin routes', () => {
+  void it('are the admin API and the console, nothing else', () => {
+    for (const url of ['/admin/v1/transactions', '/admin/', '/console', '/console/', '/console/assets/*']) assert.equal(isAdminRoute(url), true, url);
+    for (const url of [undefined, '/admin', '/consoles', '/api/v1/admin/', '/x/console/', '/health/live']) assert.equal(isAdminRoute(url), false, String(url));
   });
 });
