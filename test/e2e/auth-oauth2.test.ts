@@ -514,11 +514,11 @@ void describe('OAuth2 with an external issuer', () => {
     await new Promise((resolve) => jwksServer.close(resolve));
   });
 
-  const sign = (claims: Record<string, unknown>, key: PrivateKey = privateKey, issuer = ISSUER): Promise<string> =>
+  const sign = (claims: Record<string, unknown>, key: PrivateKey = privateKey, issuer = ISSUER, audience = 'regpay'): Promise<string> =>
     new SignJWT(claims)
       .setProtectedHeader({ alg: 'RS256', kid: 'idp-key-1' })
       .setIssuer(issuer)
-      .setAudience('regpay')
+      .setAudience(audience)
       .setIssuedAt()
       .setExpirationTime('5m')
       .sign(key);
@@ -531,11 +531,12 @@ void describe('OAuth2 with an external issuer', () => {
     assert.deepEqual(await response.json(), { integrator: 'bank-a', address: '127.0.0.1' });
   });
 
-  void it('refuses a token signed by another key, from another issuer, or for an unknown client', async () => {
+  void it('refuses a token signed by another key, from another issuer, for another audience, or for an unknown client', async () => {
     const other = await generateKeyPair('RS256');
     for (const accessToken of [
       await sign({ azp: BANK_A.clientId }, other.privateKey),
       await sign({ azp: BANK_A.clientId }, privateKey, 'https://evil.test'),
+      await sign({ azp: BANK_A.clientId }, privateKey, ISSUER, 'another-service'),
       await sign({ azp: 'someone-else' }),
       await sign({ azp: BANK_A.clientId, preferred_username: 'mallory' }),
     ]) {

@@ -86,6 +86,19 @@ void describe('delivering one message over HTTP', () => {
     assert.ok(!verifiesAsStandardWebhook({ ...request, body: request.body.replace('Zoë', 'Zoe') }, WEBHOOK_SECRET), 'a changed body fails');
   });
 
+  void it('signs the exact bytes it sends, however the stored body is written', async () => {
+    const integrator = await integratorConfig('bank-a', receiver.url, { webhookSecret: WEBHOOK_SECRET });
+    const record = await stored(integrator);
+    // Not what JSON.stringify would write: spaces, a newline, an amount with a trailing zero, an escaped character.
+    const body = '{ "amount" : 250.50,\n  "note": "Zo\\u00eb & co", "b": 1, "a": 2 }';
+    assert.notEqual(JSON.stringify(JSON.parse(body)), body);
+    await sender.send({ ...record, body }, integrator);
+    const [request] = receiver.requests;
+    assert.ok(request);
+    assert.equal(request.body, body);
+    assert.ok(verifiesAsStandardWebhook(request, WEBHOOK_SECRET), 'the signature is over the bytes received');
+  });
+
   void it('sends JSON with the webhook id and timestamp but no signature when the integrator has no secret', async () => {
     const integrator = await integratorConfig('bank-a', receiver.url);
     const record = await stored(integrator, 'event');

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { ISO4217_MINOR_UNITS, ISO4217_WITHOUT_MINOR_UNITS } from '../../src/lib/iso4217.js';
-import { currencyDecimals, formatAmount, isActiveCurrency, MINOR_UNITS_MAX, parseAmount, type Money } from '../../src/lib/money.js';
+import { currencyDecimals, currencyProblem, formatAmount, isActiveCurrency, MINOR_UNITS_MAX, parseAmount, type Money } from '../../src/lib/money.js';
 
 function minor(text: string, currency: string): bigint {
   const result = parseAmount(text, currency);
@@ -101,6 +101,14 @@ void describe('parseAmount', () => {
   });
 });
 
+void describe('currencyProblem', () => {
+  void it('finds none in a currency with a minor unit, and names what is wrong with any other code', () => {
+    for (const code of ['ZAR', 'JPY', 'KWD', 'CLF']) assert.equal(currencyProblem(code), undefined, code);
+    assert.equal(currencyProblem('XAU'), 'XAU has no minor unit in ISO 4217 (metal, fund or unit of account) and cannot be used for a payment amount');
+    assert.equal(currencyProblem('ZZZ'), 'ZZZ is not an active ISO 4217 currency code');
+  });
+});
+
 void describe('formatAmount', () => {
   void it('writes exactly the decimals of the currency', () => {
     assert.equal(formatAmount({ currency: 'ZAR', minor: 1000n }), '10.00');
@@ -110,6 +118,8 @@ void describe('formatAmount', () => {
     assert.equal(formatAmount({ currency: 'KWD', minor: 1n }), '0.001');
     assert.equal(formatAmount({ currency: 'CLF', minor: 123456n }), '12.3456');
     assert.equal(formatAmount({ currency: 'USD', minor: -250n }), '-2.50');
+    assert.equal(formatAmount({ currency: 'ZAR', minor: -5n }), '-0.05', 'the sign before the padding zeros');
+    assert.equal(formatAmount({ currency: 'JPY', minor: -7n }), '-7');
   });
 
   void it('refuses, as a bug, Money in a currency without a minor unit', () => {
