@@ -27,6 +27,7 @@ function auth(overrides: Partial<AuthConfig> = {}): AuthConfig {
     verificationKeys: [],
     accessTokenTtlS: 300,
     refreshTokenTtlS: 3_600,
+    refreshTokenReuseIntervalS: 5,
     clockToleranceS: 30,
     revocationPollMs: 1_000,
     failedAuthentications: { burst: 10, perMinute: 10 },

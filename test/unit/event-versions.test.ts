@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { pino } from 'pino';
 import { systemClock, systemIds } from '../../src/adapters/system/system.js';
+import { schemeRulesOf } from '../../src/connectors/registry.js';
 import { acceptCreditTransfer } from '../../src/app/accept-credit-transfer.js';
 import type { IntegratorConfig } from '../../src/config/types.js';
 import { createIsoConnector } from '../../src/connectors/iso20022/connector.js';
@@ -77,7 +78,7 @@ void describe("an event's payload is the cause of the state it announces", () =>
     const rawBody = JSON.stringify(body);
     const valid = validateCreditTransfer(JSON.parse(rawBody));
     assert.ok(valid.ok);
-    await acceptCreditTransfer({ store, clock: systemClock, ids: systemIds }, { integrator, transfer: valid.value, rawBody, trace: { traceparent: newTraceparent(), tracestate: null } });
+    await acceptCreditTransfer({ store, clock: systemClock, ids: systemIds, schemeRules: schemeRulesOf }, { integrator, transfer: valid.value, rawBody, trace: { traceparent: newTraceparent(), tracestate: null } });
     const uetr = body.transactionIdentifiers.uetr;
     await eventually(async () => (await store.findTransaction('bank-a', uetr))?.state === CT.RESPONSE_PENDING, 'the outcome is ready for the integrator');
     const id = (await store.findTransaction('bank-a', uetr))?.id;
