@@ -12,7 +12,7 @@ import { Type } from '@sinclair/typebox';
 import { StringEnum } from '../../domain/messages/common.js';
 import { errorResponse } from '../schemas.js';
 import { timeoutCause } from './admin-timeouts.js';
-import { ADMIN_PREFIX, adminErrors, adminSchema, attemptView, decodeCursor, deliverySummary, encodeCursor, iso, isRecord, parseRfc3339 } from './admin.js';
+import { ADMIN_PREFIX, adminErrors, adminSchema, attemptView, deliverySummary, encodeCursor, iso, isRecord, parseRfc3339, QUERY_TEXT_CHARS_MAX, queryReader } from './admin.js';
 
 /**
  * The operator API for transactions (docs/operations.md, "Finding a transaction"), registered in
@@ -37,7 +37,7 @@ export interface AdminTransactionsDeps {
 
 const LIST_LIMIT_DEFAULT = 50;
 const LIST_LIMIT_MAX = 500;
-const TEXT_CHARS_MAX = 200;
+const TEXT_CHARS_MAX = QUERY_TEXT_CHARS_MAX;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const CODE = /^[A-Z][A-Z0-9_]{0,63}$/;
 const QUERY_KEYS = ['uetr', 'messageId', 'endToEndId', 'integratorId', 'from', 'to', 'state', 'scheme', 'outcome', 'kind', 'direction', 'limit', 'cursor'];
@@ -207,18 +207,7 @@ function json(text: string): unknown {
 
 
 function validateListQuery(query: unknown): Validated<ListQuery> {
-  const input = isRecord(query) ? query : {};
-  const errors: FieldError[] = [];
-  for (const key of Object.keys(input)) {
-    if (!QUERY_KEYS.includes(key)) errors.push({ field: `/${key}`, message: 'is not a known query parameter' });
-  }
-  const text = (key: string, valid: (value: string) => boolean, message: string): string | undefined => {
-    const value = input[key];
-    if (value === undefined) return undefined;
-    if (typeof value === 'string' && value.length > 0 && value.length <= TEXT_CHARS_MAX && valid(value)) return value;
-    errors.push({ field: `/${key}`, message });
-    return undefined;
-  };
+  const { errors, text, oneOf, limit, cursor } = queryReader(query, QUERY_KEYS);
   const any = () => true;
   const uetr = text('uetr', (value) => UUID.test(value.toLowerCase()), 'must be a UUID')?.toLowerCase();
   const messageId = text('messageId', any, `must be a message id (1 to ${TEXT_CHARS_MAX} characters)`);
@@ -235,17 +224,16 @@ function validateListQuery(query: unknown): Validated<ListQuery> {
   if (from !== undefined && to !== undefined && from >= to) errors.push({ field: '/to', message: 'must be later than from' });
   const state = text('state', (value) => CODE.test(value), 'must be a state name, e.g. PAYMENT_AUTH_RESPONSE_DELIVERED');
   const outcome = text('outcome', (value) => CODE.test(value), 'must be an outcome, e.g. APPROVED, REJECTED, PAID or FAILED');
-  const scheme = text('scheme', (value) => (SCHEMES as readonly string[]).includes(value), `must be one of ${SCHEMES.join(', ')}`);
-  const kind = text('kind', (value) => (TRANSACTION_KINDS as readonly string[]).includes(value), `must be one of ${TRANSACTION_KINDS.join(', ')}`) as TransactionKind | undefined;
-  const direction = text('direction', (value) => (DIRECTIONS as readonly string[]).includes(value), `must be one of ${DIRECTIONS.join(', ')}`) as Direction | undefined;
-  const limitText = text('limit', (value) => /^[0-9]{1,4}$/.test(value) && Number(value) >= 1 && Number(value) <= LIST_LIMIT_MAX, `must be an integer from 1 to ${LIST_LIMIT_MAX}`);
-  const cursor = text('cursor', (value) => decodeCursor(value) !== undefined, 'is not a cursor this API returned');
+  const scheme = oneOf('scheme', SCHEMES);
+  const kind = oneOf('kind', TRANSACTION_KINDS);
+  const direction = oneOf('direction', DIRECTIONS);
+  const pageSize = limit(LIST_LIMIT_MAX, LIST_LIMIT_DEFAULT);
+  const before = cursor();
   if (errors.length > 0) return { ok: false, errors };
-  const before = cursor === undefined ? undefined : decodeCursor(cursor);
   return {
     ok: true,
     value: {
-      limit: limitText === undefined ? LIST_LIMIT_DEFAULT : Number(limitText),
+      limit: pageSize,
       ...(uetr === undefined ? {} : { uetr }),
       ...(messageId === undefined ? {} : { messageId }),
       ...(endToEndId === undefined ? {} : { endToEndId }),

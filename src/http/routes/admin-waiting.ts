@@ -1,14 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { DIRECTIONS, directionOf, type Direction } from '../../domain/events.js';
-import type { FieldError } from '../../domain/errors.js';
 import { TRANSACTION_KINDS, type TransactionKind } from '../../domain/kinds.js';
 import { StringEnum } from '../../domain/messages/common.js';
 import { SCHEMES } from '../../domain/schemes.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Store } from '../../ports/store.js';
 import { domainValidator, type Validated } from '../validation.js';
-import { ADMIN_PREFIX, adminErrors, adminSchema, decodeCursor, encodeCursor, iso, isRecord } from './admin.js';
+import { ADMIN_PREFIX, adminErrors, adminSchema, encodeCursor, iso, QUERY_TEXT_CHARS_MAX, queryReader } from './admin.js';
 import { OPEN_STATES } from './admin-reference.js';
 import { summaryView } from './admin-transactions.js';
 
@@ -25,7 +24,6 @@ export interface AdminWaitingDeps {
 
 const LIMIT_DEFAULT = 50;
 const LIMIT_MAX = 500;
-const TEXT_CHARS_MAX = 200;
 const QUERY_KEYS = ['scheme', 'kind', 'direction', 'integratorId', 'state', 'decided', 'limit', 'cursor'];
 const OPEN_STATE_NAMES: ReadonlySet<string> = new Set(OPEN_STATES.flatMap((kind) => kind.states));
 
@@ -54,7 +52,7 @@ export function adminWaitingRoutes(scope: FastifyInstance, deps: AdminWaitingDep
             scheme: Type.Optional(StringEnum(SCHEMES, { description: 'Only of this scheme' })),
             kind: Type.Optional(StringEnum(TRANSACTION_KINDS, { description: 'Only of this kind' })),
             direction: Type.Optional(StringEnum(DIRECTIONS, { description: 'Only INBOUND or OUTBOUND ones' })),
-            integratorId: Type.Optional(Type.String({ maxLength: TEXT_CHARS_MAX, description: 'Only this integrator’s' })),
+            integratorId: Type.Optional(Type.String({ maxLength: QUERY_TEXT_CHARS_MAX, description: 'Only this integrator’s' })),
             state: Type.Optional(Type.String({ description: 'Only in this state (one a machine can leave: GET /admin/v1/states)' })),
             decided: Type.Optional(
               Type.Boolean({ description: 'false: only those with no outcome yet (waiting for an answer: what scheme health counts in flight); true: only those decided whose callback is still due' }),
@@ -85,33 +83,20 @@ export function adminWaitingRoutes(scope: FastifyInstance, deps: AdminWaitingDep
 }
 
 function validateWaitingQuery(query: unknown): Validated<WaitingListQuery> {
-  const input = isRecord(query) ? query : {};
-  const errors: FieldError[] = [];
-  for (const key of Object.keys(input)) {
-    if (!QUERY_KEYS.includes(key)) errors.push({ field: `/${key}`, message: 'is not a known query parameter' });
-  }
-  const text = (key: string, valid: (value: string) => boolean, message: string): string | undefined => {
-    const value = input[key];
-    if (value === undefined) return undefined;
-    if (typeof value === 'string' && value.length > 0 && value.length <= TEXT_CHARS_MAX && valid(value)) return value;
-    errors.push({ field: `/${key}`, message });
-    return undefined;
-  };
-  const oneOf = (values: readonly string[]) => (value: string) => values.includes(value);
-  const scheme = text('scheme', oneOf(SCHEMES), `must be one of ${SCHEMES.join(', ')}`);
-  const kind = text('kind', oneOf(TRANSACTION_KINDS), `must be one of ${TRANSACTION_KINDS.join(', ')}`) as TransactionKind | undefined;
-  const direction = text('direction', oneOf(DIRECTIONS), `must be one of ${DIRECTIONS.join(', ')}`) as Direction | undefined;
-  const integratorId = text('integratorId', () => true, `must be an integrator id (1 to ${TEXT_CHARS_MAX} characters)`);
+  const { errors, text, oneOf, limit, cursor } = queryReader(query, QUERY_KEYS);
+  const scheme = oneOf('scheme', SCHEMES);
+  const kind = oneOf('kind', TRANSACTION_KINDS);
+  const direction = oneOf('direction', DIRECTIONS);
+  const integratorId = text('integratorId', () => true, `must be an integrator id (1 to ${QUERY_TEXT_CHARS_MAX} characters)`);
   const state = text('state', (value) => OPEN_STATE_NAMES.has(value), 'must be a state a transaction can wait in (GET /admin/v1/states: one that is not final)');
   const decidedText = text('decided', (value) => value === 'true' || value === 'false', 'must be true or false');
-  const limitText = text('limit', (value) => /^[0-9]{1,4}$/.test(value) && Number(value) >= 1 && Number(value) <= LIMIT_MAX, `must be an integer from 1 to ${LIMIT_MAX}`);
-  const cursor = text('cursor', (value) => decodeCursor(value) !== undefined, 'is not a cursor this API returned');
+  const pageSize = limit(LIMIT_MAX, LIMIT_DEFAULT);
+  const after = cursor();
   if (errors.length > 0) return { ok: false, errors };
-  const after = cursor === undefined ? undefined : decodeCursor(cursor);
   return {
     ok: true,
     value: {
-      limit: limitText === undefined ? LIMIT_DEFAULT : Number(limitText),
+      limit: pageSize,
       ...(scheme === undefined ? {} : { scheme }),
       ...(kind === undefined ? {} : { kind }),
       ...(direction === undefined ? {} : { direction }),
