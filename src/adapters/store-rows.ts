@@ -168,6 +168,11 @@ export function transactionFromRow(row: TransactionRow): TransactionRecord {
   };
 }
 
+/** The columns of an operator's summary (SummaryRow), of the transactions table aliased `t`, in both stores' SQL. */
+export const SUMMARY_COLUMNS = ['id', 'integrator_id', 'kind', 'uetr', 'scheme', 'message_id', 'end_to_end_id', 'state', 'amount_minor', 'currency', 'created_at', 'updated_at', 'outcome', 'reason_code']
+  .map((column) => `t.${column}`)
+  .join(', ');
+
 export function summaryFromRow(row: SummaryRow): TransactionSummary {
   return { ...identityFromRow(row), endToEndId: row.end_to_end_id, outcome: row.outcome, reasonCode: row.reason_code };
 }

@@ -21,12 +21,9 @@ import {
   type SeriesLatencyRow,
   type WindowCountRow,
 } from '../scheme-health.js';
-import { schemeMessageFromRow, summaryFromRow, type BacklogRow, type DbInteger, type SchemeMessageRow, type SummaryRow } from '../store-rows.js';
+import { schemeMessageFromRow, SUMMARY_COLUMNS, summaryFromRow, type BacklogRow, type DbInteger, type SchemeMessageRow, type SummaryRow } from '../store-rows.js';
 import { named } from './pg-sql.js';
 
-const SUMMARY_COLUMNS = ['id', 'integrator_id', 'kind', 'uetr', 'scheme', 'message_id', 'end_to_end_id', 'state', 'amount_minor', 'currency', 'created_at', 'updated_at', 'outcome', 'reason_code']
-  .map((column) => `t.${column}`)
-  .join(', ');
 
 /**
  * What every search adds to its key ($1, and the integrators $2): the time range and the page

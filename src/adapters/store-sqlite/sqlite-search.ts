@@ -20,13 +20,10 @@ import {
   type SeriesLatencyRow,
   type WindowCountRow,
 } from '../scheme-health.js';
-import { schemeMessageFromRow, summaryFromRow, type BacklogRow, type DbInteger, type SchemeMessageRow, type SummaryRow } from '../store-rows.js';
+import { schemeMessageFromRow, SUMMARY_COLUMNS, summaryFromRow, type BacklogRow, type DbInteger, type SchemeMessageRow, type SummaryRow } from '../store-rows.js';
 import type { Db } from './sqlite-connection.js';
 import { LIMIT_PARAM } from './sqlite-rows.js';
 
-const SUMMARY_COLUMNS = ['id', 'integrator_id', 'kind', 'uetr', 'scheme', 'message_id', 'end_to_end_id', 'state', 'amount_minor', 'currency', 'created_at', 'updated_at', 'outcome', 'reason_code']
-  .map((column) => `t.${column}`)
-  .join(', ');
 
 const IN_INTEGRATORS = `IN (SELECT value FROM json_each(@integrators))`;
 
