@@ -12,7 +12,8 @@ import { Type } from '@sinclair/typebox';
 import { StringEnum } from '../../domain/messages/common.js';
 import { errorResponse } from '../schemas.js';
 import { timeoutCause } from './admin-timeouts.js';
-import { ADMIN_PREFIX, adminErrors, adminSchema, attemptView, deliverySummary, encodeCursor, iso, isRecord, parseRfc3339, QUERY_TEXT_CHARS_MAX, queryReader } from './admin.js';
+import { ADMIN_PREFIX, adminErrors, adminSchema, attemptView, deliverySummary, encodeCursor, iso, isRecord, parseRfc3339 } from './admin.js';
+import { QUERY_TEXT_CHARS_MAX, queryReader } from './admin-query.js';
 
 /**
  * The operator API for transactions (docs/operations.md, "Finding a transaction"), registered in

@@ -7,7 +7,8 @@ import { SCHEMES } from '../../domain/schemes.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Store } from '../../ports/store.js';
 import { domainValidator, type Validated } from '../validation.js';
-import { ADMIN_PREFIX, adminErrors, adminSchema, encodeCursor, iso, QUERY_TEXT_CHARS_MAX, queryReader } from './admin.js';
+import { ADMIN_PREFIX, adminErrors, adminSchema, encodeCursor, iso } from './admin.js';
+import { QUERY_TEXT_CHARS_MAX, queryReader } from './admin-query.js';
 import { OPEN_STATES } from './admin-reference.js';
 import { summaryView } from './admin-transactions.js';
 
