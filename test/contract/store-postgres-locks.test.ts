@@ -89,6 +89,10 @@ void describe('PostgreSQL store: row locks across instances', () => {
     const store = await openStore(database, { onBatchRetried: (reason) => retried.push(reason) });
     const other = new pg.Client({ connectionString: database });
     await other.connect();
+    // PostgreSQL checks for a deadlock in the session whose wait passes deadlock_timeout first, and
+    // aborts that one. On a loaded machine the two waits can start close enough for the other
+    // session to be checked first; a long timeout in it leaves the check to the store's batch.
+    await other.query("SET deadlock_timeout = '30s'");
     try {
       const integrator = await integratorConfig('bank-a', 'http://127.0.0.1:9');
       // Two transactions, each with a message given up on: one replay locks both rows, in id order, in one statement.
@@ -113,7 +117,7 @@ void describe('PostgreSQL store: row locks across instances', () => {
       );
       await other.query(outcome === 'locked' ? 'COMMIT' : 'ROLLBACK');
       assert.equal(await replayed, 2, 'the replay was done in the end');
-      // PostgreSQL aborts the side whose wait passed deadlock_timeout first: the store's batch, which waited first.
+      // PostgreSQL aborts the side whose wait passed deadlock_timeout first: the store's batch.
       assert.equal(outcome, 'locked', 'the store batch was the deadlock victim, not the other session');
       assert.deepEqual(retried, ['deadlock'], 'the aborted batch was run again and reported');
     } finally {

@@ -105,7 +105,7 @@ void describe("an event's payload is the cause of the state it announces", () =>
     return events;
   }
 
-  void it('for an approved transfer: the request is the payload of the states it led to, the scheme answer of the states it led to', async () => {
+  void it('for an approved transfer: the request is the payload of the states it led to, the scheme answer of the states it led to, the outcome callback of the state that queues it', async () => {
     const { id, rawBody } = await answered(undefined);
     const events = await eventsOf(id, rawBody);
     const types = events.map((event) => event.type);
@@ -117,7 +117,9 @@ void describe("an event's payload is the cause of the state it announces", () =>
     const answer = payloadOf(CT.RESPONSE_RECEIVED);
     assert.match(JSON.stringify(answer), /pacs\.002/, 'the scheme answer');
     assert.deepEqual(payloadOf(CT.RESPONSE_ACCEPTED), answer, 'the second state the answer entered carries it too');
-    assert.deepEqual(payloadOf(CT.RESPONSE_PENDING), request, 'the third has no cause of its own: the request');
+    const callback = payloadOf(CT.RESPONSE_PENDING) as { schema?: string; status?: { outcome?: string } } | undefined;
+    assert.equal(callback?.schema, 'PaymentStatusReport', 'the third carries the callback it queues');
+    assert.equal(callback?.status?.outcome, 'APPROVED');
     assert.deepEqual(payloadOf(CT.REQUEST_DELIVERED), request, 'the state before the answer does not carry it');
   });
 
