@@ -145,3 +145,15 @@ export function StateChoice(props: {
     </label>
   );
 }
+
+/** A filter form's buttons: apply what is filled in (the form's submit), or clear every filter. */
+export function FilterActions({ onClear }: { readonly onClear: () => void }) {
+  return (
+    <div class="actions">
+      <button type="submit">Apply filters</button>
+      <button type="button" class="secondary" onClick={onClear}>
+        Clear
+      </button>
+    </div>
+  );
+}

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { query } from '../api';
-import { Choice, Code, DirectionBadge, ErrorLine, LiveToggle, ReasonCode, StateChoice, StatusBadge } from '../components';
+import { Choice, Code, DirectionBadge, ErrorLine, FilterActions, LiveToggle, ReasonCode, StateChoice, StatusBadge } from '../components';
 import { formatAmount, formatTime, inputFromUtc, kindLabel, utcFromInput } from '../format';
 import { useApi, usePoll } from '../hooks';
 import { useReasonTexts, useStates } from '../reference';
@@ -203,19 +203,12 @@ function Filters({ filters, states }: { readonly filters: URLSearchParams; reado
           <input type="datetime-local" step={1} value={values.to} onInput={set('to')} />
         </label>
       </div>
-      <div class="actions">
-        <button type="submit">Apply filters</button>
-        <button
-          type="button"
-          class="secondary"
-          onClick={() => {
-            setValues(EMPTY);
-            location.hash = '#/transactions';
-          }}
-        >
-          Clear
-        </button>
-      </div>
+      <FilterActions
+        onClear={() => {
+          setValues(EMPTY);
+          location.hash = '#/transactions';
+        }}
+      />
     </form>
   );
 }

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { query } from '../api';
-import { Choice, Code, DirectionBadge, ErrorLine, LiveToggle, ReasonCode, StateChoice, StatusBadge } from '../components';
+import { Choice, Code, DirectionBadge, ErrorLine, FilterActions, LiveToggle, ReasonCode, StateChoice, StatusBadge } from '../components';
 import { formatAmount, formatDuration, formatTime, kindLabel } from '../format';
 import { useApi, usePoll } from '../hooks';
 import { useReasonTexts, useStates } from '../reference';
@@ -66,19 +66,12 @@ export function WaitingView({ filters }: { readonly filters: URLSearchParams }) 
             <input value={values.integratorId} onInput={(event) => setValues({ ...values, integratorId: event.currentTarget.value })} placeholder="any" />
           </label>
         </div>
-        <div class="actions">
-          <button type="submit">Apply filters</button>
-          <button
-            type="button"
-            class="secondary"
-            onClick={() => {
-              setValues(EMPTY);
-              location.hash = '#/waiting';
-            }}
-          >
-            Clear
-          </button>
-        </div>
+        <FilterActions
+          onClear={() => {
+            setValues(EMPTY);
+            location.hash = '#/waiting';
+          }}
+        />
       </form>
       <LiveToggle live={live} onChange={setLive} updatedAt={polled.updatedAt} />
       <ErrorLine error={polled.error} />
