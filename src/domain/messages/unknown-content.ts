@@ -21,10 +21,10 @@ import { escapePointerToken } from '../../lib/json-pointer.js';
  */
 
 /*
- * The bounds are generous: some content the schemas leave open is read by the connectors (the
- * details of a regulatory reporting entry, the references of structured remittance), and the
- * largest message whose every such part is full (test/unit/message-bounds.test.ts) carries about
- * 320 values and 18 KB of it, nested 3 levels at most.
+ * Some content the schemas leave open is read by the connectors (the details of a regulatory
+ * reporting entry, the references of structured remittance): the bounds must admit the largest
+ * message whose every such part is full (test/unit/message-bounds.test.ts holds them to it;
+ * docs/security.md gives the margin).
  */
 /** Values (members and list items, at any depth) of a message's unknown content, all together. */
 export const UNKNOWN_VALUES_MAX = 1_024;
