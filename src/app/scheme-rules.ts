@@ -1,11 +1,11 @@
+import { schemeLimits } from '../config/limits.js';
 import type { IntegratorConfig } from '../config/types.js';
 import { ApiError } from '../domain/errors.js';
 import type { ValidIdentifierDetermination } from '../domain/messages/identifier-determination.js';
 import type { ValidRequestToPay } from '../domain/messages/request-to-pay.js';
 import type { ValidCreditTransfer } from '../domain/messages/validate.js';
 import type { SchemeName } from '../domain/schemes.js';
-import { currencyDecimals, parseAmount } from '../lib/money.js';
-import type { SchemeLimits, SchemeRuleOutcome, SchemeRules } from '../ports/scheme.js';
+import type { SchemeRuleOutcome, SchemeRules } from '../ports/scheme.js';
 import type { Store } from '../ports/store.js';
 
 /**
@@ -30,7 +30,7 @@ export async function checkCreditTransferAtIntake(deps: SchemeRulesDeps, integra
   if (rules === undefined) return;
   const outcome = rules.check(
     { ...UNACCEPTED, integratorId: integrator.id, scheme: transfer.scheme, uetr: transfer.uetr, message: transfer.message, amount: transfer.settlementAmount },
-    limitsOf(integrator, transfer.scheme, transfer.settlementAmount.currency),
+    schemeLimits(integrator, transfer.scheme, transfer.settlementAmount.currency),
   );
   await refuseUnlessOkOrRetry(deps, integrator, transfer.messageId, outcome, transfer.scheme, 'CreditTransfer');
 }
@@ -75,12 +75,4 @@ async function refuseUnlessOkOrRetry(
   throw new ApiError('SCHEME_REFUSES', `${scheme} refuses this ${messageName}: ${outcome.reasonText} (${outcome.reasonCode})`, [
     { field: outcome.field ?? '', message: `${scheme} refuses it: ${outcome.reasonText} (${outcome.reasonCode})` },
   ]);
-}
-
-/** The integrator's configured maximum for the scheme, in minor units of the transfer's currency (as the engine reads it). */
-function limitsOf(integrator: IntegratorConfig, scheme: SchemeName, currency: string): SchemeLimits {
-  const max = integrator.limits.amountMax[scheme];
-  if (max === undefined || currencyDecimals(currency) === undefined) return {};
-  const parsed = parseAmount(max, currency);
-  return parsed.ok ? { amountMaxMinor: parsed.money.minor } : {};
 }

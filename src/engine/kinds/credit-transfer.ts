@@ -1,12 +1,11 @@
 import { REQUEST_TO_PAY_LINK } from '../../domain/machines/inbound-request-to-pay.js';
-import type { IntegratorConfig } from '../../config/types.js';
+import { schemeLimits } from '../../config/limits.js';
 import { CALLBACK_PATHS } from '../../domain/callback-paths.js';
 import { CREDIT_TRANSFER_MACHINE, CT, decide, type Command, type CtData, type CtInput, type CtState } from '../../domain/machines/credit-transfer.js';
 import type { CreditTransfer } from '../../domain/messages/credit-transfer.js';
 import { paymentStatusReportJson } from '../../domain/messages/payment-status-report.js';
-import { currencyDecimals, parseAmount } from '../../lib/money.js';
-import type { OutboundTransfer, SchemeLimits } from '../../ports/scheme.js';
-import type { NewOutboxMessage, TransactionRecord } from '../../ports/store.js';
+import type { OutboundTransfer } from '../../ports/scheme.js';
+import type { NewOutboxMessage } from '../../ports/store.js';
 import { amountOf, callbackMessage, callbackRowInput, carrying, outboundOf, sentInput, stateIn, type DriverEnv, type EngineInput, type KindContext, type KindDecision, type KindDriver } from './kind.js';
 
 /** The engine's side of an outbound credit transfer: the machine of domain/machines/credit-transfer.ts. */
@@ -81,7 +80,7 @@ function machineInput(context: KindContext, state: CtState, data: CtData, input:
   switch (input.type) {
     case 'tick': {
       if (state === CT.RECEIVED) {
-        return { type: 'tick', rules: context.connector.check(outboundTransfer(context), limitsOf(context.integrator, context.transaction)) };
+        return { type: 'tick', rules: context.connector.check(outboundTransfer(context), schemeLimits(context.integrator, context.transaction.scheme, context.transaction.currency)) };
       }
       return { type: 'tick' };
     }
@@ -119,12 +118,4 @@ function outboundTransfer(context: KindContext): OutboundTransfer {
     amount: amountOf(transaction),
     ...(data.determination === undefined ? {} : { resolvedAccount: data.determination.account }),
   };
-}
-
-/** The integrator's configured maximum for the scheme, in minor units of the transfer's currency. */
-function limitsOf(integrator: IntegratorConfig, transaction: TransactionRecord): SchemeLimits {
-  const max = integrator.limits.amountMax[transaction.scheme];
-  if (max === undefined || transaction.currency === null || currencyDecimals(transaction.currency) === undefined) return {};
-  const parsed = parseAmount(max, transaction.currency);
-  return parsed.ok ? { amountMaxMinor: parsed.money.minor } : {};
 }
