@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { acceptCreditTransfer } from '../src/app/accept-credit-transfer.js';
 import { determineIdentifier } from '../src/app/determine-identifier.js';
 import { requestCreditTransferStatus } from '../src/app/request-credit-transfer-status.js';
@@ -16,8 +15,8 @@ import { validatePaymentStatusRequest } from '../src/domain/messages/payment-sta
 import { validateRequestToPay, validateRequestToPayCancellation, validateRequestToPayStatusRequest } from '../src/domain/messages/request-to-pay.js';
 import { validateCreditTransfer } from '../src/domain/messages/validate.js';
 import { parseJson } from '../src/lib/json.js';
-import { openSqliteStore } from '../src/adapters/store-sqlite/sqlite-store.js';
-import type { Store, TransactionRecord } from '../src/ports/store.js';
+import type { Store } from '../src/ports/store.js';
+import { sqliteInspector, type TransactionView } from './inspect.js';
 import { NO_INTEGRATOR_FAULTS, SimIntegrators, type IntegratorFaults } from './integrator.js';
 import { NO_SCHEME_FAULTS, SimOperator, type SchemeFaults } from './operator.js';
 import { Random } from './random.js';
@@ -140,8 +139,6 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
     ...(options.wrapStore === undefined ? {} : { wrapStore: options.wrapStore }),
     touched: (id) => touched.add(id),
   };
-  const checker = await openSqliteStore(file, { writerThread: 'main' });
-  const db = new Database(file, { readonly: true });
   const integratorConfigs = new Map<string, IntegratorConfig>(config.integrators.map((integrator) => [integrator.id, integrator]));
   const clients = new Map<string, Client>();
   const stats: Record<string, number> = { crashes: 0, clockJumps: 0, operatorRestarts: 0, requests: 0, refusedWhileDown: 0, expiryRaces: 0 };
@@ -150,6 +147,7 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
   let violation: Violation | undefined;
   let incarnation = 1;
   let live: ServiceProcess | undefined = await ServiceProcess.start(world, incarnation, true);
+  const inspector = sqliteInspector(file);
   const dead: ServiceProcess[] = [];
 
   /** A violation found inside a callback of the service: kept, and the run stops at the end of the step. */
@@ -315,12 +313,23 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
   };
 
   // --- invariants ---
-  const clientOf = (transaction: TransactionRecord): Client | undefined => {
+  const clientOf = (transaction: TransactionView): Client | undefined => {
     const client = clients.get(transaction.uetr);
     return client !== undefined && client.kind === transaction.kind && client.integrator.id === transaction.integratorId ? client : undefined;
   };
+  /** What the checks after earlier steps already proved of a transaction's history. */
+  interface Checked {
+    /** The transaction's version when its history was last read. */
+    readVersion: number;
+    /** The last history row's version and state. */
+    version: number;
+    from: string | undefined;
+    entered: number;
+    readonly states: Set<string>;
+  }
+  const checked = new Map<string, Checked>();
   const checkTransaction = async (id: string, final: boolean): Promise<void> => {
-    const transaction = await checker.getTransaction(id);
+    const transaction = await inspector.transaction(id);
     if (transaction === undefined) return;
     const keys = [transaction.uetr];
     const client = clientOf(transaction);
@@ -328,26 +337,33 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
     client!.transactionId = id;
     // Money: the amount accepted is the amount stored and the amount the scheme got.
     if (client!.amountMinor !== transaction.amountMinor) fail(id, `amount stored ${transaction.amountMinor} differs from the amount sent ${client!.amountMinor}`, keys);
-    // History: a legal path of the machine from its first state to the current one, versions 1..n.
+    // History: a legal path of the machine from its first state to the current one, versions increasing.
+    // After a step only the rows added since the last check are read; at the end the whole history.
     const machine = MACHINES.get(transaction.kind)!;
-    const history = await checker.history(id);
-    let from: string | undefined;
-    history.forEach((row, index) => {
-      // A change that enters no state moves the version without a history row: versions only increase.
-      const before = history[index - 1]?.version ?? 0;
-      if (index === 0 ? row.version !== 1 : row.version <= before) fail(id, `history version ${row.version} after ${before}`, keys);
-      if (from === undefined) {
-        if (row.toState !== machine.initialState) fail(id, `history starts at ${row.toState}, not ${machine.initialState}`, keys);
-      } else if (!(machine.transitions[from] ?? []).includes(row.toState)) fail(id, `history has the illegal transition ${from} -> ${row.toState}`, keys);
-      if (row.fromState !== (from ?? null)) fail(id, `history row v${row.version} says it left ${row.fromState}, the row before entered ${from}`, keys);
-      from = row.toState;
-    });
-    const last = history.at(-1)?.version ?? 0;
-    if (from !== transaction.state || last > transaction.version) fail(id, `history ends at ${from} v${last}, the transaction is ${transaction.state} v${transaction.version}`, keys);
-    const states = new Set(history.map((row) => row.toState));
-    const data = transaction.data as Record<string, unknown>;
+    let seen = final ? undefined : checked.get(id);
+    if (seen === undefined) seen = { readVersion: 0, version: 0, from: undefined, entered: 0, states: new Set() };
+    checked.set(id, seen);
+    if (seen.readVersion !== transaction.version) {
+      for (const row of await inspector.historyAfter(id, seen.version)) {
+        // A change that enters no state moves the version without a history row: versions only increase.
+        const before = seen.version;
+        const from = seen.from;
+        if (from === undefined ? row.version !== 1 : row.version <= before) fail(id, `history version ${row.version} after ${before}`, keys);
+        if (from === undefined) {
+          if (row.toState !== machine.initialState) fail(id, `history starts at ${row.toState}, not ${machine.initialState}`, keys);
+        } else if (!(machine.transitions[from] ?? []).includes(row.toState)) fail(id, `history has the illegal transition ${from} -> ${row.toState}`, keys);
+        if (row.fromState !== (from ?? null)) fail(id, `history row v${row.version} says it left ${row.fromState}, the row before entered ${from}`, keys);
+        seen.version = row.version;
+        seen.from = row.toState;
+        seen.entered += 1;
+        seen.states.add(row.toState);
+      }
+      seen.readVersion = transaction.version;
+    }
+    if (seen.from !== transaction.state || seen.version > transaction.version) fail(id, `history ends at ${seen.from} v${seen.version}, the transaction is ${transaction.state} v${transaction.version}`, keys);
+    const states = seen.states;
     if (transaction.kind === 'CREDIT_TRANSFER') {
-      const verdict = (data.verdict as { outcome?: string } | undefined)?.outcome;
+      const verdict = (parseData(transaction.data).verdict as { outcome?: string } | undefined)?.outcome;
       const given = operator.transfers.get(id);
       if (given !== undefined && given.amountMinor !== transaction.amountMinor) fail(id, `the scheme got amount ${given.amountMinor}, the transfer is ${transaction.amountMinor}`, keys);
       if (given !== undefined && given.uetr !== transaction.uetr) fail(id, `the scheme got uetr ${given.uetr} for transaction ${transaction.uetr}`, keys);
@@ -364,34 +380,29 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
       if (final && states.has('REQUEST_TO_PAY_STATUS_EXPIRED') && given?.final === 'PAID') stats.expiryRaces = (stats.expiryRaces ?? 0) + 1;
     }
     if (transaction.kind === 'IDENTIFIER_DETERMINATION') {
-      const response = data.response as string | undefined;
+      const response = parseData(transaction.data).response as string | undefined;
       for (const answer of client!.answers) if (answer !== response) fail(id, 'a sync lookup was answered otherwise than the stored answer', keys);
       const given = operator.lookups.get(id);
       if (response !== undefined && given !== undefined && given.outcome === 'SUCCESSFUL' && !response.includes(given.account) && !response.includes('TIMEOUT') && response.includes('SUCCESSFUL')) fail(id, 'the stored answer names another account than the scheme', keys);
     }
     // One event per state entered (the first one's at intake), for an integrator that takes events.
-    const outbox = await checker.outbox(id);
+    const outbox = await inspector.outbox(id);
     const events = outbox.filter((row) => row.channel === 'event').length;
-    if (integratorConfigs.get(transaction.integratorId)?.events === true && events !== history.length) fail(id, `${history.length} states entered, ${events} events queued`, keys);
+    if (integratorConfigs.get(transaction.integratorId)?.events === true && events !== seen.entered) fail(id, `${seen.entered} states entered, ${events} events queued`, keys);
     // Callbacks and events: what the integrator processed, in order, each change at most once acknowledged.
     for (const channel of ['callback', 'event'] as const) {
-      const seen = integrators.order.get(`${id} ${channel}`) ?? [];
-      for (let i = 1; i < seen.length; i += 1) if (seen[i]!.seq < seen[i - 1]!.seq) fail(id, `${channel}s reached the integrator out of order (seq ${seen[i - 1]!.seq} then ${seen[i]!.seq})`, keys);
+      const seenByIntegrator = integrators.order.get(`${id} ${channel}`) ?? [];
+      for (let i = 1; i < seenByIntegrator.length; i += 1) if (seenByIntegrator[i]!.seq < seenByIntegrator[i - 1]!.seq) fail(id, `${channel}s reached the integrator out of order (seq ${seenByIntegrator[i - 1]!.seq} then ${seenByIntegrator[i]!.seq})`, keys);
     }
     for (const row of outbox) {
-      const receipt = integrators.receipts.get(row.id);
-      if (row.status === 'DELIVERED' && receipt === undefined) fail(id, `${row.channel} ${row.id} is DELIVERED but the integrator never had it`, keys);
-      if (row.channel === 'callback' && row.body.includes('"outcome"')) {
+      if (row.status === 'DELIVERED' && !integrators.receipts.has(row.id)) fail(id, `${row.channel} ${row.id} is DELIVERED but the integrator never had it`, keys);
+      if (row.body !== null && row.body.includes('"outcome"')) {
         const outcome = /"outcome":"([A-Z]+)"/.exec(row.body)?.[1];
         const given = operator.transfers.get(id);
         if (outcome === 'APPROVED' && given?.status !== 'ACCEPTED') fail(id, `a callback says APPROVED, the scheme said ${given?.status ?? 'nothing'}`, keys);
         if (outcome === 'REJECTED' && given?.status !== 'REJECTED') fail(id, `a callback says REJECTED, the scheme said ${given?.status ?? 'nothing'}`, keys);
       }
-      if (final) {
-        if (row.channel === 'callback' && row.status === 'PENDING') fail(id, `callback ${row.id} still PENDING at the end`, keys);
-        const attempts = await checker.deliveryAttempts(row.id);
-        if (attempts.filter((attempt) => attempt.delivered).length > 1) fail(id, `${row.channel} ${row.id} recorded as delivered twice`, keys);
-      }
+      if (final && row.channel === 'callback' && row.status === 'PENDING') fail(id, `callback ${row.id} still PENDING at the end`, keys);
     }
     if (final) {
       const finished = FINAL_STATES.get(transaction.kind)?.has(transaction.state) === true;
@@ -401,21 +412,18 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
   };
   const checkEnd = async (): Promise<void> => {
     for (const client of clients.values()) {
-      const transaction = await checker.findTransaction(client.integrator.id, client.uetr, client.kind);
+      const transaction = await inspector.findTransaction(client.integrator.id, client.uetr, client.kind);
       if (client.accepted && transaction === undefined) fail(undefined, `${client.kind} ${client.uetr} was accepted and is lost`, [client.uetr]);
       if (transaction !== undefined && transaction.messageId !== client.messageId) fail(transaction.id, `${client.uetr} stored under message ${transaction.messageId}, sent as ${client.messageId}`, [client.uetr]);
       if (transaction !== undefined) await checkTransaction(transaction.id, true);
     }
+    for (const outboxId of await inspector.deliveredTwice()) fail(undefined, `outbox row ${outboxId} recorded as delivered twice`);
   };
+  const allFinal = async (): Promise<boolean> => (await inspector.stateCounts()).every((row) => FINAL_STATES.get(row.kind)?.has(row.state) === true);
 
   // --- the run ---
-  const nextDue = db.prepare(
-    `SELECT MIN(t) FROM (SELECT MIN(due_at) AS t FROM transactions WHERE due_at IS NOT NULL UNION ALL SELECT MIN(next_attempt_at) FROM outbox WHERE status = 'PENDING')`,
-  ).pluck();
-  const unsettled = db.prepare(`SELECT COUNT(*) FROM outbox WHERE status = 'PENDING'`).pluck();
   const drainLimit = arrivalsEnd + 4 * 86_400_000;
   // The drain also ends once nothing has moved for 6 simulated hours (a stuck transaction is then reported).
-  const progress = db.prepare(`SELECT (SELECT COUNT(*) FROM state_history) + (SELECT COUNT(*) FROM outbox WHERE status <> 'PENDING')`).pluck();
   let lastProgress = -1;
   let lastProgressAt = 0;
   let draining = false;
@@ -437,21 +445,21 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
           step += 1;
           continue;
         }
-        if (step % 50 === 0 && (unsettled.get() as number) === 0 && allFinal()) break;
+        if (step % 50 === 0 && (await inspector.pendingOutbox()) === 0 && (await allFinal())) break;
         if (scheduler.now() > drainLimit) break;
         if (step % 50 === 0) {
-          const moved = Number(progress.get());
+          const moved = await inspector.progress();
           if (moved !== lastProgress) {
             lastProgress = moved;
             lastProgressAt = scheduler.now();
           } else if (scheduler.now() - lastProgressAt > 6 * 3_600_000) break;
         }
         // Idle but for the service's polls: jump to the next thing due in the store.
-        const world = scheduler.nextWorldAt();
-        const due = nextDue.get() as number | bigint | null;
-        const dueAt = due === null ? undefined : Number(due);
-        const target = Math.min(world ?? Infinity, dueAt ?? Infinity);
-        if (Number.isFinite(target) && target > scheduler.now() + 5_000) scheduler.jump(target - scheduler.now() - 1_000);
+        const world = scheduler.nextWorldAt() ?? Infinity;
+        if (world > scheduler.now() + 5_000) {
+          const target = Math.min(world, (await inspector.nextDue()) ?? Infinity);
+          if (Number.isFinite(target) && target > scheduler.now() + 5_000) scheduler.jump(target - scheduler.now() - 1_000);
+        }
       } else {
         stepFaults();
       }
@@ -463,24 +471,22 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
   } catch (error) {
     if (!(error instanceof Stop)) throw error;
   }
-  const final = db.prepare('SELECT id, state, version FROM transactions ORDER BY id').all() as { id: string; state: string; version: number }[];
+  const final = await inspector.finalStates();
   for (const row of final) hash.update(`${row.id} ${row.state} ${row.version}\n`);
   // The last process ends as a crash does: in-flight work waits on simulated time, which no longer passes.
   live?.crash();
   if (live !== undefined) dead.push(live);
   for (const process of dead) await process.bury().catch(() => undefined);
-  db.close();
-  await checker.close();
+  await inspector.close();
   removeDatabase(file);
   stats.transactions = final.length;
   stats.schemeAnswers = operator.answersSent;
   stats.deliveryAttempts = integrators.attempts;
   return { seed: options.seed, violation, traceHash: hash.digest('hex'), steps: step, simulatedMs: scheduler.now() - START, stats };
+}
 
-  function allFinal(): boolean {
-    const rows = db.prepare('SELECT kind, state FROM transactions').all() as { kind: TransactionKind; state: string }[];
-    return rows.every((row) => FINAL_STATES.get(row.kind)?.has(row.state) === true);
-  }
+function parseData(text: string): Record<string, unknown> {
+  return JSON.parse(text) as Record<string, unknown>;
 }
 
 async function simConfig(): Promise<Config> {

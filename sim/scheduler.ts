@@ -17,10 +17,67 @@ interface Entry {
   cancelled: boolean;
 }
 
+/** A binary heap of entries by (due time, insertion order). */
+class Queue {
+  readonly #heap: Entry[] = [];
+
+  get size(): number {
+    return this.#heap.length;
+  }
+
+  /** The first live entry, dropping cancelled ones from the top. */
+  peek(): Entry | undefined {
+    while (this.#heap[0]?.cancelled === true) this.pop();
+    return this.#heap[0];
+  }
+
+  entries(): readonly Entry[] {
+    return this.#heap;
+  }
+
+  push(entry: Entry): void {
+    const heap = this.#heap;
+    heap.push(entry);
+    let i = heap.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!less(heap[i]!, heap[parent]!)) break;
+      [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+      i = parent;
+    }
+  }
+
+  pop(): Entry | undefined {
+    const heap = this.#heap;
+    const top = heap[0];
+    const last = heap.pop();
+    if (top === undefined || last === undefined || heap.length === 0) return top;
+    heap[0] = last;
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let smallest = i;
+      if (left < heap.length && less(heap[left]!, heap[smallest]!)) smallest = left;
+      if (right < heap.length && less(heap[right]!, heap[smallest]!)) smallest = right;
+      if (smallest === i) break;
+      [heap[i], heap[smallest]] = [heap[smallest]!, heap[i]!];
+      i = smallest;
+    }
+    return top;
+  }
+}
+
+function less(a: Entry, b: Entry): boolean {
+  return a.at < b.at || (a.at === b.at && a.seq < b.seq);
+}
+
 export class Scheduler implements Clock {
   #now: number;
   #seq = 0;
-  readonly #heap: Entry[] = [];
+  /** The world's entries and the service's timers, apart: the drain asks when the world next acts. */
+  readonly #world = new Queue();
+  readonly #service = new Queue();
 
   constructor(start: number) {
     this.#now = start;
@@ -37,7 +94,7 @@ export class Scheduler implements Clock {
 
   at(at: number, run: () => void, owner = 0): Entry {
     const entry: Entry = { at: Math.max(at, this.#now), seq: this.#seq++, run, owner, cancelled: false };
-    this.#push(entry);
+    (owner === 0 ? this.#world : this.#service).push(entry);
     return entry;
   }
 
@@ -56,66 +113,28 @@ export class Scheduler implements Clock {
   }
 
   cancelOwner(owner: number): void {
-    for (const entry of this.#heap) if (entry.owner === owner) entry.cancelled = true;
+    for (const entry of this.#service.entries()) if (entry.owner === owner) entry.cancelled = true;
   }
 
   /** Due time of the next live entry that is not a timer of the service, if any. */
   nextWorldAt(): number | undefined {
-    let best: number | undefined;
-    for (const entry of this.#heap) if (!entry.cancelled && entry.owner === 0 && (best === undefined || entry.at < best)) best = entry.at;
-    return best;
+    return this.#world.peek()?.at;
   }
 
   get size(): number {
-    return this.#heap.length;
+    return this.#world.size + this.#service.size;
   }
 
   /** Take the next live entry, move the clock to its time (never backwards), and run it. False when none is left. */
   step(): boolean {
-    for (;;) {
-      const entry = this.#pop();
-      if (entry === undefined) return false;
-      if (entry.cancelled) continue;
-      if (entry.at > this.#now) this.#now = entry.at;
-      entry.run();
-      return true;
-    }
-  }
-
-  #less(a: Entry, b: Entry): boolean {
-    return a.at < b.at || (a.at === b.at && a.seq < b.seq);
-  }
-
-  #push(entry: Entry): void {
-    const heap = this.#heap;
-    heap.push(entry);
-    let i = heap.length - 1;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!this.#less(heap[i]!, heap[parent]!)) break;
-      [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
-      i = parent;
-    }
-  }
-
-  #pop(): Entry | undefined {
-    const heap = this.#heap;
-    const top = heap[0];
-    const last = heap.pop();
-    if (top === undefined || last === undefined || heap.length === 0) return top;
-    heap[0] = last;
-    let i = 0;
-    for (;;) {
-      const left = 2 * i + 1;
-      const right = left + 1;
-      let smallest = i;
-      if (left < heap.length && this.#less(heap[left]!, heap[smallest]!)) smallest = left;
-      if (right < heap.length && this.#less(heap[right]!, heap[smallest]!)) smallest = right;
-      if (smallest === i) break;
-      [heap[i], heap[smallest]] = [heap[smallest]!, heap[i]!];
-      i = smallest;
-    }
-    return top;
+    const world = this.#world.peek();
+    const service = this.#service.peek();
+    const queue = world === undefined ? this.#service : service === undefined || less(world, service) ? this.#world : this.#service;
+    const entry = queue.pop();
+    if (entry === undefined) return false;
+    if (entry.at > this.#now) this.#now = entry.at;
+    entry.run();
+    return true;
   }
 }
 

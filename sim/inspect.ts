@@ -1,0 +1,124 @@
+import Database from 'better-sqlite3';
+import type { TransactionKind } from '../src/domain/kinds.js';
+
+/** A transaction as the invariants read it: the columns they compare, `data` unparsed. */
+export interface TransactionView {
+  readonly id: string;
+  readonly kind: TransactionKind;
+  readonly integratorId: string;
+  readonly uetr: string;
+  readonly messageId: string;
+  readonly state: string;
+  readonly version: number;
+  readonly amountMinor: bigint | null;
+  readonly dueAt: number | null;
+  readonly data: string;
+}
+
+export interface HistoryView {
+  readonly version: number;
+  readonly fromState: string | null;
+  readonly toState: string;
+}
+
+/** An outbox row; `body` only for callbacks (the invariants read outcomes from callbacks alone). */
+export interface OutboxView {
+  readonly id: string;
+  readonly channel: 'event' | 'callback';
+  readonly status: 'PENDING' | 'DELIVERED' | 'UNDELIVERED';
+  readonly body: string | null;
+}
+
+/**
+ * The invariants' read-only view of the service's database, beside the service's own store:
+ * a separate connection, reading only committed rows, never through the store port (so a bug
+ * injected into the port cannot hide from it). Reads the few columns the checks compare.
+ */
+export interface Inspector {
+  transaction(id: string): Promise<TransactionView | undefined>;
+  findTransaction(integratorId: string, uetr: string, kind: TransactionKind): Promise<TransactionView | undefined>;
+  /** History rows with a version above `after`, in version order. */
+  historyAfter(id: string, after: number): Promise<HistoryView[]>;
+  outbox(id: string): Promise<OutboxView[]>;
+  /** Outbox ids recorded as delivered more than once. */
+  deliveredTwice(): Promise<string[]>;
+  /** The earliest time a transaction timer or a pending outbox row is due. */
+  nextDue(): Promise<number | undefined>;
+  pendingOutbox(): Promise<number>;
+  /** A number that grows whenever a state is entered or a delivery attempted (the drain's progress). */
+  progress(): Promise<number>;
+  /** How many transactions are in each (kind, state). */
+  stateCounts(): Promise<{ kind: TransactionKind; state: string; count: number }[]>;
+  /** Every transaction's id, state and version, in id order (the end of the trace hash). */
+  finalStates(): Promise<{ id: string; state: string; version: number }[]>;
+  close(): Promise<void>;
+}
+
+interface TransactionRow {
+  id: string;
+  kind: TransactionKind;
+  integrator_id: string;
+  uetr: string;
+  message_id: string;
+  state: string;
+  version: number;
+  amount_minor: bigint | null;
+  due_at: bigint | null;
+  data: string;
+}
+
+const TRANSACTION_COLUMNS = 'id, kind, integrator_id, uetr, message_id, state, version, amount_minor, due_at, data';
+
+function transactionView(row: TransactionRow | undefined): TransactionView | undefined {
+  if (row === undefined) return undefined;
+  return {
+    id: row.id,
+    kind: row.kind,
+    integratorId: row.integrator_id,
+    uetr: row.uetr,
+    messageId: row.message_id,
+    state: row.state,
+    version: Number(row.version),
+    amountMinor: row.amount_minor === null ? null : BigInt(row.amount_minor),
+    dueAt: row.due_at === null ? null : Number(row.due_at),
+    data: row.data,
+  };
+}
+
+/** The inspector of an SQLite store file: synchronous prepared statements on a read-only connection. */
+export function sqliteInspector(file: string): Inspector {
+  const db = new Database(file, { readonly: true });
+  db.defaultSafeIntegers(true);
+  const transaction = db.prepare(`SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE id = ?`);
+  const find = db.prepare(`SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE integrator_id = ? AND uetr = ? AND kind = ?`);
+  const history = db.prepare('SELECT version, from_state AS fromState, to_state AS toState FROM state_history WHERE transaction_id = ? AND version > ? ORDER BY version');
+  const outbox = db.prepare(`SELECT id, channel, status, CASE WHEN channel = 'callback' THEN body END AS body FROM outbox WHERE transaction_id = ? ORDER BY seq`);
+  const twice = db.prepare('SELECT outbox_id FROM delivery_attempts WHERE delivered = 1 GROUP BY outbox_id HAVING COUNT(*) > 1').pluck();
+  // No index serves MIN(due_at) alone (the store's index orders by the claimable time): a scan, taken only when the run is idle.
+  const nextDue = db.prepare(`SELECT MIN(t) FROM (SELECT MIN(due_at) AS t FROM transactions WHERE due_at IS NOT NULL UNION ALL SELECT MIN(next_attempt_at) FROM outbox WHERE status = 'PENDING')`).pluck();
+  const pending = db.prepare(`SELECT COUNT(*) FROM outbox WHERE status = 'PENDING'`).pluck();
+  // Both tables only grow: their largest rowid moves whenever a row is added.
+  const progress = db.prepare('SELECT (SELECT COALESCE(MAX(rowid), 0) FROM state_history) + (SELECT COALESCE(MAX(id), 0) FROM delivery_attempts)').pluck();
+  const counts = db.prepare('SELECT kind, state, COUNT(*) AS count FROM transactions GROUP BY kind, state');
+  const finals = db.prepare('SELECT id, state, version FROM transactions ORDER BY id');
+  const number = (value: unknown): number => Number(value);
+  return {
+    transaction: (id) => Promise.resolve(transactionView(transaction.get(id) as TransactionRow | undefined)),
+    findTransaction: (integratorId, uetr, kind) => Promise.resolve(transactionView(find.get(integratorId, uetr, kind) as TransactionRow | undefined)),
+    historyAfter: (id, after) => Promise.resolve((history.all(id, after) as { version: bigint; fromState: string | null; toState: string }[]).map((row) => ({ ...row, version: Number(row.version) }))),
+    outbox: (id) => Promise.resolve(outbox.all(id) as OutboxView[]),
+    deliveredTwice: () => Promise.resolve(twice.all() as string[]),
+    nextDue: () => {
+      const due = nextDue.get() as bigint | null;
+      return Promise.resolve(due === null ? undefined : Number(due));
+    },
+    pendingOutbox: () => Promise.resolve(number(pending.get())),
+    progress: () => Promise.resolve(number(progress.get())),
+    stateCounts: () => Promise.resolve((counts.all() as { kind: TransactionKind; state: string; count: bigint }[]).map((row) => ({ ...row, count: Number(row.count) }))),
+    finalStates: () => Promise.resolve((finals.all() as { id: string; state: string; version: bigint }[]).map((row) => ({ ...row, version: Number(row.version) }))),
+    close: () => {
+      db.close();
+      return Promise.resolve();
+    },
+  };
+}
