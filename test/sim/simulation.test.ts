@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Store, StateChange } from '../../src/ports/store.js';
+import type { DeliveryAttempt, Store, StateChange } from '../../src/ports/store.js';
 import { simulate } from '../../sim/run.js';
 
 /** A store whose applyChange is replaced (a known bug, injected through the port). */
@@ -13,6 +13,17 @@ function changing(rewrite: (change: StateChange) => StateChange): (store: Store)
         return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
       },
     });
+}
+
+/** A store whose recordDelivery records every attempt as delivered (a known bug, injected through the port). */
+function failedAsDelivered(store: Store): Store {
+  return new Proxy(store, {
+    get: (target, property, receiver) => {
+      if (property === 'recordDelivery') return (attempt: DeliveryAttempt) => target.recordDelivery({ ...attempt, delivered: true });
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 /** The first of `seeds` seeds whose run finds a violation, with its message. */
@@ -53,5 +64,11 @@ describe('deterministic simulation', () => {
     const found = await firstViolation(dropAnEvent, 3, 80);
     assert.ok(found !== undefined, 'no seed of 3 found the missing events');
     assert.match(found.message, /events queued/);
+  });
+
+  it('finds a store that records a failed delivery as delivered', async () => {
+    const found = await firstViolation(failedAsDelivered, 3, 80);
+    assert.ok(found !== undefined, 'no seed of 3 found the failed deliveries recorded as delivered');
+    assert.match(found.message, /DELIVERED but the integrator never had it/);
   });
 });
