@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import { pino } from 'pino';
+import { openPostgresStore } from '../src/adapters/store-postgres/postgres-store.js';
 import { openSqliteStore } from '../src/adapters/store-sqlite/sqlite-store.js';
 import type { Config, IntegratorConfig } from '../src/config/types.js';
 import { TIME_BUDGET_MS_DEFAULTS } from '../src/config/schema.js';
@@ -32,6 +33,17 @@ export interface World {
   readonly wrapStore?: StoreWrapper;
   /** Told of every transaction a write names (its invariants are checked after the step). */
   readonly touched: (transactionId: string) => void;
+  /** PostgreSQL mode (sim/postgres.ts): the database every process opens instead of `file`, and the hooks of a cluster of instances. */
+  readonly postgres?: PostgresWorld;
+}
+
+/** What a run on PostgreSQL adds to the world (sim/postgres.ts implements it). */
+export interface PostgresWorld {
+  readonly url: string;
+  /** Every call a process makes to its store, raw (counted in flight, observed). */
+  storeCall(process: ServiceProcess, method: string, args: readonly unknown[], call: () => Promise<unknown>): Promise<unknown>;
+  /** Where the operator's answers reach this process (a load balancer in front of the instances). */
+  attach(process: ServiceProcess, inbound: SchemeInbound): Promise<void>;
 }
 
 /** The use cases' dependencies, as the HTTP routes get them. */
@@ -69,15 +81,15 @@ export class ServiceProcess {
   readonly #world: World;
   #onDeath: (() => void)[] = [];
 
-  private constructor(world: World, incarnation: number) {
+  private constructor(world: World, incarnation: number, host: string) {
     this.#world = world;
     this.incarnation = incarnation;
-    // instanceIdOf's form: the same host, a pid per incarnation, so a restart ends the dead one's leases.
-    this.instanceId = `sim:${incarnation}:x`;
+    // instanceIdOf's form: a host, a pid per incarnation, so a restart on that host ends the dead one's leases.
+    this.instanceId = `${host}:${incarnation}:x`;
   }
 
-  static async start(world: World, incarnation: number, sameHost: boolean): Promise<ServiceProcess> {
-    const process = new ServiceProcess(world, incarnation);
+  static async start(world: World, incarnation: number, sameHost: boolean, host = 'sim'): Promise<ServiceProcess> {
+    const process = new ServiceProcess(world, incarnation, host);
     await process.#start(sameHost);
     return process;
   }
@@ -95,7 +107,7 @@ export class ServiceProcess {
   async #start(sameHost: boolean): Promise<void> {
     const world = this.#world;
     const { config, scheduler } = world;
-    const raw = await openSqliteStore(world.file, { writerThread: 'main' });
+    const raw = world.postgres === undefined ? await openSqliteStore(world.file, { writerThread: 'main' }) : await openPostgresStore(world.postgres.url, { poolMax: 5, listenForChanges: true });
     this.#raw = raw;
     const guarded = this.#guard(raw);
     const store = world.wrapStore === undefined ? guarded : world.wrapStore(guarded, this);
@@ -164,7 +176,7 @@ export class ServiceProcess {
       receive: (report) => (this.alive ? this.#call(() => engine.receive(report), true) : Promise.reject(new Error('service down'))),
       originate: () => Promise.reject(new Error('the simulation originates nothing yet')),
     };
-    await world.operator.start(inbound);
+    await (world.postgres === undefined ? world.operator.start(inbound) : world.postgres.attach(this, inbound));
     // Another host's restart leaves the dead process's leases to lapse; the same host's ends them.
     const exists = (pid: number): boolean => pid === this.incarnation || !sameHost;
     await recoverAtStart(store, this.instanceId, scheduler.now(), exists);
@@ -204,7 +216,7 @@ export class ServiceProcess {
   }
 
   #guard(store: Store): Store {
-    const touched = this.#world.touched;
+    const { touched, postgres } = this.#world;
     return new Proxy(store, {
       get: (target, property, receiver) => {
         const value: unknown = Reflect.get(target, property, receiver);
@@ -213,7 +225,8 @@ export class ServiceProcess {
         if (property === 'onChange' || property === 'close') return method.bind(target);
         return (...args: unknown[]) => {
           noteTouched(property, args, touched);
-          return this.#call(() => method.apply(target, args) as Promise<unknown>);
+          const call = () => method.apply(target, args) as Promise<unknown>;
+          return this.#call(postgres === undefined ? call : () => postgres.storeCall(this, String(property), args, call));
         };
       },
     });
