@@ -71,8 +71,12 @@ export class PostgresCluster implements PostgresWorld {
   /** Of those, the ones an instance on another host claimed. */
   leasesTakenOver = 0;
 
-  constructor(url: string, operator: SimOperator, scheduler: Scheduler) {
+  readonly #serialize: boolean;
+
+  /** `serialize`: one store call at a time across all processes, so answers come back in the order asked (a run nearly replays; no two database transactions overlap). */
+  constructor(url: string, operator: SimOperator, scheduler: Scheduler, serialize: boolean) {
     this.url = url;
+    this.#serialize = serialize;
     this.#operator = operator;
     this.#scheduler = scheduler;
   }
@@ -86,7 +90,7 @@ export class PostgresCluster implements PostgresWorld {
   }
 
   storeCall(process: ServiceProcess, method: string, _args: readonly unknown[], call: () => Promise<unknown>): Promise<unknown> {
-    const result = this.inFlight.track(call());
+    const result = this.inFlight.track(this.#serialize ? this.#serial(call) : call());
     if (method === 'claimDue' || method === 'claimOutbox') {
       const prefix = method === 'claimDue' ? 't:' : 'o:';
       const host = hostOf(process.instanceId);
@@ -124,6 +128,14 @@ export class PostgresCluster implements PostgresWorld {
       };
     },
   });
+
+  /** The last store call queued (serialize mode): the next starts once it has answered. */
+  #chain: Promise<unknown> = Promise.resolve();
+  #serial(call: () => Promise<unknown>): Promise<unknown> {
+    const next = this.#chain.then(call, call);
+    this.#chain = next.catch(() => undefined);
+    return next;
+  }
 
   #crashed(process: ServiceProcess): void {
     this.#inbounds.delete(process);

@@ -61,6 +61,8 @@ export interface SimOptions {
    * `postgres`: two instances sharing a database of their own on the server DATABASE_URL names.
    */
   readonly store?: 'sqlite' | 'postgres';
+  /** PostgreSQL: one store call at a time across both instances (nearly replayable; no two database transactions overlap). */
+  readonly serializeStore?: boolean;
 }
 
 export interface Violation {
@@ -136,7 +138,7 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
     touched.add(transactionId);
     trace(transactionId, line);
   });
-  const cluster = database === undefined ? undefined : new PostgresCluster(database.url, operator, scheduler);
+  const cluster = database === undefined ? undefined : new PostgresCluster(database.url, operator, scheduler, options.serializeStore === true);
   const world: World = {
     file,
     config,
