@@ -64,6 +64,11 @@ export class Instances {
     return this.#balance.pick(live);
   }
 
+  /** Whether a crash may strike now: the one instance is up, or (several) another stays up to take over the work of the one that dies. */
+  get crashable(): boolean {
+    return this.live().length > (this.several ? 1 : 0);
+  }
+
   /** The process a crash takes down, drawn from `random` among the live ones (no draw when only one slot exists). */
   victim(random: Random): ServiceProcess | undefined {
     const live = this.live();

@@ -295,7 +295,7 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
   // --- faults of the process, the clock and the operator, drawn at each step ---
   const jumps: { from: number; to: number }[] = [];
   const stepFaults = (): void => {
-    const victim = instances.anyLive && faultRandom.chance(faults.process.crash) ? instances.victim(faultRandom) : undefined;
+    const victim = instances.crashable && faultRandom.chance(faults.process.crash) ? instances.victim(faultRandom) : undefined;
     if (victim !== undefined) {
       stats.crashes = (stats.crashes ?? 0) + 1;
       instances.crash(victim);
