@@ -1,3 +1,4 @@
+import pg from 'pg';
 import type { SchemeInbound } from '../src/ports/scheme.js';
 import { dropPostgresDatabase, freshPostgresUrl } from '../test/support/postgres.js';
 import type { Inspector } from './inspect.js';
@@ -38,9 +39,21 @@ export class InFlight {
   }
 }
 
-/** A database of its own for one seed, on the server DATABASE_URL names (so seeds run in parallel never share rows). */
+/**
+ * A database of its own for one seed, on the server DATABASE_URL names (so seeds run in parallel
+ * never share rows). Its commits do not wait for the WAL to reach the disk (synchronous_commit
+ * off): the simulation never crashes the server, only the service's processes, and a flush per
+ * commit would be most of a step's wall time.
+ */
 export async function seedDatabase(): Promise<{ readonly url: string; drop(): Promise<void> }> {
   const url = await freshPostgresUrl();
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`ALTER DATABASE ${client.escapeIdentifier(decodeURIComponent(new URL(url).pathname.slice(1)))} SET synchronous_commit = off`);
+  } finally {
+    await client.end();
+  }
   return { url, drop: () => dropPostgresDatabase(url) };
 }
 
