@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import type { TransactionKind } from '../src/domain/kinds.js';
 
 /** A transaction as the invariants read it: the columns they compare, `data` unparsed. */
@@ -42,6 +43,8 @@ export interface Inspector {
   outbox(id: string): Promise<OutboxView[]>;
   /** Outbox ids recorded as delivered more than once. */
   deliveredTwice(): Promise<string[]>;
+  /** When an outbox row was written, and when each of its acknowledged attempts was recorded, in order. */
+  deliveries(outboxId: string): Promise<{ createdAt: number; delivered: number[] }>;
   /** The earliest time a transaction timer or a pending outbox row is due. */
   nextDue(): Promise<number | undefined>;
   pendingOutbox(): Promise<number>;
@@ -51,6 +54,8 @@ export interface Inspector {
   stateCounts(): Promise<{ kind: TransactionKind; state: string; count: number }[]>;
   /** Every transaction's id, state and version, in id order (the end of the trace hash). */
   finalStates(): Promise<{ id: string; state: string; version: number }[]>;
+  /** The transactions and outbox rows `owner` holds a lease on that has not lapsed at `now`. */
+  leasedBy(owner: string, now: number): Promise<{ transactions: string[]; outbox: string[] }>;
   close(): Promise<void>;
 }
 
@@ -101,13 +106,19 @@ export function sqliteInspector(file: string): Inspector {
   const progress = db.prepare('SELECT (SELECT COALESCE(MAX(rowid), 0) FROM state_history) + (SELECT COALESCE(MAX(id), 0) FROM delivery_attempts)').pluck();
   const counts = db.prepare('SELECT kind, state, COUNT(*) AS count FROM transactions GROUP BY kind, state');
   const finals = db.prepare('SELECT id, state, version FROM transactions ORDER BY id');
+  const leasedTransactions = db.prepare('SELECT id FROM transactions WHERE lease_owner = ? AND lease_until > ?').pluck();
+  const leasedOutbox = db.prepare('SELECT id FROM outbox WHERE lease_owner = ? AND lease_until > ?').pluck();
   const number = (value: unknown): number => Number(value);
+  const createdAt = db.prepare('SELECT created_at FROM outbox WHERE id = ?').pluck();
+  const deliveredAt = db.prepare('SELECT at FROM delivery_attempts WHERE outbox_id = ? AND delivered = 1 ORDER BY id').pluck();
   return {
     transaction: (id) => Promise.resolve(transactionView(transaction.get(id) as TransactionRow | undefined)),
     findTransaction: (integratorId, uetr, kind) => Promise.resolve(transactionView(find.get(integratorId, uetr, kind) as TransactionRow | undefined)),
     historyAfter: (id, after) => Promise.resolve((history.all(id, after) as { version: bigint; fromState: string | null; toState: string }[]).map((row) => ({ ...row, version: Number(row.version) }))),
     outbox: (id) => Promise.resolve(outbox.all(id) as OutboxView[]),
     deliveredTwice: () => Promise.resolve(twice.all() as string[]),
+    deliveries: (outboxId) =>
+      Promise.resolve({ createdAt: number(createdAt.get(outboxId)), delivered: (deliveredAt.all(outboxId) as bigint[]).map(number) }),
     nextDue: () => {
       const due = nextDue.get() as bigint | null;
       return Promise.resolve(due === null ? undefined : Number(due));
@@ -116,9 +127,52 @@ export function sqliteInspector(file: string): Inspector {
     progress: () => Promise.resolve(number(progress.get())),
     stateCounts: () => Promise.resolve((counts.all() as { kind: TransactionKind; state: string; count: bigint }[]).map((row) => ({ ...row, count: Number(row.count) }))),
     finalStates: () => Promise.resolve((finals.all() as { id: string; state: string; version: bigint }[]).map((row) => ({ ...row, version: Number(row.version) }))),
+    leasedBy: (owner, now) => Promise.resolve({ transactions: leasedTransactions.all(owner, now) as string[], outbox: leasedOutbox.all(owner, now) as string[] }),
     close: () => {
       db.close();
       return Promise.resolve();
     },
+  };
+}
+
+/**
+ * The inspector of a PostgreSQL database: the same reads in SQL, on a connection of its own.
+ * `pg` returns BIGINT columns (times, amounts, counts) as strings and JSONB `data` parsed: both
+ * are converted to what the interface promises (`data` back to JSON text). Ids are ordered
+ * byte-wise (COLLATE "C"), as SQLite orders them, whatever the server's default collation.
+ */
+export async function pgInspector(url: string): Promise<Inspector> {
+  const client = new pg.Client({ connectionString: url, application_name: 'regpay-sim-inspector' });
+  await client.connect();
+  const rows = async <T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> => (await client.query<T>(text, values)).rows;
+  const one = async (text: string, values: unknown[] = []): Promise<unknown> => Object.values((await rows(text, values))[0] ?? {})[0];
+  type PgTransactionRow = Omit<TransactionRow, 'amount_minor' | 'due_at' | 'data'> & { amount_minor: string | null; due_at: string | null; data: unknown };
+  const view = (row: PgTransactionRow | undefined): TransactionView | undefined =>
+    row === undefined ? undefined : transactionView({ ...row, amount_minor: row.amount_minor === null ? null : BigInt(row.amount_minor), due_at: row.due_at === null ? null : BigInt(row.due_at), data: JSON.stringify(row.data) });
+  return {
+    transaction: async (id) => view((await rows<PgTransactionRow>(`SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE id = $1`, [id]))[0]),
+    findTransaction: async (integratorId, uetr, kind) => view((await rows<PgTransactionRow>(`SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE integrator_id = $1 AND uetr = $2 AND kind = $3`, [integratorId, uetr, kind]))[0]),
+    historyAfter: async (id, after) =>
+      (await rows<{ version: number; fromState: string | null; toState: string }>('SELECT version, from_state AS "fromState", to_state AS "toState" FROM state_history WHERE transaction_id = $1 AND version > $2 ORDER BY version', [id, after])).map((row) => ({ ...row, version: Number(row.version) })),
+    outbox: (id) => rows<OutboxView>(`SELECT id, channel, status, CASE WHEN channel = 'callback' THEN body END AS body FROM outbox WHERE transaction_id = $1 ORDER BY seq`, [id]),
+    deliveredTwice: async () => (await rows<{ outbox_id: string }>('SELECT outbox_id FROM delivery_attempts WHERE delivered GROUP BY outbox_id HAVING COUNT(*) > 1')).map((row) => row.outbox_id),
+    deliveries: async (outboxId) => ({
+      createdAt: Number(await one('SELECT created_at FROM outbox WHERE id = $1', [outboxId])),
+      delivered: (await rows<{ at: string }>('SELECT at FROM delivery_attempts WHERE outbox_id = $1 AND delivered ORDER BY id', [outboxId])).map((row) => Number(row.at)),
+    }),
+    nextDue: async () => {
+      const due = await one(`SELECT MIN(t) FROM (SELECT MIN(due_at) AS t FROM transactions WHERE due_at IS NOT NULL UNION ALL SELECT MIN(next_attempt_at) FROM outbox WHERE status = 'PENDING') AS due`);
+      return due === null || due === undefined ? undefined : Number(due);
+    },
+    pendingOutbox: async () => Number(await one(`SELECT COUNT(*) FROM outbox WHERE status = 'PENDING'`)),
+    // No rowid: the history's row count and the attempts' largest id, both of which only grow.
+    progress: async () => Number(await one('SELECT (SELECT COUNT(*) FROM state_history) + (SELECT COALESCE(MAX(id), 0) FROM delivery_attempts)')),
+    stateCounts: async () => (await rows<{ kind: TransactionKind; state: string; count: string }>('SELECT kind, state, COUNT(*) AS count FROM transactions GROUP BY kind, state')).map((row) => ({ ...row, count: Number(row.count) })),
+    finalStates: async () => (await rows<{ id: string; state: string; version: number }>('SELECT id, state, version FROM transactions ORDER BY id COLLATE "C"')).map((row) => ({ ...row, version: Number(row.version) })),
+    leasedBy: async (owner, now) => ({
+      transactions: (await rows<{ id: string }>('SELECT id FROM transactions WHERE lease_owner = $1 AND lease_until > $2', [owner, now])).map((row) => row.id),
+      outbox: (await rows<{ id: string }>('SELECT id FROM outbox WHERE lease_owner = $1 AND lease_until > $2', [owner, now])).map((row) => row.id),
+    }),
+    close: () => client.end(),
   };
 }

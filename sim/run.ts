@@ -17,13 +17,15 @@ import { validateCreditTransfer } from '../src/domain/messages/validate.js';
 import { toApiError } from '../src/http/plugins/errors.js';
 import { parseJson } from '../src/lib/json.js';
 import type { Store } from '../src/ports/store.js';
-import { sqliteInspector, type TransactionView } from './inspect.js';
+import { pgInspector, sqliteInspector, type Inspector, type TransactionView } from './inspect.js';
+import { Instances } from './instances.js';
 import { NO_INTEGRATOR_FAULTS, SimIntegrators, type IntegratorFaults } from './integrator.js';
 import { NO_SCHEME_FAULTS, SimOperator, type SchemeFaults } from './operator.js';
 import { Random } from './random.js';
 import { Scheduler, settle } from './scheduler.js';
+import { PostgresCluster, seedDatabase } from './postgres.js';
 import { NO_STORE_FAULTS, StoreFaultSource, type StoreFaults } from './store-faults.js';
-import { removeDatabase, ServiceProcess, StartFailed, type StoreWrapper, type UseCaseDeps, type World } from './service.js';
+import { removeDatabase, type ServiceProcess, type StoreWrapper, type UseCaseDeps, type World } from './service.js';
 import { about, SIM_INTEGRATORS, simCreditTransfer, simLookup, simRequestToPay, type SimIntegrator } from './workload.js';
 
 /** Probabilities of the faults that are neither the scheme's nor the integrators'. */
@@ -58,6 +60,13 @@ export interface SimOptions {
   readonly wrapStore?: StoreWrapper;
   /** Where the trace goes line by line (the CLI's --verbose); it is hashed either way. */
   readonly onTraceLine?: (line: string) => void;
+  /**
+   * `sqlite` (the default): one instance on an SQLite file, replayable byte for byte.
+   * `postgres`: two instances sharing a database of their own on the server DATABASE_URL names.
+   */
+  readonly store?: 'sqlite' | 'postgres';
+  /** PostgreSQL: one store call at a time across both instances (nearly replayable; no two database transactions overlap). */
+  readonly serializeStore?: boolean;
 }
 
 export interface Violation {
@@ -123,6 +132,7 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
   const file = join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), `regpay-sim-${process.pid}-${options.seed}.db`);
   removeDatabase(file);
   const config = await simConfig();
+  const database = options.store === 'postgres' ? await seedDatabase() : undefined;
   const idRandom = root.fork();
   const operator = new SimOperator(root.fork(), scheduler, faults.scheme, (key, line) => {
     touched.add(key);
@@ -140,6 +150,7 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
   const faultRandom = root.fork();
   // The first start, which creates the database, meets no store fault.
   const storeFaults = new StoreFaultSource(root.fork(), NO_STORE_FAULTS);
+  const cluster = database === undefined ? undefined : new PostgresCluster(database.url, operator, scheduler, options.serializeStore === true);
   const world: World = {
     file,
     config,
@@ -152,13 +163,15 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
     touched: (id) => touched.add(id),
     storeFaults,
     crash: (process, why) => crash(process, why),
+    ...(cluster === undefined ? {} : { postgres: cluster }),
   };
   let violation: Violation | undefined;
-  let incarnation = 1;
-  let live: ServiceProcess | undefined = await ServiceProcess.start(world, incarnation, true);
-  const inspector = sqliteInspector(file);
+  // PostgreSQL: two instances on two hosts behind a load balancer; SQLite: one.
+  const instances = await Instances.start(world, cluster === undefined ? ['sim'] : ['sim-a', 'sim-b'], cluster === undefined ? undefined : root.fork(), (line) => trace(undefined, line));
+  const inspector: Inspector = database === undefined ? sqliteInspector(file) : await pgInspector(database.url);
+  cluster?.bind(instances, inspector);
+  const idle = (): Promise<void> => settle(cluster?.inFlight);
   storeFaults.faults = faults.store;
-  const dead: ServiceProcess[] = [];
 
   /** A violation found inside a callback of the service: kept, and the run stops at the end of the step. */
   const record = (transactionId: string | undefined, message: string, keys: readonly string[] = []): void => {
@@ -179,7 +192,7 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
   // --- the workload: each arrival is an integrator's HTTP request, made through its use case ---
   const call = (client: Client, label: string, run: (deps: UseCaseDeps) => Promise<unknown>, retries: number): void => {
     stats.requests = (stats.requests ?? 0) + 1;
-    const process = live;
+    const process = instances.pick();
     if (process === undefined) {
       stats.refusedWhileDown = (stats.refusedWhileDown ?? 0) + 1;
       trace(client.uetr, `${label}: service down, the integrator retries`);
@@ -304,42 +317,27 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
   const arrivalsEnd = at;
 
   // --- faults of the process, the clock and the operator, drawn at each step ---
-  const restart = (sameHost: boolean): void => {
-    // Most restarts take seconds; one in ten is a long outage.
-    const down = faultRandom.chance(0.1) ? faultRandom.between(30_000, 120_000) : faultRandom.between(100, 5_000);
-    scheduler.after(down, () => {
-      incarnation += 1;
-      const number = incarnation;
-      trace(undefined, `service restarts as incarnation ${number}${sameHost ? '' : ' on another host'}`);
-      ServiceProcess.start(world, number, sameHost).then(
-        (process) => {
-          live = process;
-        },
-        (error: unknown) => {
-          if (!(error instanceof StartFailed)) throw error;
-          stats.failedStarts = (stats.failedStarts ?? 0) + 1;
-          trace(undefined, error.message);
-          dead.push(error.process);
-          restart(sameHost);
-        },
-      );
-    });
-  };
-  /** The process dies (at a step, or inside one at a store call) and is restarted later. */
+  const jumps: { from: number; to: number }[] = [];
+  /** When a crashed instance comes back: most restarts take seconds, one in ten is a long outage; with two instances, after the dead one's leases lapsed (90 s at most). */
+  const restartDelay = (): number =>
+    instances.several ? faultRandom.between(90_000, 300_000) : faultRandom.chance(0.1) ? faultRandom.between(30_000, 120_000) : faultRandom.between(100, 5_000);
+  /** A process dies (at a step, or inside one at a store call) and its instance is restarted later. */
   function crash(process: ServiceProcess, why: string): void {
-    if (!process.alive) return;
+    if (!instances.crash(process, why)) return;
     stats.crashes = (stats.crashes ?? 0) + 1;
-    trace(undefined, `service crashes (incarnation ${process.incarnation}) ${why}`);
-    process.crash();
-    dead.push(process);
-    if (live === process) live = undefined;
-    restart(faultRandom.chance(0.7));
+    instances.restart(process, faultRandom.chance(0.7), restartDelay());
   }
+  instances.onStartFailed = (failed, sameHost) => {
+    stats.failedStarts = (stats.failedStarts ?? 0) + 1;
+    instances.restart(failed, sameHost, restartDelay());
+  };
   const stepFaults = (): void => {
-    if (live !== undefined && faultRandom.chance(faults.process.crash)) crash(live, 'at a step');
+    const victim = instances.crashable && faultRandom.chance(faults.process.crash) ? instances.victim(faultRandom) : undefined;
+    if (victim !== undefined) crash(victim, 'at a step');
     if (faultRandom.chance(faults.process.clockJump)) {
       const jump = faultRandom.between(60_000, 3_600_000);
       stats.clockJumps = (stats.clockJumps ?? 0) + 1;
+      jumps.push({ from: scheduler.now(), to: scheduler.now() + jump });
       trace(undefined, `clock jumps ${jump} ms`);
       scheduler.jump(jump);
       jumped += jump;
@@ -449,6 +447,17 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
       if (!finished && !undelivered) fail(id, `not final at the end: ${transaction.state}${transaction.dueAt === null ? ' with no timer' : ` (due in ${transaction.dueAt - scheduler.now()} ms)`}`, keys);
     }
   };
+  /**
+   * Two instances: a row acknowledged twice is at-least-once delivery (docs/delivery.md) when a
+   * clock jump longer than the delivery lease fell while it was in flight: both processes froze
+   * together, the sender's lease lapsed, and the other instance claimed and sent it too (one
+   * instance never sends its own row twice: the dispatcher knows it is still on its way).
+   */
+  const sentAgainAfterLapse = async (outboxId: string): Promise<boolean> => {
+    const { createdAt, delivered } = await inspector.deliveries(outboxId);
+    const [first, second] = delivered;
+    return jumps.some((jump) => jump.to - jump.from >= config.delivery.leaseMs && createdAt <= jump.from && first !== undefined && second !== undefined && first >= jump.to);
+  };
   const checkEnd = async (): Promise<void> => {
     for (const client of clients.values()) {
       const transaction = await inspector.findTransaction(client.integrator.id, client.uetr, client.kind);
@@ -456,7 +465,10 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
       if (transaction !== undefined && transaction.messageId !== client.messageId) fail(transaction.id, `${client.uetr} stored under message ${transaction.messageId}, sent as ${client.messageId}`, [client.uetr]);
       if (transaction !== undefined) await checkTransaction(transaction.id, true);
     }
-    for (const outboxId of await inspector.deliveredTwice()) fail(undefined, `outbox row ${outboxId} recorded as delivered twice`);
+    for (const outboxId of await inspector.deliveredTwice()) {
+      if (instances.several && (await sentAgainAfterLapse(outboxId))) stats.deliveredTwiceAfterLapse = (stats.deliveredTwiceAfterLapse ?? 0) + 1;
+      else fail(undefined, `outbox row ${outboxId} recorded as delivered twice`);
+    }
   };
   const allFinal = async (): Promise<boolean> => (await inspector.stateCounts()).every((row) => FINAL_STATES.get(row.kind)?.has(row.state) === true);
 
@@ -468,7 +480,7 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
   let draining = false;
   try {
     for (;;) {
-      await settle();
+      await idle();
       if (violation !== undefined) break;
       for (const id of touched) await checkTransaction(id, false);
       touched.clear();
@@ -481,7 +493,7 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
         trace(undefined, 'faults end: draining');
       }
       if (draining) {
-        if (live === undefined) {
+        if (!instances.anyLive) {
           scheduler.step();
           step += 1;
           continue;
@@ -507,7 +519,7 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
       if (!scheduler.step()) break;
       step += 1;
     }
-    await settle();
+    await idle();
     if (violation === undefined) await checkEnd();
   } catch (error) {
     if (!(error instanceof Stop)) throw error;
@@ -515,11 +527,14 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
   const final = await inspector.finalStates();
   for (const row of final) hash.update(`${row.id} ${row.state} ${row.version}\n`);
   // The last process ends as a crash does: in-flight work waits on simulated time, which no longer passes.
-  live?.crash();
-  if (live !== undefined) dead.push(live);
-  for (const process of dead) await process.bury().catch(() => undefined);
+  await instances.end();
   await inspector.close();
   removeDatabase(file);
+  await database?.drop();
+  if (cluster !== undefined) {
+    stats.leasesOrphaned = cluster.leasesOrphaned;
+    stats.leasesTakenOver = cluster.leasesTakenOver;
+  }
   stats.transactions = final.length;
   stats.schemeAnswers = operator.answersSent;
   stats.storeFaults = storeFaults.drawn;

@@ -138,13 +138,26 @@ export class Scheduler implements Clock {
   }
 }
 
+/** Calls answered by real I/O (a PostgreSQL store's queries), counted while in flight (sim/postgres.ts). */
+export interface Pending {
+  readonly count: number;
+  /** Resolves once none is in flight. */
+  idle(): Promise<void>;
+}
+
 /**
  * Resolves once the event loop has nothing queued but this call's own turn: every promise
- * chain and every setImmediate the service started (the store's group commit) has run.
+ * chain and every setImmediate the service started (the store's group commit) has run, and no
+ * call counted in `pending` (a query to PostgreSQL) is still in flight. Waiting for those is a
+ * wait for their answers, not a spin.
  */
-export async function settle(): Promise<void> {
+export async function settle(pending?: Pending): Promise<void> {
   for (let turns = 0; turns < 10_000; turns += 1) {
     await new Promise<void>((resolve) => setImmediate(resolve));
+    if (pending !== undefined && pending.count > 0) {
+      await pending.idle();
+      continue;
+    }
     if (!process.getActiveResourcesInfo().includes('Immediate')) return;
   }
   throw new Error('the service never went idle (10,000 turns of the event loop)');

@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import { pino } from 'pino';
+import { openPostgresStore } from '../src/adapters/store-postgres/postgres-store.js';
 import { openSqliteStore } from '../src/adapters/store-sqlite/sqlite-store.js';
 import type { Config, IntegratorConfig } from '../src/config/types.js';
 import { TIME_BUDGET_MS_DEFAULTS } from '../src/config/schema.js';
@@ -37,6 +38,17 @@ export interface World {
   readonly storeFaults: StoreFaultSource;
   /** A process dies in the middle of a step (a store fault): the run drops it and restarts it later. */
   readonly crash: (process: ServiceProcess, why: string) => void;
+  /** PostgreSQL mode (sim/postgres.ts): the database every process opens instead of `file`, and the hooks of a cluster of instances. */
+  readonly postgres?: PostgresWorld;
+}
+
+/** What a run on PostgreSQL adds to the world (sim/postgres.ts implements it). */
+export interface PostgresWorld {
+  readonly url: string;
+  /** Every call a process makes to its store, raw (counted in flight, observed). */
+  storeCall(process: ServiceProcess, method: string, args: readonly unknown[], call: () => Promise<unknown>): Promise<unknown>;
+  /** Where the operator's answers reach this process (a load balancer in front of the instances). */
+  attach(process: ServiceProcess, inbound: SchemeInbound): Promise<void>;
 }
 
 /** The use cases' dependencies, as the HTTP routes get them. */
@@ -78,22 +90,24 @@ export class ServiceProcess {
   readonly incarnation: number;
   readonly instanceId: string;
   alive = true;
+  /** Its start has finished: before that, a crash fault is its start failing (the run restarts it). */
+  #started = false;
   #store: Store | undefined;
   #raw: Store | undefined;
   #deps: UseCaseDeps | undefined;
   readonly #world: World;
   #onDeath: (() => void)[] = [];
 
-  private constructor(world: World, incarnation: number) {
+  private constructor(world: World, incarnation: number, host: string) {
     this.#world = world;
     this.incarnation = incarnation;
-    // instanceIdOf's form: the same host, a pid per incarnation, so a restart ends the dead one's leases.
-    this.instanceId = `sim:${incarnation}:x`;
+    // instanceIdOf's form: a host, a pid per incarnation, so a restart on that host ends the dead one's leases.
+    this.instanceId = `${host}:${incarnation}:x`;
   }
 
   /** Start an incarnation; one whose start fails (a store fault in its recovery) is dead, as a process that exits is, and rejects with StartFailed. */
-  static async start(world: World, incarnation: number, sameHost: boolean): Promise<ServiceProcess> {
-    const process = new ServiceProcess(world, incarnation);
+  static async start(world: World, incarnation: number, sameHost: boolean, host = 'sim'): Promise<ServiceProcess> {
+    const process = new ServiceProcess(world, incarnation, host);
     try {
       await process.#start(sameHost);
     } catch (error) {
@@ -116,7 +130,7 @@ export class ServiceProcess {
   async #start(sameHost: boolean): Promise<void> {
     const world = this.#world;
     const { config, scheduler } = world;
-    const raw = await openSqliteStore(world.file, { writerThread: 'main' });
+    const raw = world.postgres === undefined ? await openSqliteStore(world.file, { writerThread: 'main' }) : await openPostgresStore(world.postgres.url, { poolMax: 5, listenForChanges: true });
     this.#raw = raw;
     const guarded = this.#guard(raw);
     const store = world.wrapStore === undefined ? guarded : world.wrapStore(guarded, this);
@@ -185,12 +199,13 @@ export class ServiceProcess {
       receive: (report) => (this.alive ? this.#call(() => engine.receive(report), true) : Promise.reject(new Error('service down'))),
       originate: () => Promise.reject(new Error('the simulation originates nothing yet')),
     };
-    await world.operator.start(inbound);
+    await (world.postgres === undefined ? world.operator.start(inbound) : world.postgres.attach(this, inbound));
     // Another host's restart leaves the dead process's leases to lapse; the same host's ends them.
     const exists = (pid: number): boolean => pid === this.incarnation || !sameHost;
     await recoverAtStart(store, this.instanceId, scheduler.now(), exists);
     engine.start();
     dispatcher.start();
+    this.#started = true;
   }
 
   /** The process dies: nothing it started continues, nothing it holds in memory is kept. */
@@ -227,6 +242,7 @@ export class ServiceProcess {
   /** The process's store: every call through the port is noted, may meet a store fault, and never returns once the process is dead. */
   #guard(store: Store): Store {
     const world = this.#world;
+    const postgres = world.postgres;
     return new Proxy(store, {
       get: (target, property, receiver) => {
         const value: unknown = Reflect.get(target, property, receiver);
@@ -238,15 +254,18 @@ export class ServiceProcess {
           if (!this.alive) return NEVER;
           const fault = world.storeFaults.draw(name);
           if (fault === 'crashBeforeWrite') {
+            if (!this.#started) return Promise.reject(new Error(`the process died before ${name} reached the database`));
             world.crash(this, `before ${name} reached the database`);
             return NEVER;
           }
           if (fault === 'writeFails' || fault === 'readFails') return Promise.reject(storeFaultError(fault, name));
           noteTouched(property, args, world.touched);
-          const result = this.#call(() => method.apply(target, args) as Promise<unknown>);
+          const call = () => method.apply(target, args) as Promise<unknown>;
+          const result = this.#call(postgres === undefined ? call : () => postgres.storeCall(this, name, args, call));
           if (fault === 'writeLostAfterCommit') return result.then(() => Promise.reject(storeFaultError(fault, name)));
           if (fault === 'crashAfterWrite') {
             return result.then(() => {
+              if (!this.#started) throw new Error(`the process died after ${name} committed`);
               world.crash(this, `after ${name} committed, before its caller learnt of it`);
               return NEVER;
             });
