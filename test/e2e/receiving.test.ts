@@ -18,6 +18,8 @@ const OPERATOR = { username: 'ops', password: 'ops-password-for-tests' };
 const ASYNC_USER = { username: 'async', password: 'async-password-for-tests', clientId: 'async-client', clientSecret: 'async-secret-for-tests' };
 const AUTO_USER = { username: 'auto', password: 'auto-password-for-tests', clientId: 'auto-client', clientSecret: 'auto-secret-for-tests' };
 const ANSWER_TIMEOUT_MS = 1_000;
+/** async-bank's own budget: room for a test to read the question and answer it on a loaded machine. */
+const ASYNC_ANSWER_TIMEOUT_MS = 5_000;
 const PARTNER = '/partner-api/v1';
 const AUTHORISE_ASYNC = `${PARTNER}/transactions/inbound/credit-transfer-authorisation`;
 const EVENTS_PATH = '/events-api/v1/events';
@@ -54,11 +56,11 @@ describe('receiving: lookups of the bank’s customers and credits to them, end 
       },
     }) as { integrators: Record<string, unknown>[] };
     const [demo, other] = config.integrators;
-    // other-bank answers after its budget; async-bank authorises by arrangement, through its report, and takes the older event names.
+    // other-bank answers after its budget; async-bank authorises by arrangement, through its report (within a budget of its own), and takes the older event names.
     config.integrators = [
       demo!,
       { ...other!, partnerApiUrl: slowReceiver.partnerApiUrl, eventsApiUrl: slowReceiver.eventsApiUrl },
-      { ...demo!, id: 'async-bank', institution: { bicfi: 'ASYNZAJJ', memberId: '260001' }, credentials: ASYNC_USER, inbound: { authorisation: 'async', identifierDetermination: 'async' }, events: { typeNames: 'legacy' } },
+      { ...demo!, id: 'async-bank', institution: { bicfi: 'ASYNZAJJ', memberId: '260001' }, credentials: ASYNC_USER, inbound: { authorisation: 'async', identifierDetermination: 'async', answerTimeoutMs: ASYNC_ANSWER_TIMEOUT_MS }, events: { typeNames: 'legacy' } },
       { ...demo!, id: 'auto-bank', institution: { bicfi: 'AUTOZAJJ', memberId: '270001' }, credentials: AUTO_USER, inbound: { authorisation: 'auto' } },
     ];
     const configPath = join(mkdtempSync(join(tmpdir(), 'regpay-receiving-config-')), 'regpay.json');
