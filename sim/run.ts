@@ -29,13 +29,18 @@ import { removeDatabase, type ServiceProcess, type StoreWrapper, type UseCaseDep
 import { about, SIM_INTEGRATORS, simCreditTransfer, simLookup, simRequestToPay, type SimIntegrator } from './workload.js';
 
 /** Probabilities of the faults that are neither the scheme's nor the integrators'. */
+/**
+ * Faults of the process, the clock and the operator, each a Poisson process in simulated time
+ * (its mean interval), drawn at each step for the time since the step before: a busy second,
+ * which takes hundreds of steps, is no likelier to crash than a quiet one.
+ */
 export interface ProcessFaults {
-  /** The process crashes at a step. */
-  readonly crash: number;
-  /** The clock jumps forward (minutes to hours) at a step. */
-  readonly clockJump: number;
-  /** The scheme operator restarts at a step (answers not yet sent are lost). */
-  readonly operatorRestart: number;
+  /** The process crashes (at a step), on average once in this many simulated ms. */
+  readonly crashMeanMs: number;
+  /** The clock jumps forward (minutes to hours). */
+  readonly clockJumpMeanMs: number;
+  /** The scheme operator restarts (answers not yet sent are lost). */
+  readonly operatorRestartMeanMs: number;
 }
 
 export interface SimFaults {
@@ -48,8 +53,8 @@ export interface SimFaults {
 export const DEFAULT_FAULTS: SimFaults = {
   scheme: { submitFails: 0.05, submitFailsAfterTaking: 0.03, answerLost: 0.05, answerDuplicated: 0.05, answerLate: 0.03, neverAnswers: 0.02, enquiryStale: 0.1 },
   integrator: { serverError: 0.05, timeout: 0.02, ackLost: 0.5, outage: 0.002 },
-  store: { writeFails: 0.002, writeLostAfterCommit: 0.001, readFails: 0.001, crashBeforeWrite: 0.0001, crashAfterWrite: 0.0002 },
-  process: { crash: 0.001, clockJump: 0.0005, operatorRestart: 0.0005 },
+  store: { writeFails: 0.002, writeLostAfterCommit: 0.001, readFails: 0.001, crashBeforeWrite: 0.00002, crashAfterWrite: 0.00005 },
+  process: { crashMeanMs: 180_000, clockJumpMeanMs: 1_200_000, operatorRestartMeanMs: 1_200_000 },
 };
 
 export interface SimOptions {
@@ -331,10 +336,14 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
     stats.failedStarts = (stats.failedStarts ?? 0) + 1;
     instances.restart(failed, sameHost, restartDelay());
   };
+  let lastFaultsAt = scheduler.now();
   const stepFaults = (): void => {
-    const victim = instances.crashable && faultRandom.chance(faults.process.crash) ? instances.victim(faultRandom) : undefined;
+    // The chance that an event of mean interval `meanMs` falls in the simulated time since the step before.
+    const elapsed = scheduler.now() - lastFaultsAt;
+    const within = (meanMs: number): boolean => elapsed > 0 && faultRandom.chance(1 - Math.exp(-elapsed / meanMs));
+    const victim = instances.crashable && within(faults.process.crashMeanMs) ? instances.victim(faultRandom) : undefined;
     if (victim !== undefined) crash(victim, 'at a step');
-    if (faultRandom.chance(faults.process.clockJump)) {
+    if (within(faults.process.clockJumpMeanMs)) {
       const jump = faultRandom.between(60_000, 3_600_000);
       stats.clockJumps = (stats.clockJumps ?? 0) + 1;
       jumps.push({ from: scheduler.now(), to: scheduler.now() + jump });
@@ -342,11 +351,12 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
       scheduler.jump(jump);
       jumped += jump;
     }
-    if (faultRandom.chance(faults.process.operatorRestart)) {
+    if (within(faults.process.operatorRestartMeanMs)) {
       stats.operatorRestarts = (stats.operatorRestarts ?? 0) + 1;
       trace(undefined, 'operator restarts');
       operator.restart();
     }
+    lastFaultsAt = scheduler.now();
   };
 
   // --- invariants ---

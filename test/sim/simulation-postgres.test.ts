@@ -6,7 +6,7 @@ import { DEFAULT_FAULTS, simulate, type SimFaults } from '../../sim/run.js';
 import { postgresServerUrl } from '../support/postgres.js';
 
 /** The default faults, with crashes ten times as likely: every seed loses an instance several times. */
-const CRASHY: SimFaults = { ...DEFAULT_FAULTS, process: { ...DEFAULT_FAULTS.process, crash: 0.02 } };
+const CRASHY: SimFaults = { ...DEFAULT_FAULTS, process: { ...DEFAULT_FAULTS.process, crashMeanMs: DEFAULT_FAULTS.process.crashMeanMs / 10 } };
 
 /** The databases on the server whose names a seed's run uses (each run makes and drops its own). */
 async function simDatabases(): Promise<string[]> {
