@@ -15,6 +15,7 @@ import { validatePaymentStatusRequest } from '../src/domain/messages/payment-sta
 import { validateRequestToPay, validateRequestToPayCancellation, validateRequestToPayStatusRequest } from '../src/domain/messages/request-to-pay.js';
 import { validateCreditTransfer } from '../src/domain/messages/validate.js';
 import { parseJson } from '../src/lib/json.js';
+import type { PartnerSender } from '../src/ports/partner.js';
 import type { Store } from '../src/ports/store.js';
 import { sqliteInspector, type TransactionView } from './inspect.js';
 import { NO_INTEGRATOR_FAULTS, SimIntegrators, type IntegratorFaults } from './integrator.js';
@@ -22,6 +23,7 @@ import { NO_SCHEME_FAULTS, SimOperator, type SchemeFaults } from './operator.js'
 import { Random } from './random.js';
 import { Scheduler, settle } from './scheduler.js';
 import { removeDatabase, ServiceProcess, type StoreWrapper, type UseCaseDeps, type World } from './service.js';
+import { isInbound, SimInbound } from './inbound.js';
 import { about, SIM_INTEGRATORS, simCreditTransfer, simLookup, simRequestToPay, type SimIntegrator } from './workload.js';
 
 /** Probabilities of the faults that are neither the scheme's nor the integrators'. */
@@ -52,6 +54,10 @@ export interface SimOptions {
   readonly faults?: SimFaults;
   /** A known bug, injected through a port. */
   readonly wrapStore?: StoreWrapper;
+  /** A known bug, injected between the process and the integrators. */
+  readonly wrapPartner?: (partner: PartnerSender) => PartnerSender;
+  /** Share of arrivals that the scheme originates for an integrator (the receiving direction); 0.2 unless said. */
+  readonly inboundShare?: number;
   /** Where the trace goes line by line (the CLI's --verbose); it is hashed either way. */
   readonly onTraceLine?: (line: string) => void;
 }
@@ -137,6 +143,7 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
     operator,
     integrators,
     ...(options.wrapStore === undefined ? {} : { wrapStore: options.wrapStore }),
+    ...(options.wrapPartner === undefined ? {} : { wrapPartner: options.wrapPartner }),
     touched: (id) => touched.add(id),
   };
   const integratorConfigs = new Map<string, IntegratorConfig>(config.integrators.map((integrator) => [integrator.id, integrator]));
@@ -144,6 +151,8 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
   const stats: Record<string, number> = { crashes: 0, clockJumps: 0, operatorRestarts: 0, requests: 0, refusedWhileDown: 0, expiryRaces: 0 };
   const workload = root.fork();
   const faultRandom = root.fork();
+  // Forked last, so the parts above draw as they did before the receiving direction was simulated.
+  const inboundRandom = root.fork();
   let violation: Violation | undefined;
   let incarnation = 1;
   let live: ServiceProcess | undefined = await ServiceProcess.start(world, incarnation, true);
@@ -210,7 +219,25 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
   };
   const trace0 = { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01', tracestate: null };
 
+  const inbound = new SimInbound({
+    random: inboundRandom,
+    scheduler,
+    operator,
+    integrators,
+    integratorConfigs,
+    live: () => live,
+    trace: (transactionId, line) => {
+      touched.add(transactionId);
+      trace(transactionId, line);
+    },
+    record: (transactionId, message, keys) => record(transactionId, message, keys),
+    stats,
+    share: options.inboundShare ?? 0.2,
+  });
+
   const arrive = (): void => {
+    // A share of arrivals is the scheme's: a message it originates for an integrator's customer.
+    if (inbound.arrives()) return;
     const integrator = workload.pick(SIM_INTEGRATORS);
     const integratorConfig = integratorConfigs.get(integrator.id)!;
     const now = scheduler.now();
@@ -332,11 +359,14 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
     const transaction = await inspector.transaction(id);
     if (transaction === undefined) return;
     const keys = [transaction.uetr];
-    const client = clientOf(transaction);
-    if (client === undefined) fail(id, `transaction ${id} (${transaction.kind} ${transaction.uetr}) was never asked for`, keys);
-    client!.transactionId = id;
-    // Money: the amount accepted is the amount stored and the amount the scheme got.
-    if (client!.amountMinor !== transaction.amountMinor) fail(id, `amount stored ${transaction.amountMinor} differs from the amount sent ${client!.amountMinor}`, keys);
+    // What the integrator sent (an outbound transaction), or what the scheme originated (inbound: checked below).
+    const client = isInbound(transaction.kind) ? undefined : clientOf(transaction);
+    if (!isInbound(transaction.kind)) {
+      if (client === undefined) fail(id, `transaction ${id} (${transaction.kind} ${transaction.uetr}) was never asked for`, keys);
+      client!.transactionId = id;
+      // Money: the amount accepted is the amount stored and the amount the scheme got.
+      if (client!.amountMinor !== transaction.amountMinor) fail(id, `amount stored ${transaction.amountMinor} differs from the amount sent ${client!.amountMinor}`, keys);
+    }
     // History: a legal path of the machine from its first state to the current one, versions increasing.
     // After a step only the rows added since the last check are read; at the end the whole history.
     const machine = MACHINES.get(transaction.kind)!;
@@ -381,7 +411,7 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
     }
     if (transaction.kind === 'IDENTIFIER_DETERMINATION') {
       const response = parseData(transaction.data).response as string | undefined;
-      for (const answer of client!.answers) if (answer !== response) fail(id, 'a sync lookup was answered otherwise than the stored answer', keys);
+      for (const answer of client?.answers ?? []) if (answer !== response) fail(id, 'a sync lookup was answered otherwise than the stored answer', keys);
       const given = operator.lookups.get(id);
       if (response !== undefined && given !== undefined && given.outcome === 'SUCCESSFUL' && !response.includes(given.account) && !response.includes('TIMEOUT') && response.includes('SUCCESSFUL')) fail(id, 'the stored answer names another account than the scheme', keys);
     }
@@ -396,7 +426,7 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
     }
     for (const row of outbox) {
       if (row.status === 'DELIVERED' && !integrators.receipts.has(row.id)) fail(id, `${row.channel} ${row.id} is DELIVERED but the integrator never had it`, keys);
-      if (row.body !== null && row.body.includes('"outcome"')) {
+      if (transaction.kind === 'CREDIT_TRANSFER' && row.body !== null && row.body.includes('"outcome"')) {
         const outcome = /"outcome":"([A-Z]+)"/.exec(row.body)?.[1];
         const given = operator.transfers.get(id);
         if (outcome === 'APPROVED' && given?.status !== 'ACCEPTED') fail(id, `a callback says APPROVED, the scheme said ${given?.status ?? 'nothing'}`, keys);
@@ -404,6 +434,7 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
       }
       if (final && row.channel === 'callback' && row.status === 'PENDING') fail(id, `callback ${row.id} still PENDING at the end`, keys);
     }
+    if (isInbound(transaction.kind)) inbound.check(transaction, outbox, final, (message) => fail(id, message, keys));
     if (final) {
       const finished = FINAL_STATES.get(transaction.kind)?.has(transaction.state) === true;
       const undelivered = outbox.some((row) => row.channel === 'callback' && row.status === 'UNDELIVERED');
@@ -417,6 +448,11 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
       if (transaction !== undefined && transaction.messageId !== client.messageId) fail(transaction.id, `${client.uetr} stored under message ${transaction.messageId}, sent as ${client.messageId}`, [client.uetr]);
       if (transaction !== undefined) await checkTransaction(transaction.id, true);
     }
+    await inbound.checkEnd(
+      (integratorId, uetr, kind) => inspector.findTransaction(integratorId, uetr, kind),
+      (id) => checkTransaction(id, true),
+      (id, message) => fail(id, message),
+    );
     for (const outboxId of await inspector.deliveredTwice()) fail(undefined, `outbox row ${outboxId} recorded as delivered twice`);
   };
   const allFinal = async (): Promise<boolean> => (await inspector.stateCounts()).every((row) => FINAL_STATES.get(row.kind)?.has(row.state) === true);
@@ -502,6 +538,7 @@ async function simConfig(): Promise<Config> {
       eventsApiUrl: `http://${integrator.id}.invalid/events-api/v1`,
       events: integrator.events ? { typeNames: integrator.eventTypeNames } : false,
       identifierDetermination: integrator.identifierDetermination,
+      inbound: integrator.inbound,
       schemes: ['ZA_RPP', 'ZA_RTC'],
     })),
   });
