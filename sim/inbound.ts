@@ -7,6 +7,8 @@ import { validateAuthorisationReport, validateInboundRequestToPayResponse, valid
 import type { Validation } from '../src/domain/messages/validate.js';
 import type { SchemeName } from '../src/domain/schemes.js';
 import { inboundTransactionId } from '../src/lib/inbound-id.js';
+import type { CreditTransfer } from '../src/domain/messages/credit-transfer.js';
+import type { RequestToPay } from '../src/domain/messages/request-to-pay.js';
 import type { CallResult, PartnerCall } from '../src/ports/partner.js';
 import type { CreditAnswer, InboundReport, LookupAnswer, RequestToPayStatusAnswer, SchemeRequest, SubmitOutcome, WithdrawalAnswer } from '../src/ports/scheme.js';
 import type { OutboxRecord } from '../src/ports/store.js';
@@ -89,6 +91,8 @@ export interface InboundParts {
   readonly stats: Record<string, number>;
   /** Share of arrivals the operator originates. */
   readonly share: number;
+  /** The integrator pays a request-to-pay its customer accepted: an outbound credit transfer of its own, through the workload's use case. */
+  readonly pay: (integratorId: string, transfer: CreditTransfer, amountMinor: bigint) => void;
 }
 
 export class SimInbound {
@@ -113,6 +117,7 @@ export class SimInbound {
     this.#workload = parts.random.fork();
     this.#operator = parts.random.fork();
     this.#integrator = parts.random.fork();
+    for (const stat of ['originated', 'originations', 'integratorCalls', 'schemeAnswered']) parts.stats[stat] = 0;
     parts.operator.receiving = {
       answerLookup: (answer) => this.#took(answer, `acmt.024 ${answer.outcome}${answer.reasonCode === undefined ? '' : ` ${answer.reasonCode}`}${answer.account?.traditionalIdentifier === undefined ? '' : ` ${answer.account.traditionalIdentifier}`}`),
       answerCredit: (answer) => this.#took(answer, `pacs.002 ${answer.status}${answer.reasonCode === undefined ? '' : ` ${answer.reasonCode}`}`),
@@ -196,10 +201,11 @@ export class SimInbound {
     // The creditor withdraws some requests (camt.056), once or twice, before or after their expiry.
     if (random.chance(0.2)) {
       const caseId = `CASE${random.uuid4().replaceAll('-', '').slice(0, 24)}`;
+      let waits = 0;
       const withdrawal = (): void => {
         // The scheme withdraws only a request the debtor's bank has recorded (its pain.013 acknowledged).
         if (!sent.accepted) {
-          this.#parts.scheduler.after(random.between(1_000, 10_000), withdrawal);
+          if ((waits += 1) < 100) this.#parts.scheduler.after(random.between(1_000, 10_000), withdrawal);
           return;
         }
         this.withdrawals.set(sent.id, caseId);
@@ -487,7 +493,7 @@ export class SimInbound {
     const random = this.#integrator;
     const integrator = this.#parts.integratorConfigs.get(message.integratorId)!;
     const id = message.transactionId;
-    const request = JSON.parse(message.body) as { messageIdentifiers: unknown; transactionIdentifiers: unknown };
+    const request = JSON.parse(message.body) as RequestToPay;
     const decide = (status: 'PRESENTED' | 'ACCEPTED' | 'REJECTED', at: number): void => {
       const rawBody = JSON.stringify({
         schema: 'RequestToPayResponse',
@@ -509,8 +515,31 @@ export class SimInbound {
     let at = random.between(100, 20_000);
     if (choice < 0.7) decide('PRESENTED', at);
     at += random.between(100, 200_000);
-    if (choice < 0.45) decide('ACCEPTED', at);
-    else if (choice < 0.85) decide('REJECTED', at);
+    if (choice < 0.45) {
+      decide('ACCEPTED', at);
+      // Most accepted requests are paid: the customer's transfer carries the request's uetr and end-to-end id.
+      if (random.chance(0.8)) {
+        const paying = random.between(100, 60_000);
+        const messageId = `MSG${random.uuid4().replaceAll('-', '')}`;
+        this.#parts.scheduler.after(at + paying, () => this.#pay(id, message, messageId));
+      }
+    } else if (choice < 0.85) decide('REJECTED', at);
+  }
+
+  #pay(id: string, callback: OutboxRecord, messageId: string): void {
+    const sent = this.originated.get(id);
+    if (sent?.amountMinor == null) return;
+    const asked = JSON.parse(callback.body) as RequestToPay;
+    const transfer = creditTransfer('ZA_RPP');
+    transfer.messageIdentifiers.messageIdentification = messageId;
+    transfer.messageIdentifiers.creationDateTime = new Date(this.#parts.scheduler.now()).toISOString();
+    transfer.transactionIdentifiers = { ...transfer.transactionIdentifiers, uetr: asked.transactionIdentifiers.uetr, endToEndIdentification: asked.transactionIdentifiers.endToEndIdentification };
+    transfer.amounts.bankSettlementAmount.value = amountValue(Number(sent.amountMinor));
+    transfer.debtorAgent = { bicfi: sent.integrator.bicfi, clearingSystemMemberId: { memberId: sent.integrator.memberId } };
+    if (asked.creditorAgent !== undefined) transfer.creditorAgent = asked.creditorAgent;
+    if (asked.creditorAccount !== undefined) transfer.creditorAccount = asked.creditorAccount;
+    this.#parts.trace(id, `integrator ${sent.integrator.id} pays the request-to-pay (transfer ${messageId})`);
+    this.#parts.pay(sent.integrator.id, transfer, sent.amountMinor);
   }
 
   // --- invariants ---
@@ -571,14 +600,22 @@ export class SimInbound {
   #checkRequestToPay(transaction: TransactionView, answers: Answers | undefined, outbox: readonly OutboxView[], final: boolean, fail: (message: string) => never): void {
     const { id } = transaction;
     const decided = this.debtorDecisions.get(id) ?? new Set<string>();
+    // PAID (and its ACSC) only on a transfer of the integrator that carries the request's uetr and that the scheme accepted.
+    const paidBy = (JSON.parse(transaction.data) as { paidBy?: string }).paidBy;
+    const paid = (what: string): void => {
+      const transfer = paidBy === undefined ? undefined : this.#parts.operator.transfers.get(paidBy);
+      if (transfer?.status !== 'ACCEPTED' || transfer.uetr !== transaction.uetr) fail(`${what}, but the scheme ${transfer === undefined ? 'took no transfer paying it' : `said ${transfer.status} to the transfer ${paidBy} uetr ${transfer.uetr}`}`);
+      if (transfer.amountMinor !== transaction.amountMinor) fail(`${what}, paid ${transfer.amountMinor} of ${transaction.amountMinor}`);
+    };
+    if (transaction.state === 'REQUEST_TO_PAY_STATUS_PAID') paid('PAID');
     const statusOf: Readonly<Record<string, string>> = { PRES: 'PRESENTED', ACCP: 'ACCEPTED', RJCT: 'REJECTED' };
     for (const [key, content] of answers?.byKey ?? []) {
       const [kind, code] = content.split(' ');
       if (kind === 'pain.014') {
         if (key !== `${id}:${code}`) fail(`pain.014 ${code} under answer key ${key}`);
         const status = statusOf[code ?? ''];
-        if (status === undefined) fail(`pain.014 ${code}, yet no transfer of the integrator paid the request`);
-        if (!decided.has(status!)) fail(`pain.014 ${code}, the integrator never sent ${status}`);
+        if (code === 'ACSC') paid('pain.014 ACSC');
+        else if (status === undefined || !decided.has(status)) fail(`pain.014 ${code}, the integrator never sent ${status ?? 'such a decision'}`);
       } else if (final) {
         // The camt.029 (`camt.029 <case> CNCL` or `camt.029 <case> RJCR <reason>`): withdrawn unless the request had ended paid or rejected.
         const [, , answer, why] = content.split(' ');

@@ -204,7 +204,7 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
           return;
         }
         if (code === 'DETERMINATION_PENDING' && retries > 0) scheduler.after(1_000, () => call(client, label, run, retries - 1));
-        else if (code !== 'TRANSACTION_NOT_FOUND' && !code.startsWith('service crashed') && !(code === 'VALIDATION_FAILED' && label.startsWith('request-to-pay'))) record(client.transactionId, `${label} of ${client.uetr} failed: ${code}`, [client.uetr]);
+        else if (code !== 'TRANSACTION_NOT_FOUND' && !code.startsWith('service crashed') && !(code === 'VALIDATION_FAILED' && label.startsWith('request-to-pay')) && !(code === 'REQUEST_TO_PAY_NOT_PAYABLE' && label.startsWith('paying'))) record(client.transactionId, `${label} of ${client.uetr} failed: ${code}`, [client.uetr]);
       },
     );
   };
@@ -233,6 +233,15 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
     record: (transactionId, message, keys) => record(transactionId, message, keys),
     stats,
     share: options.inboundShare ?? 0.2,
+    pay: (integratorId, message, amountMinor) => {
+      const integrator = SIM_INTEGRATORS.find((candidate) => candidate.id === integratorId)!;
+      const integratorConfig = integratorConfigs.get(integratorId)!;
+      const rawBody = JSON.stringify(message);
+      const client: Client = { kind: 'CREDIT_TRANSFER', integrator, uetr: message.transactionIdentifiers.uetr, messageId: message.messageIdentifiers.messageIdentification, rawBody, amountMinor, accepted: false, answers: [], original: message };
+      clients.set(client.uetr, client);
+      const transfer = valid(validateCreditTransfer(parsed(rawBody)), 'CreditTransfer');
+      call(client, 'paying a request-to-pay', (deps) => acceptCreditTransfer(deps, { integrator: integratorConfig, transfer, rawBody, trace: trace0 }), 5);
+    },
   });
 
   const arrive = (): void => {
