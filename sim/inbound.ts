@@ -54,6 +54,8 @@ interface Originated {
   readonly amountMinor: bigint | null;
   /** The service recorded it (originate resolved accepted) at least once. */
   accepted: boolean;
+  /** The messages that are this one: itself first, then its resends under a new MsgId (same UETR); one transaction for all. */
+  readonly group: Originated[];
 }
 
 /** An integrator's decision on a credit or a lookup (made once, on the first call it processed). */
@@ -98,6 +100,8 @@ export interface InboundParts {
 export class SimInbound {
   readonly originated = new Map<string, Originated>();
   readonly decisions = new Map<string, Decision>();
+  /** Per transaction: the integrator's 200 broke the answer's rules; the code the scheme must get (or AB06). */
+  readonly invalidAnswers = new Map<string, string>();
   /** Per transaction: the calls the integrator received (their bodies). */
   readonly calls = new Map<string, string[]>();
   readonly answers = new Map<string, Answers>();
@@ -164,7 +168,7 @@ export class SimInbound {
 
   /** A credit after a lookup: sent only when the operator was answered SUCCESSFUL, to the account it was given. */
   #creditAfter(lookup: Originated, minor: number): void {
-    const answer = this.answers.get(lookup.id)?.first;
+    const answer = lookup.group.map((message) => this.answers.get(message.id)?.first).find((first) => first !== undefined);
     if (answer === undefined || !answer.approved) {
       this.#parts.trace(lookup.id, 'operator: no credit follows the lookup (not answered SUCCESSFUL)');
       return;
@@ -245,12 +249,27 @@ export class SimInbound {
       receivedAt: scheduler.now(),
     };
     const kinds = { lookup: 'INBOUND_IDENTIFIER_DETERMINATION', credit: 'INBOUND_CREDIT_TRANSFER', request_to_pay: 'INBOUND_REQUEST_TO_PAY' } as const;
-    const originated: Originated = { id, kind: kinds[kind], integrator, request, uetr: uetr.toLowerCase(), amountMinor, accepted: false };
+    const originated: Originated = { id, kind: kinds[kind], integrator, request, uetr: uetr.toLowerCase(), amountMinor, accepted: false, group: [] };
+    originated.group.push(originated);
     this.originated.set(id, originated);
     this.#parts.stats.originated = (this.#parts.stats.originated ?? 0) + 1;
     this.#send(originated, 0, `${messageName}${amountMinor === null ? '' : ` amount ${amountMinor}`} to ${integrator.id}`);
     // The scheme sends some messages again on purpose (the same MsgId): the same transaction, answered again.
     if (this.#operator.chance(0.1)) scheduler.after(this.#operator.between(10, 30_000), () => this.#send(originated, 0, `${messageName} again on purpose`));
+    // Some lookups and credits it sends again under a new MsgId, the same UETR: still the same transaction, whichever is recorded first.
+    if (kind !== 'request_to_pay' && this.#operator.chance(0.05)) {
+      const again = `S${this.#operator.uuid4().replaceAll('-', '').slice(0, 30)}`;
+      const body = JSON.parse(bodyJson) as { messageIdentifiers: { messageIdentification: string } };
+      body.messageIdentifiers.messageIdentification = again;
+      const alias: Originated = {
+        ...originated,
+        id: inboundTransactionId(scheme, messageName, again),
+        request: { ...request, original: { ...request.original, messageId: again }, bodyJson: JSON.stringify(body), received: { ...request.received, messageId: again } },
+      };
+      originated.group.push(alias);
+      this.originated.set(alias.id, alias);
+      scheduler.after(this.#operator.between(0, 20_000), () => this.#send(alias, 0, `${messageName} again under the new MsgId ${again}`));
+    }
     return originated;
   }
 
@@ -389,7 +408,21 @@ export class SimInbound {
       trace(id, `integrator ${integrator.id} decides ${describe(decision)} too slowly (${delay} ms of ${call.timeoutMs})`);
       return after(call.timeoutMs, timedOut);
     }
-    const body = this.#answerJson(about, call.body, decision);
+    let body = this.#answerJson(about, call.body, decision);
+    if (random.chance(0.04)) {
+      // An answer that breaks the rules: a rejection without its reason, a lookup answer without the legal name.
+      const broken = JSON.parse(body) as { status?: { outcome: string; reasonInfo?: unknown }; report?: { reportInformation: { outcome: string; accountOwner: { legalName?: string }; reasonCode?: string } } };
+      if (broken.status !== undefined) broken.status = { outcome: 'REJECTED' };
+      else if (broken.report !== undefined) {
+        const information = broken.report.reportInformation;
+        information.outcome = 'SUCCESSFUL';
+        delete information.reasonCode;
+        delete information.accountOwner.legalName;
+      }
+      body = JSON.stringify(broken);
+      this.invalidAnswers.set(id, about === 'credit' ? TIMEOUT_REASON : 'CH21');
+      trace(id, `integrator ${integrator.id}'s answer breaks the rules`);
+    }
     return after(delay, { delivered: true, httpStatus: 200, error: null, body }, () => trace(id, `integrator ${integrator.id} answers the sync ${about} call: ${describe(decision)}`));
   }
 
@@ -574,9 +607,12 @@ export class SimInbound {
     if (first !== undefined) {
       // The answer the scheme got matches the integrator's decision (auto-authorisation aside); without one in time, the timeout code.
       const decision = this.decisions.get(id);
+      const invalid = this.invalidAnswers.get(id);
+      if (first.approved && invalid !== undefined) fail(`the scheme was answered approved, the integrator's answer broke the rules`);
+      if (!first.approved && invalid !== undefined && first.reasonCode !== invalid && first.reasonCode !== TIMEOUT_REASON) fail(`the integrator's answer broke the rules, the scheme was answered ${first.reasonCode}, not ${invalid}`);
       if (first.approved && data.mode !== 'auto' && decision?.approved !== true) fail(`the scheme was answered approved, the integrator decided ${decision === undefined ? 'nothing' : describe(decision)}`);
       if (first.approved && transaction.kind === 'INBOUND_IDENTIFIER_DETERMINATION' && first.account !== decision?.account) fail(`the scheme was given account ${first.account}, the integrator ${decision?.account}`);
-      if (!first.approved && first.reasonCode !== TIMEOUT_REASON && (decision === undefined || decision.approved || decision.reasonCode !== first.reasonCode)) {
+      if (!first.approved && invalid === undefined && first.reasonCode !== TIMEOUT_REASON && (decision === undefined || decision.approved || decision.reasonCode !== first.reasonCode)) {
         fail(`the scheme was answered rejected ${first.reasonCode}, the integrator decided ${decision === undefined ? 'nothing' : describe(decision)}`);
       }
       if (data.verdict !== undefined && data.verdict.approved !== first.approved) fail(`the stored verdict (${data.verdict.approved ? 'approved' : 'rejected'}) is not the answer the scheme got`);
@@ -594,7 +630,7 @@ export class SimInbound {
       }
       if (final && first !== undefined && completions.length !== 1) fail(`${completions.length} completion callbacks at the end`);
     }
-    if (final && sent.accepted && first === undefined) fail(`the scheme never got an answer to its ${sent.request.original.messageName}`);
+    if (final && sent.group.some((message) => message.accepted) && first === undefined) fail(`the scheme never got an answer to its ${sent.request.original.messageName}`);
   }
 
   #checkRequestToPay(transaction: TransactionView, answers: Answers | undefined, outbox: readonly OutboxView[], final: boolean, fail: (message: string) => never): void {
@@ -635,12 +671,25 @@ export class SimInbound {
     }
   }
 
-  /** At the end: every message the service recorded is one transaction, found by its uetr under the id its MsgId gives. */
-  async checkEnd(find: (integratorId: string, uetr: string, kind: TransactionKind) => Promise<TransactionView | undefined>, checkTransaction: (id: string) => Promise<void>, fail: (id: string | undefined, message: string) => never): Promise<void> {
+  /**
+   * At the end: every message the service recorded is one transaction (with its resends under
+   * another MsgId), found by its uetr under the id one of their MsgIds gives.
+   */
+  async checkEnd(
+    get: (id: string) => Promise<TransactionView | undefined>,
+    find: (integratorId: string, uetr: string, kind: TransactionKind) => Promise<TransactionView | undefined>,
+    checkTransaction: (id: string) => Promise<void>,
+    fail: (id: string | undefined, message: string) => never,
+  ): Promise<void> {
     for (const sent of this.originated.values()) {
+      if (sent.group[0] !== sent) continue;
       const transaction = await find(sent.integrator.id, sent.uetr, sent.kind);
-      if (sent.accepted && transaction === undefined) fail(sent.id, `${sent.request.original.messageName} ${sent.request.original.messageId} was recorded and is lost`);
-      if (transaction !== undefined && transaction.id !== sent.id) fail(sent.id, `the ${sent.request.original.messageName} is stored under ${transaction.id}, not the id its MsgId gives`);
+      const what = `${sent.request.original.messageName} ${sent.request.original.messageId}`;
+      if (sent.group.some((message) => message.accepted) && transaction === undefined) fail(sent.id, `${what} was recorded and is lost`);
+      const stored = [];
+      for (const message of sent.group) if ((await get(message.id)) !== undefined) stored.push(message.id);
+      if (stored.length > 1) fail(sent.id, `${what} and its resend under another MsgId are ${stored.length} transactions`);
+      if (transaction !== undefined && !sent.group.some((message) => message.id === transaction.id)) fail(sent.id, `${what} is stored under ${transaction.id}, not the id its MsgId gives`);
       if (transaction !== undefined) await checkTransaction(transaction.id);
     }
   }

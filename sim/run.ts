@@ -458,6 +458,7 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
       if (transaction !== undefined) await checkTransaction(transaction.id, true);
     }
     await inbound.checkEnd(
+      (id) => inspector.transaction(id),
       (integratorId, uetr, kind) => inspector.findTransaction(integratorId, uetr, kind),
       (id) => checkTransaction(id, true),
       (id, message) => fail(id, message),
