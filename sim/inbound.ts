@@ -3,6 +3,7 @@ import type { IntegratorConfig } from '../src/config/types.js';
 import { INBOUND_PATHS } from '../src/domain/callback-paths.js';
 import type { TransactionKind } from '../src/domain/kinds.js';
 import { TIMEOUT_REASON } from '../src/domain/machines/inbound.js';
+import { toApiError } from '../src/http/plugins/errors.js';
 import { validateAuthorisationReport, validateInboundRequestToPayResponse, validateLookupAnswer } from '../src/domain/messages/inbound-answers.js';
 import type { Validation } from '../src/domain/messages/validate.js';
 import type { SchemeName } from '../src/domain/schemes.js';
@@ -479,14 +480,16 @@ export class SimInbound {
         if (process.alive) trace(id, `${what}: 202`);
       },
       (error: unknown) => {
-        const code = (error as { code?: string }).code ?? (error instanceof Error ? error.message : String(error));
-        trace(id, `${what}: ${code}`);
-        if (code === 'ANSWER_NOT_AWAITED') return;
-        if (!process.alive || code === 'OVERLOADED') {
+        // What the integrator's HTTP client would get: the error plugin's own mapping.
+        const answer = toApiError(error);
+        trace(id, `${what}: ${answer.status} ${answer.code}`);
+        if (answer.code === 'ANSWER_NOT_AWAITED') return;
+        // The connection broke under it, or the service asked for the identical request again (503): sent again.
+        if (!process.alive || answer.status === 503) {
           if (attempt < 20) again();
           return;
         }
-        this.#parts.record(id, `the integrator's ${what} failed: ${code}`);
+        this.#parts.record(id, `the integrator's ${what} was answered ${answer.status} ${answer.code}: ${error instanceof Error ? error.message : String(error)}`);
       },
     );
   }

@@ -14,6 +14,7 @@ import { validateIdentifierDeterminationRequest } from '../src/domain/messages/i
 import { validatePaymentStatusRequest } from '../src/domain/messages/payment-status-request.js';
 import { validateRequestToPay, validateRequestToPayCancellation, validateRequestToPayStatusRequest } from '../src/domain/messages/request-to-pay.js';
 import { validateCreditTransfer } from '../src/domain/messages/validate.js';
+import { toApiError } from '../src/http/plugins/errors.js';
 import { parseJson } from '../src/lib/json.js';
 import type { PartnerSender } from '../src/ports/partner.js';
 import type { Store } from '../src/ports/store.js';
@@ -22,7 +23,8 @@ import { NO_INTEGRATOR_FAULTS, SimIntegrators, type IntegratorFaults } from './i
 import { NO_SCHEME_FAULTS, SimOperator, type SchemeFaults } from './operator.js';
 import { Random } from './random.js';
 import { Scheduler, settle } from './scheduler.js';
-import { removeDatabase, ServiceProcess, type StoreWrapper, type UseCaseDeps, type World } from './service.js';
+import { NO_STORE_FAULTS, StoreFaultSource, type StoreFaults } from './store-faults.js';
+import { removeDatabase, ServiceProcess, StartFailed, type StoreWrapper, type UseCaseDeps, type World } from './service.js';
 import { isInbound, SimInbound } from './inbound.js';
 import { about, SIM_INTEGRATORS, simCreditTransfer, simLookup, simRequestToPay, type SimIntegrator } from './workload.js';
 
@@ -39,13 +41,15 @@ export interface ProcessFaults {
 export interface SimFaults {
   readonly scheme: SchemeFaults;
   readonly integrator: IntegratorFaults;
+  readonly store: StoreFaults;
   readonly process: ProcessFaults;
 }
 
 export const DEFAULT_FAULTS: SimFaults = {
   scheme: { submitFails: 0.05, submitFailsAfterTaking: 0.03, answerLost: 0.05, answerDuplicated: 0.05, answerLate: 0.03, neverAnswers: 0.02, enquiryStale: 0.1 },
   integrator: { serverError: 0.05, timeout: 0.02, ackLost: 0.5, outage: 0.002 },
-  process: { crash: 0.002, clockJump: 0.0005, operatorRestart: 0.0005 },
+  store: { writeFails: 0.002, writeLostAfterCommit: 0.001, readFails: 0.001, crashBeforeWrite: 0.0001, crashAfterWrite: 0.0002 },
+  process: { crash: 0.001, clockJump: 0.0005, operatorRestart: 0.0005 },
 };
 
 export interface SimOptions {
@@ -134,29 +138,35 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
     touched.add(transactionId);
     trace(transactionId, line);
   });
+  const serviceRandom = root.fork();
+  const integratorConfigs = new Map<string, IntegratorConfig>(config.integrators.map((integrator) => [integrator.id, integrator]));
+  const clients = new Map<string, Client>();
+  const stats: Record<string, number> = { crashes: 0, clockJumps: 0, operatorRestarts: 0, requests: 0, refusedWhileDown: 0, expiryRaces: 0, storeFaults: 0, failedStarts: 0 };
+  const workload = root.fork();
+  const faultRandom = root.fork();
+  // The first start, which creates the database, meets no store fault.
+  const storeFaults = new StoreFaultSource(root.fork(), NO_STORE_FAULTS);
   const world: World = {
     file,
     config,
     scheduler,
-    random: root.fork(),
+    random: serviceRandom,
     ids: { uuid: () => idRandom.uuid4() },
     operator,
     integrators,
     ...(options.wrapStore === undefined ? {} : { wrapStore: options.wrapStore }),
     ...(options.wrapPartner === undefined ? {} : { wrapPartner: options.wrapPartner }),
     touched: (id) => touched.add(id),
+    storeFaults,
+    crash: (process, why) => crash(process, why),
   };
-  const integratorConfigs = new Map<string, IntegratorConfig>(config.integrators.map((integrator) => [integrator.id, integrator]));
-  const clients = new Map<string, Client>();
-  const stats: Record<string, number> = { crashes: 0, clockJumps: 0, operatorRestarts: 0, requests: 0, refusedWhileDown: 0, expiryRaces: 0 };
-  const workload = root.fork();
-  const faultRandom = root.fork();
   // Forked last, so the parts above draw as they did before the receiving direction was simulated.
   const inboundRandom = root.fork();
   let violation: Violation | undefined;
   let incarnation = 1;
   let live: ServiceProcess | undefined = await ServiceProcess.start(world, incarnation, true);
   const inspector = sqliteInspector(file);
+  storeFaults.faults = faults.store;
   const dead: ServiceProcess[] = [];
 
   /** A violation found inside a callback of the service: kept, and the run stops at the end of the step. */
@@ -195,16 +205,23 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
       },
       (error: unknown) => {
         if (error instanceof Stop) return;
-        const code = (error as { code?: string }).code ?? (error instanceof Error ? error.message : String(error));
-        const details = (error as { details?: unknown }).details;
-        trace(client.uetr, `${label}: ${code}${details === undefined ? '' : ` ${JSON.stringify(details)}`}`);
+        // What the integrator's HTTP client would get: the error plugin's own mapping.
+        const answer = toApiError(error);
+        const details = answer.errors.length === 0 ? '' : ` ${JSON.stringify(answer.errors)}`;
+        trace(client.uetr, `${label}: ${answer.status} ${answer.code}${details}`);
         if (!process.alive) {
           // The connection broke under it: the integrator sends it again.
           if (retries > 0) scheduler.after(workload.between(1_000, 30_000), () => call(client, label, run, retries - 1));
           return;
         }
-        if (code === 'DETERMINATION_PENDING' && retries > 0) scheduler.after(1_000, () => call(client, label, run, retries - 1));
-        else if (code !== 'TRANSACTION_NOT_FOUND' && !code.startsWith('service crashed') && !(code === 'VALIDATION_FAILED' && label.startsWith('request-to-pay')) && !(code === 'REQUEST_TO_PAY_NOT_PAYABLE' && label.startsWith('paying'))) record(client.transactionId, `${label} of ${client.uetr} failed: ${code}`, [client.uetr]);
+        if (answer.status === 503) {
+          // Retry the identical request after Retry-After (a pending determination, a database that failed for the moment).
+          const after = Number(answer.headers['Retry-After'] ?? answer.headers['retry-after'] ?? 1) * 1_000;
+          if (retries > 0) scheduler.after(after, () => call(client, label, run, retries - 1));
+          return;
+        }
+        if (answer.status >= 500) record(client.transactionId, `${label} of ${client.uetr} answered ${answer.status} ${answer.code}: ${error instanceof Error ? error.message : String(error)}`, [client.uetr]);
+        else if (answer.code !== 'TRANSACTION_NOT_FOUND' && !(answer.code === 'VALIDATION_FAILED' && label.startsWith('request-to-pay')) && !(answer.code === 'REQUEST_TO_PAY_NOT_PAYABLE' && label.startsWith('paying'))) record(client.transactionId, `${label} of ${client.uetr} failed: ${answer.code}${details}`, [client.uetr]);
       },
     );
   };
@@ -244,7 +261,14 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
     },
   });
 
+  let arrived = 0;
+  /** Simulated time the clock's jumps added: the phase with faults is measured without them. */
+  let jumped = 0;
+  /** When the last arrival ran (late after a clock jump, or on time), less the jumps before it. */
+  let lastArrivalAt: number | undefined;
   const arrive = (): void => {
+    arrived += 1;
+    if (arrived === options.transactions) lastArrivalAt = scheduler.now() - jumped;
     // A share of arrivals is the scheme's: a message it originates for an integrator's customer.
     if (inbound.arrives()) return;
     const integrator = workload.pick(SIM_INTEGRATORS);
@@ -317,29 +341,44 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
 
   // --- faults of the process, the clock and the operator, drawn at each step ---
   const restart = (sameHost: boolean): void => {
-    scheduler.after(faultRandom.between(0, 30_000), () => {
+    // Most restarts take seconds; one in ten is a long outage.
+    const down = faultRandom.chance(0.1) ? faultRandom.between(30_000, 120_000) : faultRandom.between(100, 5_000);
+    scheduler.after(down, () => {
       incarnation += 1;
       const number = incarnation;
       trace(undefined, `service restarts as incarnation ${number}${sameHost ? '' : ' on another host'}`);
-      void ServiceProcess.start(world, number, sameHost).then((process) => {
-        live = process;
-      });
+      ServiceProcess.start(world, number, sameHost).then(
+        (process) => {
+          live = process;
+        },
+        (error: unknown) => {
+          if (!(error instanceof StartFailed)) throw error;
+          stats.failedStarts = (stats.failedStarts ?? 0) + 1;
+          trace(undefined, error.message);
+          dead.push(error.process);
+          restart(sameHost);
+        },
+      );
     });
   };
+  /** The process dies (at a step, or inside one at a store call) and is restarted later. */
+  function crash(process: ServiceProcess, why: string): void {
+    if (!process.alive) return;
+    stats.crashes = (stats.crashes ?? 0) + 1;
+    trace(undefined, `service crashes (incarnation ${process.incarnation}) ${why}`);
+    process.crash();
+    dead.push(process);
+    if (live === process) live = undefined;
+    restart(faultRandom.chance(0.7));
+  }
   const stepFaults = (): void => {
-    if (live !== undefined && faultRandom.chance(faults.process.crash)) {
-      stats.crashes = (stats.crashes ?? 0) + 1;
-      trace(undefined, `service crashes (incarnation ${live.incarnation})`);
-      live.crash();
-      dead.push(live);
-      live = undefined;
-      restart(faultRandom.chance(0.7));
-    }
+    if (live !== undefined && faultRandom.chance(faults.process.crash)) crash(live, 'at a step');
     if (faultRandom.chance(faults.process.clockJump)) {
       const jump = faultRandom.between(60_000, 3_600_000);
       stats.clockJumps = (stats.clockJumps ?? 0) + 1;
       trace(undefined, `clock jumps ${jump} ms`);
       scheduler.jump(jump);
+      jumped += jump;
     }
     if (faultRandom.chance(faults.process.operatorRestart)) {
       stats.operatorRestarts = (stats.operatorRestarts ?? 0) + 1;
@@ -468,7 +507,7 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
   const allFinal = async (): Promise<boolean> => (await inspector.stateCounts()).every((row) => FINAL_STATES.get(row.kind)?.has(row.state) === true);
 
   // --- the run ---
-  const drainLimit = arrivalsEnd + 4 * 86_400_000;
+  const drainLimit = (): number => (lastArrivalAt ?? arrivalsEnd) + jumped + 4 * 86_400_000;
   // The drain also ends once nothing has moved for 6 simulated hours (a stuck transaction is then reported).
   let lastProgress = -1;
   let lastProgressAt = 0;
@@ -479,10 +518,12 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
       if (violation !== undefined) break;
       for (const id of touched) await checkTransaction(id, false);
       touched.clear();
-      if (!draining && scheduler.now() > arrivalsEnd + 900_000) {
+      // The faults end 15 simulated minutes after the last arrival ran, not counting the clock's jumps.
+      if (!draining && lastArrivalAt !== undefined && scheduler.now() - jumped > lastArrivalAt + 900_000) {
         draining = true;
         operator.faults = NO_SCHEME_FAULTS;
         integrators.faults = NO_INTEGRATOR_FAULTS;
+        storeFaults.faults = NO_STORE_FAULTS;
         trace(undefined, 'faults end: draining');
       }
       if (draining) {
@@ -492,7 +533,7 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
           continue;
         }
         if (step % 50 === 0 && (await inspector.pendingOutbox()) === 0 && (await allFinal())) break;
-        if (scheduler.now() > drainLimit) break;
+        if (scheduler.now() > drainLimit()) break;
         if (step % 50 === 0) {
           const moved = await inspector.progress();
           if (moved !== lastProgress) {
@@ -527,6 +568,7 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
   removeDatabase(file);
   stats.transactions = final.length;
   stats.schemeAnswers = operator.answersSent;
+  stats.storeFaults = storeFaults.drawn;
   stats.deliveryAttempts = integrators.attempts;
   return { seed: options.seed, violation, traceHash: hash.digest('hex'), steps: step, simulatedMs: scheduler.now() - START, stats };
 }

@@ -18,6 +18,7 @@ import type { SimIntegrators } from './integrator.js';
 import type { SimOperator } from './operator.js';
 import type { Random } from './random.js';
 import type { Scheduler } from './scheduler.js';
+import { storeFaultError, type StoreFaultSource } from './store-faults.js';
 
 /** Wraps the store a process sees (a known bug injected, a fault): given the real one, returns what the process uses. */
 export type StoreWrapper = (store: Store, process: ServiceProcess) => Store;
@@ -36,6 +37,10 @@ export interface World {
   readonly wrapPartner?: (partner: PartnerSender) => PartnerSender;
   /** Told of every transaction a write names (its invariants are checked after the step). */
   readonly touched: (transactionId: string) => void;
+  /** The store's faults, drawn per call. */
+  readonly storeFaults: StoreFaultSource;
+  /** A process dies in the middle of a step (a store fault): the run drops it and restarts it later. */
+  readonly crash: (process: ServiceProcess, why: string) => void;
 }
 
 /** The use cases' dependencies, as the HTTP routes get them. */
@@ -54,6 +59,16 @@ export interface UseCaseDeps {
 }
 
 const NEVER = new Promise<never>(() => undefined);
+
+/** A process whose start failed: it exited (main.ts exits on a failed start), and is restarted. */
+export class StartFailed extends Error {
+  constructor(
+    readonly process: ServiceProcess,
+    cause: unknown,
+  ) {
+    super(`incarnation ${process.incarnation} failed to start: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
 
 /**
  * One incarnation of the service process: its own store connection on the run's SQLite file,
@@ -80,9 +95,15 @@ export class ServiceProcess {
     this.instanceId = `sim:${incarnation}:x`;
   }
 
+  /** Start an incarnation; one whose start fails (a store fault in its recovery) is dead, as a process that exits is, and rejects with StartFailed. */
   static async start(world: World, incarnation: number, sameHost: boolean): Promise<ServiceProcess> {
     const process = new ServiceProcess(world, incarnation);
-    await process.#start(sameHost);
+    try {
+      await process.#start(sameHost);
+    } catch (error) {
+      process.crash();
+      throw new StartFailed(process, error);
+    }
     return process;
   }
 
@@ -211,17 +232,34 @@ export class ServiceProcess {
     });
   }
 
+  /** The process's store: every call through the port is noted, may meet a store fault, and never returns once the process is dead. */
   #guard(store: Store): Store {
-    const touched = this.#world.touched;
+    const world = this.#world;
     return new Proxy(store, {
       get: (target, property, receiver) => {
         const value: unknown = Reflect.get(target, property, receiver);
         if (typeof value !== 'function') return value;
         const method = value as (...args: unknown[]) => unknown;
         if (property === 'onChange' || property === 'close') return method.bind(target);
+        const name = String(property);
         return (...args: unknown[]) => {
-          noteTouched(property, args, touched);
-          return this.#call(() => method.apply(target, args) as Promise<unknown>);
+          if (!this.alive) return NEVER;
+          const fault = world.storeFaults.draw(name);
+          if (fault === 'crashBeforeWrite') {
+            world.crash(this, `before ${name} reached the database`);
+            return NEVER;
+          }
+          if (fault === 'writeFails' || fault === 'readFails') return Promise.reject(storeFaultError(fault, name));
+          noteTouched(property, args, world.touched);
+          const result = this.#call(() => method.apply(target, args) as Promise<unknown>);
+          if (fault === 'writeLostAfterCommit') return result.then(() => Promise.reject(storeFaultError(fault, name)));
+          if (fault === 'crashAfterWrite') {
+            return result.then(() => {
+              world.crash(this, `after ${name} committed, before its caller learnt of it`);
+              return NEVER;
+            });
+          }
+          return result;
         };
       },
     });

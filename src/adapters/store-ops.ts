@@ -279,3 +279,31 @@ export abstract class QueuedWrites {
     return this.enqueue({ kind: 'pruneSchemeMessages', before, limit });
   }
 }
+
+/** SQLite result codes of a database that failed for the moment: locked, out of space or memory, an I/O error. */
+const TRANSIENT_SQLITE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|NOMEM|CANTOPEN|PROTOCOL)/;
+/**
+ * PostgreSQL SQLSTATEs of the same: a connection exception (class 08), insufficient resources
+ * (53), an operator's intervention such as a shutdown (57P), a deadlock or serialization failure
+ * the adapter's own retries did not get past (40P01, 40001).
+ */
+const TRANSIENT_POSTGRES = /^(08|53|57P|40001$|40P01$)/;
+const TRANSIENT_NETWORK = new Set(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH']);
+/** node-postgres's own errors for a connection that broke or never came, which carry no code. */
+const TRANSIENT_PG_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+
+/**
+ * True for an error of the database rather than of the request: the store is unavailable or
+ * closing, or the database refused for the moment. A write that failed so may or may not have
+ * committed; the identical request, sent again, is answered as the first one was (duplicate
+ * detection), so callers answer 503 with Retry-After. A StoreWriteError (a bug: an unknown id, a
+ * duplicate key) is not transient.
+ */
+export function isTransientStoreError(error: unknown): boolean {
+  if (error instanceof StoreUnavailableError) return true;
+  if (!(error instanceof Error) || error instanceof StoreWriteError) return false;
+  const code = (error as { code?: unknown }).code;
+  if (code === 'STORE_CLOSED') return true;
+  if (typeof code === 'string') return TRANSIENT_SQLITE.test(code) || TRANSIENT_POSTGRES.test(code) || TRANSIENT_NETWORK.has(code);
+  return TRANSIENT_PG_MESSAGES.test(error.message);
+}

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { PartnerSender } from '../../src/ports/partner.js';
-import type { Store, StateChange } from '../../src/ports/store.js';
+import type { DeliveryAttempt, Store, StateChange } from '../../src/ports/store.js';
 import { simulate } from '../../sim/run.js';
 
 /** A store whose applyChange is replaced (a known bug, injected through the port). */
@@ -16,6 +16,17 @@ function changing(rewrite: (change: StateChange) => StateChange): (store: Store)
     });
 }
 
+/** A store whose recordDelivery records every attempt as delivered (a known bug, injected through the port). */
+function failedAsDelivered(store: Store): Store {
+  return new Proxy(store, {
+    get: (target, property, receiver) => {
+      if (property === 'recordDelivery') return (attempt: DeliveryAttempt) => target.recordDelivery({ ...attempt, delivered: true });
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
 /** The first of `seeds` seeds whose run finds a violation, with its message. */
 async function firstViolation(wrapStore: (store: Store) => Store, seeds: number, transactions: number): Promise<{ seed: number; message: string } | undefined> {
   for (let seed = 1; seed <= seeds; seed += 1) {
@@ -25,7 +36,27 @@ async function firstViolation(wrapStore: (store: Store) => Store, seeds: number,
   return undefined;
 }
 
+/**
+ * Seeds that found a bug, each run again expecting no violation. A seed replays the same run only
+ * as long as the simulation's model is unchanged; the unit or e2e test named beside each is the
+ * regression that lasts.
+ */
+const REGRESSION_SEEDS: readonly { seed: number; transactions: number; found: string }[] = [
+  {
+    seed: 1,
+    transactions: 300,
+    found: 'a request whose write the store failed after committing it answered 500 INTERNAL, not 503 NOT_READY (unit/store-failure-answers)',
+  },
+];
+
 describe('deterministic simulation', () => {
+  for (const regression of REGRESSION_SEEDS) {
+    it(`runs seed ${regression.seed} (${regression.transactions} transactions) clean; it found: ${regression.found}`, async () => {
+      const result = await simulate({ seed: regression.seed, transactions: regression.transactions });
+      assert.equal(result.violation, undefined, result.violation?.message);
+    });
+  }
+
   it('runs a seed the same way twice: the same trace hash, and no invariant broken', async () => {
     const first = await simulate({ seed: 7, transactions: 80 });
     const second = await simulate({ seed: 7, transactions: 80 });
@@ -72,5 +103,11 @@ describe('deterministic simulation', () => {
     const found = await firstViolation(dropAnEvent, 3, 80);
     assert.ok(found !== undefined, 'no seed of 3 found the missing events');
     assert.match(found.message, /events queued/);
+  });
+
+  it('finds a store that records a failed delivery as delivered', async () => {
+    const found = await firstViolation(failedAsDelivered, 3, 80);
+    assert.ok(found !== undefined, 'no seed of 3 found the failed deliveries recorded as delivered');
+    assert.match(found.message, /DELIVERED but the integrator never had it/);
   });
 });

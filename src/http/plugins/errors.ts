@@ -1,14 +1,16 @@
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isTransientStoreError } from '../../adapters/store-ops.js';
 import { StoreOverloadedError } from '../../adapters/write-queue.js';
 import { ApiError, type ErrorCode, type FieldError } from '../../domain/errors.js';
 
 /**
  * The one place that turns errors into `ErrorDetail` responses (CONTRACT §5). Use cases and
  * routes throw `ApiError` with a catalogue code; Fastify's own errors (body too large, wrong
- * media type, unparseable body) are mapped onto the same catalogue, and a store too busy to
- * queue a write onto 503 OVERLOADED; anything else is a bug and answers 500 without leaking its
- * message.
+ * media type, unparseable body) are mapped onto the same catalogue, a store too busy to
+ * queue a write onto 503 OVERLOADED, and a database that failed for the moment (locked, an I/O
+ * error, a lost connection) onto 503 NOT_READY; anything else is a bug and answers 500 without
+ * leaking its message.
  */
 export interface ErrorDetailBody {
   readonly schema: 'ErrorDetail';
@@ -39,6 +41,8 @@ const STATUS_CODES: Readonly<Record<number, ErrorCode>> = {
 
 /** Retry-After of a write refused because the store's queue is full: it drains in about a commit. */
 const OVERLOADED_RETRY_AFTER_S = 1;
+/** Retry-After of a request the database failed: a lock or a connection comes back in about a second. */
+const STORE_FAILED_RETRY_AFTER_S = 1;
 
 export function errorBody(error: ApiError): ErrorDetailBody {
   return {
@@ -56,6 +60,12 @@ export function toApiError(error: unknown): ApiError {
     // Refused before anything was written: the identical request can simply come again.
     return new ApiError('OVERLOADED', 'too many writes are waiting for the database; retry the identical request', [], {
       'Retry-After': String(OVERLOADED_RETRY_AFTER_S),
+    });
+  }
+  if (isTransientStoreError(error)) {
+    // Written or not, the identical request sent again is answered as the first one was.
+    return new ApiError('NOT_READY', 'the database could not complete the request; retry the identical request', [], {
+      'Retry-After': String(STORE_FAILED_RETRY_AFTER_S),
     });
   }
   const fastifyError = error as Partial<FastifyError>;
@@ -85,6 +95,8 @@ export const errorsPlugin = fp(
       const apiError = toApiError(error);
       if (apiError.status >= 500 && apiError.code === 'INTERNAL') {
         request.log.error({ err: error }, 'unhandled error');
+      } else if (isTransientStoreError(error)) {
+        request.log.warn({ err: error }, 'the database failed the request; answered 503 for the integrator to retry it');
       }
       return send(reply, apiError);
     });
