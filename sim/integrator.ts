@@ -1,5 +1,5 @@
 import type { IntegratorConfig } from '../src/config/types.js';
-import type { CallResult, PartnerSender, SendResult } from '../src/ports/partner.js';
+import type { CallResult, PartnerCall, PartnerSender, SendResult } from '../src/ports/partner.js';
 import type { OutboxRecord } from '../src/ports/store.js';
 import type { Random } from './random.js';
 import type { Scheduler } from './scheduler.js';
@@ -41,6 +41,8 @@ export class SimIntegrators implements PartnerSender {
   readonly order = new Map<string, OutboxRecord[]>();
   faults: IntegratorFaults;
   attempts = 0;
+  /** The integrators as receiving banks: the calls they answer, and each message they process the first time. */
+  receiving: { call(call: PartnerCall, integrator: IntegratorConfig): Promise<CallResult>; processed(message: OutboxRecord): void } | undefined;
   #processedCount = 0;
   readonly #downUntil = new Map<string, number>();
   readonly #random: Random;
@@ -81,8 +83,10 @@ export class SimIntegrators implements PartnerSender {
     });
   }
 
-  call(): Promise<CallResult> {
-    return Promise.resolve({ delivered: false, httpStatus: 503, error: 'the simulated integrator takes no calls yet', durationMs: 0, body: null });
+  /** The service's calls whose answer matters (the receiving direction) go to the integrators' receiving side (sim/inbound.ts). */
+  call(call: PartnerCall, integrator: IntegratorConfig): Promise<CallResult> {
+    if (this.receiving === undefined) return Promise.resolve({ delivered: false, httpStatus: 503, error: 'the simulated integrator takes no calls', durationMs: 0, body: null });
+    return this.receiving.call(call, integrator);
   }
 
   close(): Promise<void> {
@@ -98,6 +102,7 @@ export class SimIntegrators implements PartnerSender {
       const list = this.order.get(key) ?? [];
       list.push(message);
       this.order.set(key, list);
+      this.receiving?.processed(message);
     }
     receipt.processed += 1;
     if (acknowledged) receipt.acknowledged += 1;

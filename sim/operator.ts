@@ -1,11 +1,14 @@
 import type { SchemeName } from '../src/domain/schemes.js';
 import type {
+  CreditAnswer,
   InboundReport,
+  LookupAnswer,
+  RequestToPayStatusAnswer,
+  WithdrawalAnswer,
   OutboundLookup,
   OutboundRequestToPay,
   OutboundRequestToPayCancellation,
   OutboundTransfer,
-  SchemeAnswers,
   SchemeConnector,
   SchemeInbound,
   SubmitOutcome,
@@ -69,7 +72,9 @@ export class SimOperator implements SchemeConnector {
   readonly cancellations = new Map<string, boolean>();
   /** Answers sent (counted per delivery attempt), for the report. */
   answersSent = 0;
-  #inbound: SchemeAnswers | undefined;
+  #inbound: SchemeInbound | undefined;
+  /** Where the service's answers to originated messages go (the receiving direction); none: the operator originates nothing. */
+  receiving: Pick<SchemeConnector, 'answerLookup' | 'answerCredit' | 'reportRequestToPay' | 'answerWithdrawal'> | undefined;
   #generation = 0;
   faults: SchemeFaults;
   readonly #random: Random;
@@ -236,20 +241,26 @@ export class SimOperator implements SchemeConnector {
     return this.#reply(delivered());
   }
 
-  answerLookup(): Promise<SubmitOutcome> {
-    return notReceiving();
+  // The service's answers to the messages the operator originated go to its receiving side (sim/inbound.ts).
+  answerLookup(answer: LookupAnswer): Promise<SubmitOutcome> {
+    return this.receiving?.answerLookup(answer) ?? notReceiving();
   }
 
-  answerCredit(): Promise<SubmitOutcome> {
-    return notReceiving();
+  answerCredit(answer: CreditAnswer): Promise<SubmitOutcome> {
+    return this.receiving?.answerCredit(answer) ?? notReceiving();
   }
 
-  reportRequestToPay(): Promise<SubmitOutcome> {
-    return notReceiving();
+  reportRequestToPay(answer: RequestToPayStatusAnswer): Promise<SubmitOutcome> {
+    return this.receiving?.reportRequestToPay(answer) ?? notReceiving();
   }
 
-  answerWithdrawal(): Promise<SubmitOutcome> {
-    return notReceiving();
+  answerWithdrawal(answer: WithdrawalAnswer): Promise<SubmitOutcome> {
+    return this.receiving?.answerWithdrawal(answer) ?? notReceiving();
+  }
+
+  /** The live process's side for the messages the operator originates and its answers (set at each restart). */
+  get inbound(): SchemeInbound | undefined {
+    return this.#inbound;
   }
 
   #transferReport(transfer: OutboundTransfer, known: OperatorTransfer): InboundReport {
@@ -312,10 +323,6 @@ export class SimOperator implements SchemeConnector {
     return new Promise((resolve) => this.#scheduler.after(this.#random.between(1, 40), () => resolve(outcome)));
   }
 
-  /** Where answers go: the live process's engine (set at each restart). */
-  connect(inbound: SchemeAnswers): void {
-    this.#inbound = inbound;
-  }
 }
 
 function describe(report: InboundReport): string {
@@ -343,5 +350,5 @@ function failed(error: string): SubmitOutcome {
 }
 
 function notReceiving(): Promise<SubmitOutcome> {
-  return Promise.resolve({ kind: 'failed', retryable: false, error: 'the simulated operator does not originate messages yet' });
+  return Promise.resolve({ kind: 'failed', retryable: false, error: 'the simulated operator originates no messages in this run' });
 }

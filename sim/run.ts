@@ -16,6 +16,7 @@ import { validateRequestToPay, validateRequestToPayCancellation, validateRequest
 import { validateCreditTransfer } from '../src/domain/messages/validate.js';
 import { toApiError } from '../src/http/plugins/errors.js';
 import { parseJson } from '../src/lib/json.js';
+import type { PartnerSender } from '../src/ports/partner.js';
 import type { Store } from '../src/ports/store.js';
 import { pgInspector, sqliteInspector, type Inspector, type TransactionView } from './inspect.js';
 import { Instances } from './instances.js';
@@ -26,6 +27,7 @@ import { Scheduler, settle } from './scheduler.js';
 import { PostgresCluster, seedDatabase } from './postgres.js';
 import { NO_STORE_FAULTS, StoreFaultSource, type StoreFaults } from './store-faults.js';
 import { removeDatabase, type ServiceProcess, type StoreWrapper, type UseCaseDeps, type World } from './service.js';
+import { isInbound, SimInbound } from './inbound.js';
 import { about, SIM_INTEGRATORS, simCreditTransfer, simLookup, simRequestToPay, type SimIntegrator } from './workload.js';
 
 /** Probabilities of the faults that are neither the scheme's nor the integrators'. */
@@ -63,6 +65,10 @@ export interface SimOptions {
   readonly faults?: SimFaults;
   /** A known bug, injected through a port. */
   readonly wrapStore?: StoreWrapper;
+  /** A known bug, injected between the process and the integrators. */
+  readonly wrapPartner?: (partner: PartnerSender) => PartnerSender;
+  /** Share of arrivals that the scheme originates for an integrator (the receiving direction); 0.2 unless said. */
+  readonly inboundShare?: number;
   /** Where the trace goes line by line (the CLI's --verbose); it is hashed either way. */
   readonly onTraceLine?: (line: string) => void;
   /**
@@ -165,11 +171,14 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
     operator,
     integrators,
     ...(options.wrapStore === undefined ? {} : { wrapStore: options.wrapStore }),
+    ...(options.wrapPartner === undefined ? {} : { wrapPartner: options.wrapPartner }),
     touched: (id) => touched.add(id),
     storeFaults,
     crash: (process, why) => crash(process, why),
     ...(cluster === undefined ? {} : { postgres: cluster }),
   };
+  // Forked last, so the parts above draw as they did before the receiving direction was simulated.
+  const inboundRandom = root.fork();
   let violation: Violation | undefined;
   // PostgreSQL: two instances on two hosts behind a load balancer; SQLite: one.
   const instances = await Instances.start(world, cluster === undefined ? ['sim'] : ['sim-a', 'sim-b'], cluster === undefined ? undefined : root.fork(), (line) => trace(undefined, line));
@@ -230,7 +239,7 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
           return;
         }
         if (answer.status >= 500) record(client.transactionId, `${label} of ${client.uetr} answered ${answer.status} ${answer.code}: ${error instanceof Error ? error.message : String(error)}`, [client.uetr]);
-        else if (answer.code !== 'TRANSACTION_NOT_FOUND' && !(answer.code === 'VALIDATION_FAILED' && label.startsWith('request-to-pay'))) record(client.transactionId, `${label} of ${client.uetr} failed: ${answer.code}${details}`, [client.uetr]);
+        else if (answer.code !== 'TRANSACTION_NOT_FOUND' && !(answer.code === 'VALIDATION_FAILED' && label.startsWith('request-to-pay')) && !(answer.code === 'REQUEST_TO_PAY_NOT_PAYABLE' && label.startsWith('paying'))) record(client.transactionId, `${label} of ${client.uetr} failed: ${answer.code}${details}`, [client.uetr]);
       },
     );
   };
@@ -245,6 +254,31 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
   };
   const trace0 = { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01', tracestate: null };
 
+  const inbound = new SimInbound({
+    random: inboundRandom,
+    scheduler,
+    operator,
+    integrators,
+    integratorConfigs,
+    live: () => instances.pick(),
+    trace: (transactionId, line) => {
+      touched.add(transactionId);
+      trace(transactionId, line);
+    },
+    record: (transactionId, message, keys) => record(transactionId, message, keys),
+    stats,
+    share: options.inboundShare ?? 0.2,
+    pay: (integratorId, message, amountMinor) => {
+      const integrator = SIM_INTEGRATORS.find((candidate) => candidate.id === integratorId)!;
+      const integratorConfig = integratorConfigs.get(integratorId)!;
+      const rawBody = JSON.stringify(message);
+      const client: Client = { kind: 'CREDIT_TRANSFER', integrator, uetr: message.transactionIdentifiers.uetr, messageId: message.messageIdentifiers.messageIdentification, rawBody, amountMinor, accepted: false, answers: [], original: message };
+      clients.set(client.uetr, client);
+      const transfer = valid(validateCreditTransfer(parsed(rawBody)), 'CreditTransfer');
+      call(client, 'paying a request-to-pay', (deps) => acceptCreditTransfer(deps, { integrator: integratorConfig, transfer, rawBody, trace: trace0 }), 5);
+    },
+  });
+
   let arrived = 0;
   /** Simulated time the clock's jumps added: the phase with faults is measured without them. */
   let jumped = 0;
@@ -253,6 +287,8 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
   const arrive = (): void => {
     arrived += 1;
     if (arrived === options.transactions) lastArrivalAt = scheduler.now() - jumped;
+    // A share of arrivals is the scheme's: a message it originates for an integrator's customer.
+    if (inbound.arrives()) return;
     const integrator = workload.pick(SIM_INTEGRATORS);
     const integratorConfig = integratorConfigs.get(integrator.id)!;
     const now = scheduler.now();
@@ -379,11 +415,14 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
     const transaction = await inspector.transaction(id);
     if (transaction === undefined) return;
     const keys = [transaction.uetr];
-    const client = clientOf(transaction);
-    if (client === undefined) fail(id, `transaction ${id} (${transaction.kind} ${transaction.uetr}) was never asked for`, keys);
-    client!.transactionId = id;
-    // Money: the amount accepted is the amount stored and the amount the scheme got.
-    if (client!.amountMinor !== transaction.amountMinor) fail(id, `amount stored ${transaction.amountMinor} differs from the amount sent ${client!.amountMinor}`, keys);
+    // What the integrator sent (an outbound transaction), or what the scheme originated (inbound: checked below).
+    const client = isInbound(transaction.kind) ? undefined : clientOf(transaction);
+    if (!isInbound(transaction.kind)) {
+      if (client === undefined) fail(id, `transaction ${id} (${transaction.kind} ${transaction.uetr}) was never asked for`, keys);
+      client!.transactionId = id;
+      // Money: the amount accepted is the amount stored and the amount the scheme got.
+      if (client!.amountMinor !== transaction.amountMinor) fail(id, `amount stored ${transaction.amountMinor} differs from the amount sent ${client!.amountMinor}`, keys);
+    }
     // History: a legal path of the machine from its first state to the current one, versions increasing.
     // After a step only the rows added since the last check are read; at the end the whole history.
     const machine = MACHINES.get(transaction.kind)!;
@@ -428,7 +467,7 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
     }
     if (transaction.kind === 'IDENTIFIER_DETERMINATION') {
       const response = parseData(transaction.data).response as string | undefined;
-      for (const answer of client!.answers) if (answer !== response) fail(id, 'a sync lookup was answered otherwise than the stored answer', keys);
+      for (const answer of client?.answers ?? []) if (answer !== response) fail(id, 'a sync lookup was answered otherwise than the stored answer', keys);
       const given = operator.lookups.get(id);
       if (response !== undefined && given !== undefined && given.outcome === 'SUCCESSFUL' && !response.includes(given.account) && !response.includes('TIMEOUT') && response.includes('SUCCESSFUL')) fail(id, 'the stored answer names another account than the scheme', keys);
     }
@@ -443,7 +482,7 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
     }
     for (const row of outbox) {
       if (row.status === 'DELIVERED' && !integrators.receipts.has(row.id)) fail(id, `${row.channel} ${row.id} is DELIVERED but the integrator never had it`, keys);
-      if (row.body !== null && row.body.includes('"outcome"')) {
+      if (transaction.kind === 'CREDIT_TRANSFER' && row.body !== null && row.body.includes('"outcome"')) {
         const outcome = /"outcome":"([A-Z]+)"/.exec(row.body)?.[1];
         const given = operator.transfers.get(id);
         if (outcome === 'APPROVED' && given?.status !== 'ACCEPTED') fail(id, `a callback says APPROVED, the scheme said ${given?.status ?? 'nothing'}`, keys);
@@ -451,6 +490,7 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
       }
       if (final && row.channel === 'callback' && row.status === 'PENDING') fail(id, `callback ${row.id} still PENDING at the end`, keys);
     }
+    if (isInbound(transaction.kind)) inbound.check(transaction, outbox, final, (message) => fail(id, message, keys));
     if (final) {
       const finished = FINAL_STATES.get(transaction.kind)?.has(transaction.state) === true;
       const undelivered = outbox.some((row) => row.channel === 'callback' && row.status === 'UNDELIVERED');
@@ -475,6 +515,12 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
       if (transaction !== undefined && transaction.messageId !== client.messageId) fail(transaction.id, `${client.uetr} stored under message ${transaction.messageId}, sent as ${client.messageId}`, [client.uetr]);
       if (transaction !== undefined) await checkTransaction(transaction.id, true);
     }
+    await inbound.checkEnd(
+      (id) => inspector.transaction(id),
+      (integratorId, uetr, kind) => inspector.findTransaction(integratorId, uetr, kind),
+      (id) => checkTransaction(id, true),
+      (id, message) => fail(id, message),
+    );
     for (const outboxId of await inspector.deliveredTwice()) {
       if (instances.several && (await sentAgainAfterLapse(outboxId))) stats.deliveredTwiceAfterLapse = (stats.deliveredTwiceAfterLapse ?? 0) + 1;
       else fail(undefined, `outbox row ${outboxId} recorded as delivered twice`);
@@ -569,6 +615,7 @@ async function simConfig(): Promise<Config> {
       eventsApiUrl: `http://${integrator.id}.invalid/events-api/v1`,
       events: integrator.events ? { typeNames: integrator.eventTypeNames } : false,
       identifierDetermination: integrator.identifierDetermination,
+      inbound: integrator.inbound,
       schemes: ['ZA_RPP', 'ZA_RTC'],
     })),
   });

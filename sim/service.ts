@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { pino } from 'pino';
 import { openPostgresStore } from '../src/adapters/store-postgres/postgres-store.js';
+import { receiveFromScheme, type ReceiveDeps } from '../src/app/receive-from-scheme.js';
 import { openSqliteStore } from '../src/adapters/store-sqlite/sqlite-store.js';
 import type { Config, IntegratorConfig } from '../src/config/types.js';
 import { TIME_BUDGET_MS_DEFAULTS } from '../src/config/schema.js';
@@ -10,6 +11,7 @@ import { Dispatcher } from '../src/engine/dispatcher.js';
 import { Engine } from '../src/engine/engine.js';
 import { recoverAtStart } from '../src/engine/crash-recovery.js';
 import type { Ids } from '../src/ports/clock.js';
+import type { PartnerSender } from '../src/ports/partner.js';
 import type { Processing } from '../src/ports/processing.js';
 import type { SchemeConnector, SchemeInbound, SchemeRules } from '../src/ports/scheme.js';
 import type { Store } from '../src/ports/store.js';
@@ -32,6 +34,8 @@ export interface World {
   readonly operator: SimOperator;
   readonly integrators: SimIntegrators;
   readonly wrapStore?: StoreWrapper;
+  /** Wraps the integrators as the process reaches them (a known bug injected into calls or deliveries). */
+  readonly wrapPartner?: (partner: PartnerSender) => PartnerSender;
   /** Told of every transaction a write names (its invariants are checked after the step). */
   readonly touched: (transactionId: string) => void;
   /** The store's faults, drawn per call. */
@@ -142,13 +146,16 @@ export class ServiceProcess {
     const connector = this.#guardConnector(world.operator);
     const connectors = new Map<SchemeName, SchemeConnector>(world.operator.schemes.map((scheme) => [scheme, connector]));
     const sender = world.integrators;
+    // The integrators' answers, to this process only while it lives (the engine's calls as the dispatcher's deliveries).
+    const guardedPartner: PartnerSender = {
+      send: (message, integrator) => this.#call(() => sender.send(message, integrator)),
+      call: (call, integrator) => this.#call(() => sender.call(call, integrator)),
+      close: () => Promise.resolve(),
+    };
+    const partner = world.wrapPartner === undefined ? guardedPartner : world.wrapPartner(guardedPartner);
     const dispatcher: Dispatcher = new Dispatcher({
       store,
-      sender: {
-        send: (message, integrator) => this.#call(() => sender.send(message, integrator)),
-        call: () => this.#call(() => sender.call()),
-        close: () => Promise.resolve(),
-      },
+      sender: partner,
       integrators,
       clock: scheduler,
       timers,
@@ -171,7 +178,7 @@ export class ServiceProcess {
       instanceId: this.instanceId,
       log,
       delivery: dispatcher,
-      partner: sender,
+      partner,
       timers,
       random,
       options: { pollIntervalMs: 1_000 },
@@ -195,9 +202,10 @@ export class ServiceProcess {
       timers,
       schemeRules: schemeRulesOf,
     };
+    const receiving: ReceiveDeps = { store, clock: scheduler, ids: world.ids, integrators, schemes: config.schemes, log, processing, delivery: dispatcher };
     const inbound: SchemeInbound = {
       receive: (report) => (this.alive ? this.#call(() => engine.receive(report), true) : Promise.reject(new Error('service down'))),
-      originate: () => Promise.reject(new Error('the simulation originates nothing yet')),
+      originate: (request) => (this.alive ? this.#call(() => receiveFromScheme(receiving, request), true) : Promise.reject(new Error('service down'))),
     };
     await (world.postgres === undefined ? world.operator.start(inbound) : world.postgres.attach(this, inbound));
     // Another host's restart leaves the dead process's leases to lapse; the same host's ends them.
@@ -290,10 +298,10 @@ export class ServiceProcess {
       resolve: (lookup) => call(() => operator.resolve(lookup)),
       requestToPay: (request) => call(() => operator.requestToPay(request)),
       cancelRequestToPay: (cancellation) => call(() => operator.cancelRequestToPay(cancellation)),
-      answerLookup: () => operator.answerLookup(),
-      answerCredit: () => operator.answerCredit(),
-      reportRequestToPay: () => operator.reportRequestToPay(),
-      answerWithdrawal: () => operator.answerWithdrawal(),
+      answerLookup: (answer) => call(() => operator.answerLookup(answer)),
+      answerCredit: (answer) => call(() => operator.answerCredit(answer)),
+      reportRequestToPay: (answer) => call(() => operator.reportRequestToPay(answer)),
+      answerWithdrawal: (answer) => call(() => operator.answerWithdrawal(answer)),
       start: (inbound) => operator.start(inbound),
       stop: () => operator.stop(),
     };

@@ -6,11 +6,15 @@ import { identifierDetermination } from '../test/fixtures/identifier-determinati
 import { requestToPay } from '../test/fixtures/request-to-pay.js';
 import type { Random } from './random.js';
 
-/** The integrators of a simulation: each its own institution, answer mode and event names. */
+/**
+ * The integrators of a simulation: each its own institution, answer mode and event names, and as
+ * the receiving bank its own modes (between them every mode the configuration allows: sync, async
+ * and auto authorisation, sync and async lookups, the scheme's answer budget and its own).
+ */
 export const SIM_INTEGRATORS = [
-  { id: 'bank-a', bicfi: 'DEMOZAJJ', memberId: '210001', events: true, identifierDetermination: 'sync', eventTypeNames: 'current' },
-  { id: 'bank-b', bicfi: 'SIMBZAJJ', memberId: '210002', events: false, identifierDetermination: 'async', eventTypeNames: 'current' },
-  { id: 'bank-c', bicfi: 'SIMCZAJJ', memberId: '210003', events: true, identifierDetermination: 'sync', eventTypeNames: 'legacy' },
+  { id: 'bank-a', bicfi: 'DEMOZAJJ', memberId: '210001', events: true, identifierDetermination: 'sync', eventTypeNames: 'current', inbound: { authorisation: 'sync', identifierDetermination: 'sync' } },
+  { id: 'bank-b', bicfi: 'SIMBZAJJ', memberId: '210002', events: false, identifierDetermination: 'async', eventTypeNames: 'current', inbound: { authorisation: 'async', identifierDetermination: 'async', answerTimeoutMs: 3_000 } },
+  { id: 'bank-c', bicfi: 'SIMCZAJJ', memberId: '210003', events: true, identifierDetermination: 'sync', eventTypeNames: 'legacy', inbound: { authorisation: 'auto', identifierDetermination: 'sync' } },
 ] as const;
 
 export type SimIntegrator = (typeof SIM_INTEGRATORS)[number];

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { PartnerSender } from '../../src/ports/partner.js';
 import type { DeliveryAttempt, Store, StateChange } from '../../src/ports/store.js';
 import { simulate } from '../../sim/run.js';
 
@@ -73,6 +74,24 @@ describe('deterministic simulation', () => {
     );
     const found = await firstViolation(dropFinalCallback, 3, 80);
     assert.ok(found !== undefined, 'no seed of 3 found the dropped callbacks');
+  });
+
+  it('finds a service that answers the scheme approved where the receiving integrator rejected the credit', async () => {
+    // The bug: the integrator's sync answer is read as an approval whatever it says.
+    const approveAll = (partner: PartnerSender): PartnerSender => ({
+      ...partner,
+      call: async (call, integrator) => {
+        const result = await partner.call(call, integrator);
+        return result.body === null ? result : { ...result, body: result.body.replace(/"status":\{"outcome":"REJECTED".*\}\}$/, '"status":{"outcome":"APPROVED","reasonInfo":[]}}') };
+      },
+    });
+    let found: { seed: number; message: string } | undefined;
+    for (let seed = 1; seed <= 3 && found === undefined; seed += 1) {
+      const result = await simulate({ seed, transactions: 150, wrapPartner: approveAll });
+      if (result.violation !== undefined) found = { seed, message: result.violation.message };
+    }
+    assert.ok(found !== undefined, 'no seed of 3 found the approvals the integrator never gave');
+    assert.match(found.message, /answered approved, the integrator decided rejected/);
   });
 
   it('finds a store that commits a state without its event', async () => {
