@@ -287,6 +287,12 @@ void describe('request-to-pay state machine, each decision in full', () => {
     assert.deepEqual(decide(view(RTP.PRESENTED, data, DUE), cancelSent(false, true), env(NOW)), nothing(data, DUE));
     assert.deepEqual(decide(view(RTP.PRESENTED, { sent: true }, DUE), cancelSent(true), env(NOW)), nothing({ sent: true }, DUE), 'none in flight');
     assert.deepEqual(decide(view(RTP.PAID, data, DUE), cancelSent(true), env(NOW)), nothing(data, DUE), 'already final');
+    const sending = decide(view(RTP.REQUEST_PENDING, { sends: 1, cancelling: traced, cancelSent: false }, DUE), cancelSent(false), env(NOW));
+    assert.deepEqual(
+      sending.cancellationAnswers.map((answer) => [answer.accepted, answer.status]),
+      [[false, 'PENDING']],
+      'a request not yet held by the scheme is PENDING',
+    );
     assert.deepEqual(decide(view(RTP.PRESENTED, data, DUE), cancelSent(false), env(NOW)), {
       ...nothing({ sends: 1, sent: true, cancellationsAnswered: ['CXL9'] }, EXPIRES_AT),
       cancellationAnswers: [{ messageId: 'CXL9', messageIdentifiers: traced.messageIdentifiers, trace: traced.trace, accepted: false, reasonCode: 'AB10', reasonText: 'the scheme refused the camt.056', status: 'PRESENTED' }],
@@ -311,6 +317,20 @@ void describe('request-to-pay state machine, each decision in full', () => {
     assert.deepEqual(decide(view(RTP.REQUEST_DELIVERY_FAILURE, { sends: 2 }, DUE), failed(true), env(NOW)), nothing({ sends: 2 }, DUE), 'already failing: the timer retries');
     assert.deepEqual(decide(view(RTP.PRESENTED, { sent: true }, DUE), failed(false), env(NOW)), nothing({ sent: true }, DUE), 'a late failure of a request the scheme holds');
     assert.deepEqual(decide(view(RTP.PRESENTED, { sent: true }, DUE), { type: 'sent', what: 'request', ok: true }, env(NOW)), nothing({ sent: true }, DUE));
+  });
+
+  void it('takes the transport taking the request as the scheme holding it: PENDING', () => {
+    assert.deepEqual(decide(view(RTP.REQUEST_PENDING, { sends: 1 }, DUE), { type: 'sent', what: 'request', ok: true }, env(NOW)), {
+      ...nothing({ sends: 1, sent: true, pushed: { status: 'PENDING' } }, EXPIRES_AT),
+      steps: [
+        { state: RTP.REQUEST_DELIVERED, payloadJson: null },
+        { state: RTP.PENDING, payloadJson: null },
+      ],
+      pushes: [{ status: 'PENDING' }],
+    });
+    const presented = decide(view(RTP.PENDING, { sent: true }, DUE), status('PRESENTED'), env(NOW));
+    assert.deepEqual(presented.pushes, [{ status: 'PRESENTED' }], 'no reason when none was given');
+    assert.deepEqual(presented.data, { expiresAt: EXPIRES_AT, sent: true, pushed: { status: 'PRESENTED' } });
   });
 
   void it('takes a report of the same status as nothing new, and a PENDING report as the scheme holding the request', () => {
