@@ -255,6 +255,8 @@ describe('credit-transfer state machine, each decision in full', () => {
     assert.deepEqual(decide(view(CT.REQUEST_PENDING, { submissions: 9, deadlineAt: DEADLINE }, DUE), failed('submit', true), env(NOW)).dueAt, DEADLINE);
     assert.deepEqual(decide(view(CT.TIMEOUT, data, DUE), failed('enquire', false), env(NOW)), same(data));
     assert.deepEqual(decide(view(CT.TIMEOUT, data, DUE), { type: 'sent', what: 'enquire', ok: true }, env(NOW)), same(data));
+    assert.deepEqual(decide(view(CT.REQUEST_PENDING, data, DUE), { type: 'sent', what: 'enquire', ok: true }, env(NOW)), same(data), 'an enquiry taken says nothing of the transfer');
+    assert.deepEqual(decide(view(CT.REQUEST_PENDING, data, DUE), { type: 'sent', what: 'submit', ok: true }, env(NOW)), { ...same(data, DEADLINE), steps: [{ state: CT.REQUEST_DELIVERED, payloadJson: null }] });
   });
 
   it('resubmits when the scheme never got the transfer, waits on PENDING, and passes on the reasons of a rejection', () => {
