@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { assertLegalTransition } from '../../src/domain/machines/machine.js';
+import { machineOf } from '../../src/domain/machines/registry.js';
 import {
   decide,
   isFinal,
@@ -209,6 +210,11 @@ void describe('request-to-pay state machine, each decision in full', () => {
 
   void it('is the request-to-pay machine, and its final states lead nowhere', () => {
     assert.equal(REQUEST_TO_PAY_MACHINE.kind, 'REQUEST_TO_PAY');
+    assert.equal(machineOf('REQUEST_TO_PAY'), REQUEST_TO_PAY_MACHINE);
+    for (const unknown of ['REQUEST_TO_PAY_STATUS_UNKNOWN', 'constructor']) {
+      assert.throws(() => assertLegalTransition(REQUEST_TO_PAY_MACHINE, unknown, RTP.PAID), new RegExp(`^AssertionError: illegal request-to-pay transition ${unknown} -> `), `from ${unknown}`);
+      assert.throws(() => assertLegalTransition(REQUEST_TO_PAY_MACHINE, RTP.PENDING, unknown), /^AssertionError: illegal request-to-pay transition/, `to ${unknown}`);
+    }
     assert.throws(() => assertLegalTransition(REQUEST_TO_PAY_MACHINE, RTP.PAID, RTP.PENDING), /^AssertionError: illegal request-to-pay transition/);
     for (const state of [RTP.PAID, RTP.STATUS_REJECTED, RTP.EXPIRED, RTP.CANCELLED]) assert.deepEqual(REQUEST_TO_PAY_MACHINE.transitions[state], [], state);
   });
