@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { SignJWT, decodeProtectedHeader, exportJWK, type JWK } from 'jose';
+import { SignJWT, decodeJwt, decodeProtectedHeader, exportJWK, type JWK } from 'jose';
 import { openStore } from '../../src/adapters/store.js';
 import { DEFAULT_AUDIENCE, SIGNING_KEY_SETTING, accessTokenVerifier, embeddedProvider, externalVerifier } from '../../src/adapters/tokens/jose-tokens.js';
 import type { AuthConfig } from '../../src/config/types.js';
@@ -150,8 +150,11 @@ void describe("an external issuer's access tokens", { concurrency: true }, () =>
 
   void it('says so when the issuer keys cannot be had: an unreadable key set, or no answer in time', async () => {
     refusedBecause(await verifier({}, garbled.url).verify(await sign({}), NOW_MS, ORIGIN), 'the token issuer keys could not be fetched');
-    // The JWKS request gives up after 5 s (the tests of this file run side by side meanwhile).
-    refusedBecause(await verifier({}, silent.url).verify(await sign({}), NOW_MS, ORIGIN), 'the token issuer keys could not be fetched');
+    // The JWKS request gives up at its timeout (5 s in service; 200 ms here, so the test need not wait).
+    const impatient = externalVerifier({ ...auth({ audience: 'regpay' }), issuer: ISSUER, jwksUrl: silent.url }, 200);
+    const started = Date.now();
+    refusedBecause(await impatient.verify(await sign({}), NOW_MS, ORIGIN), 'the token issuer keys could not be fetched');
+    assert.ok(Date.now() - started < 3_000, 'at the timeout given, not a default of 5 s');
   });
 
   void it('is the verifier chosen when an issuer and its JWKS are configured', async () => {
@@ -166,6 +169,17 @@ void describe("an external issuer's access tokens", { concurrency: true }, () =>
         return 'x';
       });
       assert.equal(generated, true, 'no embedded key was made for it');
+    } finally {
+      await store.close();
+    }
+  });
+
+  void it('is not chosen without both an issuer and its JWKS: the embedded provider is', async () => {
+    const store = await openStore('sqlite::memory:');
+    try {
+      for (const settings of [auth(), auth({ issuer: ISSUER }), auth({ jwksUrl: jwks.url })]) {
+        assert.equal(await accessTokenVerifier(settings, store), await embeddedProvider(settings, store));
+      }
     } finally {
       await store.close();
     }
@@ -186,6 +200,7 @@ void describe("the embedded provider's access tokens", () => {
     assert.equal(provider.algorithm, 'ES256');
     assert.equal(provider.audience, DEFAULT_AUDIENCE);
     const token = await provider.sign(claims(), NOW_MS, 300);
+    assert.equal(decodeJwt(token).aud, 'regpay-api', 'the audience documented (docs/configuration.md, auth.audience)');
     assert.deepEqual(decodeProtectedHeader(token), { alg: 'ES256', kid: provider.jwks().keys[0]?.kid, typ: 'at+jwt' });
     assert.deepEqual(await provider.verify(token, NOW_MS, ORIGIN), { ok: true, token: { clientId: 'bank-a-client', username: 'alice', subject: 'bank-a', sessionId: 's-1' } });
     const bare = await provider.sign(claims({ username: undefined, sessionId: undefined }), NOW_MS, 300);
@@ -199,6 +214,9 @@ void describe("the embedded provider's access tokens", () => {
     const again = await embeddedProvider(auth(), store);
     assert.notEqual(again, first, 'other settings, another provider');
     assert.deepEqual(again.jwks(), first.jwks(), 'but the same key, read from the store');
+    // The setting's name is what every instance, and every later version, reads the key by.
+    const stored = JSON.parse(await store.getOrCreateSetting('oauth.signingKey', () => assert.fail('no key stored as oauth.signingKey'))) as JWK;
+    assert.deepEqual([stored.x, stored.y], [first.jwks().keys[0]?.x, first.jwks().keys[0]?.y]);
   });
 
   void it('refuses its token at another origin, or past its lifetime and the tolerance, or before it was issued', async () => {

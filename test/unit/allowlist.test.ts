@@ -42,6 +42,12 @@ void describe('address sets', () => {
     assert.equal(new AddressSet(['::ffff:0:0/95']).contains('::fffe:0:1'), true);
   });
 
+  void it('keeps an IPv6 block of /96 or longer that maps no IPv4 block an IPv6 block', () => {
+    const v6 = new AddressSet(['2001:db8::7/128', '2001:db8::100/120', '::/96']);
+    for (const inside of ['2001:db8::7', '2001:db8::100', '2001:db8::1ff', '::7']) assert.equal(v6.contains(inside), true, inside);
+    for (const outside of ['2001:db8::8', '2001:db8::200', '0.0.0.7', '10.0.0.0']) assert.equal(v6.contains(outside), false, outside);
+  });
+
   void it('reads an address with white space around it', () => {
     assert.equal(set.contains(' 10.200.3.4 '), true);
   });

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { assertTransition, CT, decide, type CtData, type CtEnv, type CtInput, type CtState, type CtView } from '../../src/domain/machines/credit-transfer.js';
+import { assertTransition, CREDIT_TRANSFER_MACHINE, CT, decide, isCtState, type CtData, type CtEnv, type CtInput, type CtState, type CtView } from '../../src/domain/machines/credit-transfer.js';
 
 const env = (now = 1_000_000): CtEnv => ({
   now,
@@ -161,5 +161,112 @@ describe('credit-transfer state machine', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+/** Whole decisions, so that every field of what the machine decides is shown (mutation testing found each one unasserted). */
+describe('credit-transfer state machine, each decision in full', () => {
+  const NOW = 1_000_000;
+  const DUE = 1_234;
+  const DEADLINE = NOW + 4_000;
+  const same = (data: CtData, dueAt: number | null = DUE, commands: string[] = []) => ({ steps: [], data, dueAt, commands });
+  const failed = (what: 'submit' | 'enquire', retryable: boolean): CtInput => ({ type: 'sent', what, ok: false, retryable, error: 'connection reset' });
+
+  it('is the credit-transfer machine of its states, and RESPONSE_DELIVERED leads nowhere', () => {
+    assert.equal(CREDIT_TRANSFER_MACHINE.kind, 'CREDIT_TRANSFER');
+    assert.deepEqual(CREDIT_TRANSFER_MACHINE.transitions[CT.RESPONSE_DELIVERED], []);
+    assert.equal(isCtState(CT.RECEIVED), true);
+    assert.equal(isCtState('REQUEST_TO_PAY_STATUS_PAID'), false);
+  });
+
+  it('starts only once the scheme rules were checked, and records a rule refusal as the verdict', () => {
+    assert.throws(() => decide(view(CT.RECEIVED), { type: 'tick' }, env(NOW)), /scheme rules must be checked for a RECEIVED transfer/);
+    const verdict = { outcome: 'REJECTED' as const, reasonCode: 'AM02', reasonText: 'above R50000.00' };
+    assert.deepEqual(decide(view(CT.RECEIVED, { callbackId: 'c' }), { type: 'tick', rules: { ok: false, reasonCode: 'AM02', reasonText: 'above R50000.00' } }, env(NOW)), {
+      steps: [
+        { state: CT.REJECTED, payloadJson: '{"schema":"SchemeRuleViolation","reasonCode":"AM02","reasonText":"above R50000.00"}' },
+        { state: CT.RESPONSE_PENDING, payloadJson: null },
+      ],
+      data: { callbackId: 'c', verdict },
+      dueAt: NOW + 60_000,
+      callback: verdict,
+      commands: [],
+    });
+    assert.deepEqual(decide(view(CT.RECEIVED, { callbackId: 'c' }), { type: 'tick', rules: { ok: true } }, env(NOW)), {
+      steps: [
+        { state: CT.ACCEPTED, payloadJson: null },
+        { state: CT.REQUEST_PENDING, payloadJson: null },
+      ],
+      data: { callbackId: 'c', submissions: 1, deadlineAt: NOW + 10_000 },
+      dueAt: NOW + 1_000,
+      commands: ['submit'],
+    });
+  });
+
+  it('resubmits before the deadline with growing delays, no later than the deadline, and waits for a delivered one', () => {
+    assert.deepEqual(decide(view(CT.REQUEST_PENDING, { submissions: 2, deadlineAt: DEADLINE }, DUE), { type: 'tick' }, env(NOW)), same({ submissions: 3, deadlineAt: DEADLINE }, NOW + 3_000, ['submit']));
+    assert.deepEqual(decide(view(CT.REQUEST_DELIVERY_FAILURE, { deadlineAt: DEADLINE }, DUE), { type: 'tick' }, env(NOW)), same({ submissions: 2, deadlineAt: DEADLINE }, NOW + 2_000, ['submit']), 'no count yet');
+    assert.deepEqual(decide(view(CT.REQUEST_PENDING, { submissions: 5, deadlineAt: DEADLINE }, DUE), { type: 'tick' }, env(NOW)), same({ submissions: 6, deadlineAt: DEADLINE }, DEADLINE, ['submit']), 'the deadline first');
+    assert.deepEqual(decide(view(CT.REQUEST_DELIVERED, { submissions: 1, deadlineAt: DEADLINE }, DUE), { type: 'tick' }, env(NOW)), same({ submissions: 1, deadlineAt: DEADLINE }, DEADLINE));
+  });
+
+  it('times out at the deadline (at once without one), then enquires with growing delays', () => {
+    const timedOut = (data: CtData, enquiries: number) => ({
+      steps: [{ state: CT.TIMEOUT, payloadJson: '{"schema":"SchemeTimeout","timeBudgetMs":10000}' }],
+      data: { ...data, enquiries },
+      dueAt: NOW + 5_000 * enquiries,
+      commands: ['enquire'],
+    });
+    assert.deepEqual(decide(view(CT.REQUEST_DELIVERED, { deadlineAt: NOW, enquiries: 2 }, DUE), { type: 'tick' }, env(NOW)), timedOut({ deadlineAt: NOW }, 3));
+    assert.deepEqual(decide(view(CT.REQUEST_PENDING, {}, DUE), { type: 'tick' }, env(NOW)), timedOut({}, 1));
+    assert.deepEqual(decide(view(CT.TIMEOUT, { enquiries: 2 }, DUE), { type: 'tick' }, env(NOW)), same({ enquiries: 3 }, NOW + 15_000, ['enquire']));
+    assert.deepEqual(decide(view(CT.TIMEOUT, {}, DUE), { type: 'tick' }, env(NOW)), same({ enquiries: 1 }, NOW + 5_000, ['enquire']));
+  });
+
+  it('never rests in a transient state, and checks an undelivered callback again later', () => {
+    for (const state of [CT.ACCEPTED, CT.REJECTED, CT.RESPONSE_RECEIVED, CT.RESPONSE_ACCEPTED]) assert.throws(() => decide(view(state), { type: 'tick' }, env(NOW)), new RegExp(`a transfer never rests in ${state}`));
+    for (const state of [CT.RESPONSE_PENDING, CT.RESPONSE_DELIVERY_FAILURE]) assert.deepEqual(decide(view(state, { submissions: 1 }, DUE), { type: 'tick' }, env(NOW)), same({ submissions: 1 }, NOW + 60_000), state);
+    assert.deepEqual(decide(view(CT.RESPONSE_PENDING, { submissions: 1 }, DUE), { type: 'callback', delivered: false }, env(NOW)), {
+      ...same({ submissions: 1 }, NOW + 60_000),
+      steps: [{ state: CT.RESPONSE_DELIVERY_FAILURE, payloadJson: null }],
+    });
+    assert.deepEqual(decide(view(CT.RESPONSE_PENDING, { submissions: 1 }, DUE), { type: 'callback', delivered: true }, env(NOW)), { ...same({ submissions: 1 }, null), steps: [{ state: CT.RESPONSE_DELIVERED, payloadJson: null }] });
+    assert.deepEqual(decide(view(CT.RESPONSE_DELIVERY_FAILURE, { submissions: 1 }, DUE), { type: 'callback', delivered: true }, env(NOW)), { ...same({ submissions: 1 }, null), steps: [{ state: CT.RESPONSE_DELIVERED, payloadJson: null }] });
+  });
+
+  it('declines a transfer the transport refuses for good, AB10, retries one it refuses for now, and leaves a failed enquiry to its timer', () => {
+    const data = { submissions: 2, deadlineAt: DEADLINE };
+    const failure = '{"schema":"SchemeTransportFailure","error":"connection reset"}';
+    const verdict = { outcome: 'REJECTED' as const, reasonCode: 'AB10', reasonText: 'connection reset' };
+    assert.deepEqual(decide(view(CT.REQUEST_PENDING, data, DUE), failed('submit', false), env(NOW)), {
+      steps: [
+        { state: CT.REQUEST_DELIVERY_FAILURE, payloadJson: failure },
+        { state: CT.RESPONSE_RECEIVED, payloadJson: failure },
+        { state: CT.RESPONSE_ACCEPTED, payloadJson: failure },
+        { state: CT.RESPONSE_PENDING, payloadJson: null },
+      ],
+      data: { ...data, verdict },
+      dueAt: NOW + 60_000,
+      callback: verdict,
+      commands: [],
+    });
+    assert.deepEqual(decide(view(CT.REQUEST_PENDING, data, DUE), failed('submit', true), env(NOW)), { ...same(data, NOW + 3_000), steps: [{ state: CT.REQUEST_DELIVERY_FAILURE, payloadJson: failure }] });
+    assert.deepEqual(decide(view(CT.REQUEST_PENDING, { deadlineAt: DEADLINE }, DUE), failed('submit', true), env(NOW)), { ...same({ deadlineAt: DEADLINE }, NOW + 2_000), steps: [{ state: CT.REQUEST_DELIVERY_FAILURE, payloadJson: failure }] });
+    assert.deepEqual(decide(view(CT.REQUEST_PENDING, { submissions: 9, deadlineAt: DEADLINE }, DUE), failed('submit', true), env(NOW)).dueAt, DEADLINE);
+    assert.deepEqual(decide(view(CT.TIMEOUT, data, DUE), failed('enquire', false), env(NOW)), same(data));
+    assert.deepEqual(decide(view(CT.TIMEOUT, data, DUE), { type: 'sent', what: 'enquire', ok: true }, env(NOW)), same(data));
+    assert.deepEqual(decide(view(CT.REQUEST_PENDING, data, DUE), { type: 'sent', what: 'enquire', ok: true }, env(NOW)), same(data), 'an enquiry taken says nothing of the transfer');
+    assert.deepEqual(decide(view(CT.REQUEST_PENDING, data, DUE), { type: 'sent', what: 'submit', ok: true }, env(NOW)), { ...same(data, DEADLINE), steps: [{ state: CT.REQUEST_DELIVERED, payloadJson: null }] });
+  });
+
+  it('resubmits when the scheme never got the transfer, waits on PENDING, and passes on the reasons of a rejection', () => {
+    const notFound: CtInput = { type: 'scheme', answer: { kind: 'not_found', status: 'PENDING', payloadJson: '{}' } };
+    assert.deepEqual(decide(view(CT.TIMEOUT, { submissions: 2, enquiries: 1 }, DUE), notFound, env(NOW)), same({ submissions: 3, enquiries: 1 }, NOW + 10_000, ['submit']));
+    assert.deepEqual(decide(view(CT.TIMEOUT, {}, DUE), notFound, env(NOW)), same({ submissions: 2 }, NOW + 5_000, ['submit']));
+    assert.deepEqual(decide(view(CT.TIMEOUT, { deadlineAt: NOW }, DUE), answer('PENDING'), env(NOW + 1)), same({ deadlineAt: NOW }), 'enquiring: its timer stays');
+    assert.deepEqual(decide(view(CT.REQUEST_DELIVERED, { deadlineAt: DEADLINE }, DUE), answer('PENDING'), env(NOW)), same({ deadlineAt: DEADLINE }, DEADLINE));
+    assert.deepEqual(decide(view(CT.REQUEST_DELIVERED, {}, DUE), answer('PENDING'), env(NOW)), same({}, NOW));
+    const withText: CtInput = { type: 'scheme', answer: { kind: 'status', status: 'REJECTED', reasonText: 'Closed account', payloadJson: '{}' } };
+    assert.deepEqual(decide(view(CT.REQUEST_DELIVERED, {}, DUE), withText, env(NOW)).callback, { outcome: 'REJECTED', reasonText: 'Closed account' });
   });
 });

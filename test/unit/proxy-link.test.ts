@@ -82,7 +82,11 @@ void describe('linking a payment to a proxy to its identifier determination', ()
     await assert.rejects(linkUnlessRetry(deps(), integrator, transfer), (error: unknown) => {
       assert.ok(error instanceof ApiError);
       assert.equal(error.code, 'IDENTIFIER_NOT_DETERMINED');
-      assert.match(error.detail ?? '', /in the last 600 s/);
+      assert.equal(
+        error.detail,
+        'no successful identifier determination of this proxy by this integrator in the last 600 s: ' +
+          'POST /api/v1/identifiers/outbound/identifier-determination first, show the known-as name to the sender, then pay',
+      );
       assert.deepEqual(
         error.errors.map((item) => item.field),
         ['/creditorAccount/proxy'],
@@ -98,9 +102,11 @@ void describe('linking a payment to a proxy to its identifier determination', ()
     assert.equal(paysProxy(payment((body) => ((body.paymentScheme = { schema: 'ZA_RTC' }), (body.paymentTypeInformation = undefined), (body.creditorAccount = { proxy: PROXY })))), false);
   });
 
-  void it('links nothing and asks nothing for a payment to an account', async () => {
+  void it('links nothing and asks nothing for a payment to an account, or to a proxy in another scheme', async () => {
     const transfer = payment((body) => (body.creditorAccount = { identification: { schema: 'GENERIC', value: '1234567890' } }));
     assert.equal(await linkUnlessRetry(deps(), integrator, transfer), undefined);
+    const otherScheme = payment((body) => ((body.paymentScheme = { schema: 'ZA_RTC' }), (body.paymentTypeInformation = undefined), (body.creditorAccount = { proxy: { ...PROXY, value: '+27-0829999998' } })));
+    assert.equal(await linkUnlessRetry(deps(), integrator, otherScheme), undefined);
   });
 
   void it('refuses a payment to a proxy nobody determined, and lets it through when the requirement is off', async () => {
@@ -145,10 +151,60 @@ void describe('linking a payment to a proxy to its identifier determination', ()
     assert.deepEqual(await linkUnlessRetry(deps(), integrator, transfer), { transactionId: own.id, uetr: transfer.uetr, account: '2000000001' });
   });
 
-  void it('cannot link a proxy without a namespace, and says what it needs', async () => {
+  void it('cannot link a proxy without a namespace, or of another schema than MOBILE or CUSTOM, and says what it needs', async () => {
     const custom = payment((body) => (body.creditorAccount = { proxy: { schema: 'CUSTOM', value: 'thandi@shap' } }));
     assert.equal(custom.message.creditorAccount.proxy?.namespace, undefined);
     await refused(custom, /needs schema MOBILE or CUSTOM and its namespace/);
+    for (const schema of ['GENERIC', 'EMAIL']) {
+      const other = payment((body) => (body.creditorAccount = { proxy: { schema, namespace: 'DEMOZAJJ', value: 'thandi@shap' } }));
+      await refused(other, /needs schema MOBILE or CUSTOM and its namespace/);
+    }
+  });
+
+  void it('links a CUSTOM proxy by its schema, namespace and value', async () => {
+    const proxy = { schema: 'CUSTOM', namespace: 'DEMOZAJJ', value: 'thandi@shap' } as const;
+    const custom = await determined(successful('3000000001'), { key: lookupKey('ZA_RPP', proxy) });
+    await determined(successful('3000000002'), { key: lookupKey('ZA_RPP', { ...proxy, schema: 'MOBILE' }) });
+    const transfer = payment((body) => (body.creditorAccount = { proxy }));
+    assert.deepEqual(await linkUnlessRetry(deps(), integrator, transfer), { transactionId: custom.id, uetr: custom.uetr, account: '3000000001' });
+  });
+
+  void it('compares the banks by their first 8 characters however the payment writes its creditor agent, and takes the newest when it names none', async () => {
+    clock.ms = T0 + 30 * VALIDITY_MS;
+    const key = lookupKey('ZA_RPP', { schema: 'MOBILE', namespace: 'ZA_MOBILE', value: '+27-0824444444' });
+    const proxy = { ...PROXY, value: '+27-0824444444' };
+    const atBank = await determined(successful('4000000001', 'FIRNZAJJ'), { key, ageMs: 2_000 });
+    const withBranch = payment((body) => ((body.creditorAccount = { proxy }), (body.creditorAgent = { bicfi: 'FIRNZAJJXXX' })));
+    assert.equal((await linkUnlessRetry(deps(), integrator, withBranch))?.transactionId, atBank.id);
+    const elsewhere = await determined(successful('4000000002', 'OTHRZAJJXXX'), { key, ageMs: 1_000 });
+    const noBank = payment((body) => ((body.creditorAccount = { proxy }), (body.creditorAgent = { clearingSystemMemberId: { memberId: '250655' } })));
+    assert.equal((await linkUnlessRetry(deps(), integrator, noBank))?.transactionId, elsewhere.id, 'the newest, whatever its bank');
+  });
+
+  void it('refuses a payment to another bank than the proxy resolved to, naming that bank and its determination, the one with the payment\'s uetr first', async () => {
+    clock.ms = T0 + 40 * VALIDITY_MS;
+    const key = lookupKey('ZA_RPP', { schema: 'MOBILE', namespace: 'ZA_MOBILE', value: '+27-0825555555' });
+    const transfer = payment((body) => (body.creditorAccount = { proxy: { ...PROXY, value: '+27-0825555555' } }));
+    const refusedFor = async (resolvedAt: { uetr: string; bank: string }): Promise<void> => {
+      await assert.rejects(linkUnlessRetry(deps(), integrator, transfer), (error: unknown) => {
+        assert.ok(error instanceof ApiError);
+        assert.equal(error.code, 'IDENTIFIER_NOT_DETERMINED');
+        assert.deepEqual(error.errors, [{ field: '/creditorAgent/bicfi', message: `names another bank than ${resolvedAt.bank}, where the identifier determination resolved the proxy` }]);
+        assert.equal(
+          error.detail,
+          `this integrator's identifier determination of this proxy (uetr ${resolvedAt.uetr}, in the last 600 s) resolved it to an account at ${resolvedAt.bank}, ` +
+            "but the payment's creditorAgent is FIRNZAJJ: pay the bank the proxy resolved to, or determine the proxy again",
+        );
+        return true;
+      });
+    };
+    const older = await determined(successful('5000000001', 'OTHRZAJJXXX'), { key, ageMs: 3_000 });
+    await refusedFor({ uetr: older.uetr, bank: 'OTHRZAJJXXX' });
+    const newer = await determined(successful('5000000002', 'THRDZAJJXXX'), { key, ageMs: 2_000 });
+    await refusedFor({ uetr: newer.uetr, bank: 'THRDZAJJXXX' });
+    const own = await determined(successful('5000000003', 'OWNUZAJJXXX'), { key, ageMs: 2_500, uetr: transfer.uetr });
+    await refusedFor({ uetr: own.uetr, bank: 'OWNUZAJJXXX' });
+    assert.equal(await linkUnlessRetry(deps(false), integrator, transfer), undefined, 'unless the requirement is off');
   });
 
   void it('answers a retry of a stored message as the first was, without looking for a determination', async () => {

@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { assertLegalTransition } from '../../src/domain/machines/machine.js';
+import { machineOf } from '../../src/domain/machines/registry.js';
 import {
   decide,
   isFinal,
@@ -197,5 +198,211 @@ void describe('request-to-pay state machine', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+/** Whole decisions, so that every field of what the machine decides is shown (mutation testing found each one unasserted). */
+void describe('request-to-pay state machine, each decision in full', () => {
+  const NOW = 1_000_000;
+  const DUE = 1_234;
+  const nothing = (data: Partial<RtpData> = {}, dueAt: number | null = DUE) => ({ steps: [], data: { expiresAt: EXPIRES_AT, ...data }, dueAt, pushes: [], cancellationAnswers: [], commands: [] });
+  const traced = { ...cancellation('CXL9'), trace: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' } };
+
+  void it('is the request-to-pay machine, and its final states lead nowhere', () => {
+    assert.equal(REQUEST_TO_PAY_MACHINE.kind, 'REQUEST_TO_PAY');
+    assert.equal(machineOf('REQUEST_TO_PAY'), REQUEST_TO_PAY_MACHINE);
+    for (const unknown of ['REQUEST_TO_PAY_STATUS_UNKNOWN', 'constructor']) {
+      assert.throws(() => assertLegalTransition(REQUEST_TO_PAY_MACHINE, unknown, RTP.PAID), new RegExp(`^AssertionError: illegal request-to-pay transition ${unknown} -> `), `from ${unknown}`);
+      assert.throws(() => assertLegalTransition(REQUEST_TO_PAY_MACHINE, RTP.PENDING, unknown), /^AssertionError: illegal request-to-pay transition/, `to ${unknown}`);
+    }
+    assert.throws(() => assertLegalTransition(REQUEST_TO_PAY_MACHINE, RTP.PAID, RTP.PENDING), /^AssertionError: illegal request-to-pay transition/);
+    for (const state of [RTP.PAID, RTP.STATUS_REJECTED, RTP.EXPIRED, RTP.CANCELLED]) assert.deepEqual(REQUEST_TO_PAY_MACHINE.transitions[state], [], state);
+  });
+
+  void it('refuses a request the scheme connector cannot carry, as REJECTED AG03, and must be told whether it can', () => {
+    const push = { status: 'REJECTED' as const, reasonCode: 'AG03', reasonText: 'Transaction type not supported' };
+    const refused = decide(view(RTP.RECEIVED, {}, DUE), { type: 'tick', supported: false }, env(NOW));
+    assert.deepEqual(refused, {
+      steps: [
+        { state: RTP.REJECTED, payloadJson: '{"schema":"SchemeCapability","error":"the scheme connector does not carry request-to-pay"}' },
+        { state: RTP.STATUS_REJECTED, payloadJson: null },
+      ],
+      data: { expiresAt: EXPIRES_AT, pushed: push },
+      dueAt: null,
+      pushes: [push],
+      cancellationAnswers: [],
+      commands: [],
+    });
+    assertLegalTransition(REQUEST_TO_PAY_MACHINE, RTP.RECEIVED, RTP.REJECTED);
+    assertLegalTransition(REQUEST_TO_PAY_MACHINE, RTP.REJECTED, RTP.STATUS_REJECTED);
+    assert.throws(() => decide(view(RTP.RECEIVED), { type: 'tick' }, env(NOW)), /the connector capability must be given for a RECEIVED request-to-pay/);
+    assert.deepEqual(decide(view(RTP.RECEIVED, {}, DUE), { type: 'tick', supported: true }, env(NOW)), {
+      ...nothing({ sends: 1 }, NOW + 2_000),
+      steps: [
+        { state: RTP.ACCEPTED, payloadJson: null },
+        { state: RTP.REQUEST_PENDING, payloadJson: null },
+      ],
+      commands: ['request'],
+    });
+  });
+
+  void it('sends the request again at each tick until the transport takes it, sooner than the expiry, counting the sends', () => {
+    for (const state of [RTP.REQUEST_PENDING, RTP.REQUEST_DELIVERY_FAILURE]) {
+      assert.deepEqual(decide(view(state, { sends: 3 }, DUE), { type: 'tick' }, env(NOW)), { ...nothing({ sends: 4 }, NOW + 5_000), commands: ['request'] }, state);
+      assert.deepEqual(decide(view(state, {}, DUE), { type: 'tick' }, env(NOW)), { ...nothing({ sends: 2 }, NOW + 3_000), commands: ['request'] }, `${state}, no count yet`);
+      assert.deepEqual(decide(view(state, { sends: 3 }, DUE), { type: 'tick' }, env(EXPIRES_AT - 500)), { ...nothing({ sends: 4 }, EXPIRES_AT), commands: ['request'] }, 'the expiry comes first');
+      assert.deepEqual(decide(view(state, { sends: 3, sent: true }, DUE), { type: 'tick' }, env(NOW)), nothing({ sends: 3, sent: true }, EXPIRES_AT), 'taken: not sent again');
+    }
+    assert.deepEqual(decide(view(RTP.PRESENTED, { sends: 3 }, DUE), { type: 'tick' }, env(NOW)), nothing({ sends: 3 }, EXPIRES_AT), 'once the scheme reports, the request is held');
+    assert.throws(() => decide(view(RTP.REJECTED), { type: 'tick' }, env(NOW)), /a request-to-pay never rests in REQUEST_TO_PAY_REQUEST_REJECTED/);
+  });
+
+  void it('sends the cancellation again at each tick until the transport takes it', () => {
+    assert.deepEqual(decide(view(RTP.PRESENTED, { sends: 1, sent: true, cancelling: traced, cancelSent: false }, DUE), { type: 'tick' }, env(NOW)), {
+      ...nothing({ sends: 1, sent: true, cancelling: traced, cancelSent: false }, NOW + 2_000),
+      commands: ['cancel'],
+    });
+    assert.deepEqual(decide(view(RTP.PRESENTED, { sent: true, cancelling: traced, cancelSent: true }, DUE), { type: 'tick' }, env(NOW)), nothing({ sent: true, cancelling: traced, cancelSent: true }, EXPIRES_AT));
+    const asked = decide(view(RTP.PRESENTED, { sends: 2, sent: true }, DUE), { type: 'cancel', cancellation: traced }, env(NOW));
+    assert.deepEqual(asked, { ...nothing({ sends: 2, sent: true, cancelling: traced, cancelSent: false }, NOW + 3_000), commands: ['cancel'] });
+  });
+
+  void it('expires at the expiry, and tells the scheme until its transport takes the notice or refuses it for good', () => {
+    assert.deepEqual(decide(view(RTP.PRESENTED, { sent: true }, DUE), { type: 'tick' }, env(EXPIRES_AT - 1)), nothing({ sent: true }, EXPIRES_AT), 'not before');
+    assert.deepEqual(decide(view(RTP.PRESENTED, { sent: true }, DUE), { type: 'tick' }, env(EXPIRES_AT)), {
+      ...nothing({ sent: true, pushed: { status: 'EXPIRED' } }, EXPIRES_AT + 2_000),
+      steps: [{ state: RTP.EXPIRED, payloadJson: null }],
+      pushes: [{ status: 'EXPIRED' }],
+      commands: ['expire'],
+    });
+    const later = EXPIRES_AT + 10_000;
+    assert.deepEqual(decide(view(RTP.EXPIRED, {}, DUE), { type: 'tick' }, env(later)), { ...nothing({}, later + 2_000), commands: ['expire'] }, 'the notice again');
+    assert.deepEqual(decide(view(RTP.EXPIRED, { expiryNoticeSent: true }, DUE), { type: 'tick' }, env(later)), nothing({ expiryNoticeSent: true }, null));
+    assert.deepEqual(decide(view(RTP.PAID, {}, DUE), { type: 'tick' }, env(later)), nothing({}, null), 'no notice of a paid request');
+    const expire = (ok: boolean, retryable = false): RtpInput => (ok ? { type: 'sent', what: 'expire', ok } : { type: 'sent', what: 'expire', ok, retryable, error: 'refused' });
+    assert.deepEqual(decide(view(RTP.EXPIRED, {}, DUE), expire(true), env(later)), nothing({ expiryNoticeSent: true }, null), 'taken');
+    assert.deepEqual(decide(view(RTP.EXPIRED, {}, DUE), expire(false, false), env(later)), nothing({ expiryNoticeSent: true }, null), 'refused for good');
+    assert.deepEqual(decide(view(RTP.EXPIRED, {}, DUE), expire(false, true), env(later)), nothing({}, DUE), 'refused for now: the timer sends it again');
+    assert.deepEqual(decide(view(RTP.EXPIRED, { expiryNoticeSent: true }, DUE), expire(true), env(later)), nothing({ expiryNoticeSent: true }, DUE), 'already taken');
+  });
+
+  void it('records what the transport did with the cancellation, and fails it with AB10 when the scheme cannot take it', () => {
+    const data = { sends: 1, sent: true, cancelling: traced, cancelSent: false };
+    const cancelSent = (ok: boolean, retryable = false): RtpInput => (ok ? { type: 'sent', what: 'cancel', ok } : { type: 'sent', what: 'cancel', ok, retryable, error: 'the scheme refused the camt.056' });
+    assert.deepEqual(decide(view(RTP.PRESENTED, data, DUE), cancelSent(true), env(NOW)), nothing({ ...data, cancelSent: true }, DUE));
+    assert.deepEqual(decide(view(RTP.PRESENTED, data, DUE), cancelSent(false, true), env(NOW)), nothing(data, DUE));
+    assert.deepEqual(decide(view(RTP.PRESENTED, { sent: true }, DUE), cancelSent(true), env(NOW)), nothing({ sent: true }, DUE), 'none in flight');
+    assert.deepEqual(decide(view(RTP.PAID, data, DUE), cancelSent(true), env(NOW)), nothing(data, DUE), 'already final');
+    const sending = decide(view(RTP.REQUEST_PENDING, { sends: 1, cancelling: traced, cancelSent: false }, DUE), cancelSent(false), env(NOW));
+    assert.deepEqual(
+      sending.cancellationAnswers.map((answer) => [answer.accepted, answer.status]),
+      [[false, 'PENDING']],
+      'a request not yet held by the scheme is PENDING',
+    );
+    assert.deepEqual(decide(view(RTP.PRESENTED, data, DUE), cancelSent(false), env(NOW)), {
+      ...nothing({ sends: 1, sent: true, cancellationsAnswered: ['CXL9'] }, EXPIRES_AT),
+      cancellationAnswers: [{ messageId: 'CXL9', messageIdentifiers: traced.messageIdentifiers, trace: traced.trace, accepted: false, reasonCode: 'AB10', reasonText: 'the scheme refused the camt.056', status: 'PRESENTED' }],
+    });
+  });
+
+  void it('rejects a request the transport refuses for good, with the reason given or AB10, and retries one it refuses for now', () => {
+    const failed = (retryable: boolean, reasonCode?: string): RtpInput => ({ type: 'sent', what: 'request', ok: false, retryable, error: 'connection reset', ...(reasonCode === undefined ? {} : { reasonCode }) });
+    const failure = { state: RTP.REQUEST_DELIVERY_FAILURE, payloadJson: '{"schema":"SchemeTransportFailure","error":"connection reset"}' };
+    const rejected = (reasonCode: string) => ({ status: 'REJECTED' as const, reasonCode, reasonText: 'connection reset' });
+    assert.deepEqual(decide(view(RTP.REQUEST_PENDING, { sends: 1 }, DUE), failed(false), env(NOW)), {
+      ...nothing({ sends: 1, pushed: rejected('AB10') }, null),
+      steps: [failure, { state: RTP.STATUS_REJECTED, payloadJson: null }],
+      pushes: [rejected('AB10')],
+    });
+    assert.deepEqual(decide(view(RTP.REQUEST_DELIVERY_FAILURE, { sends: 2 }, DUE), failed(false, 'AC01'), env(NOW)), {
+      ...nothing({ sends: 2, pushed: rejected('AC01') }, null),
+      steps: [{ state: RTP.STATUS_REJECTED, payloadJson: null }],
+      pushes: [rejected('AC01')],
+    });
+    assert.deepEqual(decide(view(RTP.REQUEST_PENDING, { sends: 1 }, DUE), failed(true), env(NOW)), { ...nothing({ sends: 1 }, NOW + 2_000), steps: [failure] });
+    assert.deepEqual(decide(view(RTP.REQUEST_DELIVERY_FAILURE, { sends: 2 }, DUE), failed(true), env(NOW)), nothing({ sends: 2 }, DUE), 'already failing: the timer retries');
+    assert.deepEqual(decide(view(RTP.PRESENTED, { sent: true }, DUE), failed(false), env(NOW)), nothing({ sent: true }, DUE), 'a late failure of a request the scheme holds');
+    assert.deepEqual(decide(view(RTP.PRESENTED, { sent: true }, DUE), { type: 'sent', what: 'request', ok: true }, env(NOW)), nothing({ sent: true }, DUE));
+  });
+
+  void it('takes the transport taking the request as the scheme holding it: PENDING', () => {
+    assert.deepEqual(decide(view(RTP.REQUEST_PENDING, { sends: 1 }, DUE), { type: 'sent', what: 'request', ok: true }, env(NOW)), {
+      ...nothing({ sends: 1, sent: true, pushed: { status: 'PENDING' } }, EXPIRES_AT),
+      steps: [
+        { state: RTP.REQUEST_DELIVERED, payloadJson: null },
+        { state: RTP.PENDING, payloadJson: null },
+      ],
+      pushes: [{ status: 'PENDING' }],
+    });
+    const presented = decide(view(RTP.PENDING, { sent: true }, DUE), status('PRESENTED'), env(NOW));
+    assert.deepEqual(presented.pushes, [{ status: 'PRESENTED' }], 'no reason when none was given');
+    assert.deepEqual(presented.data, { expiresAt: EXPIRES_AT, sent: true, pushed: { status: 'PRESENTED' } });
+  });
+
+  void it('takes a report of the same status as nothing new, and a PENDING report as the scheme holding the request', () => {
+    assert.deepEqual(decide(view(RTP.PRESENTED, { sent: true }, DUE), status('PRESENTED'), env(NOW)), nothing({ sent: true }, DUE));
+    assert.deepEqual(decide(view(RTP.REQUEST_PENDING, { sends: 1 }, DUE), status('PENDING'), env(NOW)), {
+      ...nothing({ sends: 1, sent: true, pushed: { status: 'PENDING' } }, DUE),
+      steps: [
+        { state: RTP.REQUEST_DELIVERED, payloadJson: '{"schema":"pain.014.001.09"}' },
+        { state: RTP.PENDING, payloadJson: null },
+      ],
+      pushes: [{ status: 'PENDING' }],
+    });
+    const withText: RtpInput = { type: 'status', status: 'REJECTED', reasonCode: 'AM04', reasonText: 'Insufficient funds', payloadJson: '{}' };
+    assert.deepEqual(decide(view(RTP.PRESENTED, { sent: true }, DUE), withText, env(NOW)).pushes, [{ status: 'REJECTED', reasonCode: 'AM04', reasonText: 'Insufficient funds' }]);
+  });
+
+  void it('answers a cancellation of a final request with the ISO reason of its end, and its trace', () => {
+    const answer = (state: RtpState) => decide(view(state, {}, DUE), { type: 'cancel', cancellation: traced }, env(NOW));
+    const asked = { messageId: 'CXL9', messageIdentifiers: traced.messageIdentifiers, trace: traced.trace };
+    for (const [state, reason, status] of [
+      [RTP.PAID, { reasonCode: 'ARDT', reasonText: 'Already paid' }, 'PAID'],
+      [RTP.STATUS_REJECTED, { reasonCode: 'ARJT', reasonText: 'Already rejected' }, 'REJECTED'],
+      [RTP.EXPIRED, { reasonCode: 'NARR', reasonText: 'Already EXPIRED' }, 'EXPIRED'],
+    ] as const) {
+      assert.deepEqual(answer(state), { ...nothing({ cancellationsAnswered: ['CXL9'] }, DUE), cancellationAnswers: [{ ...asked, accepted: false, ...reason, status }] }, state);
+    }
+    assert.deepEqual(answer(RTP.CANCELLED), { ...nothing({ cancellationsAnswered: ['CXL9'] }, DUE), cancellationAnswers: [{ ...asked, accepted: true, status: 'CANCELLED' }] });
+    const untraced = decide(view(RTP.PAID, {}, DUE), { type: 'cancel', cancellation: cancellation('CXL8') }, env(NOW));
+    assert.equal('trace' in (untraced.cancellationAnswers[0] ?? {}), false, 'no trace when the cancellation had none');
+  });
+
+  void it('refuses a second cancellation while the first waits, DUPL, with the status so far', () => {
+    const data = { sends: 1, cancelling: cancellation('CXL1'), cancelSent: true };
+    assert.deepEqual(decide(view(RTP.REQUEST_PENDING, data, DUE), { type: 'cancel', cancellation: traced }, env(NOW)), {
+      ...nothing({ ...data, cancellationsAnswered: ['CXL9'] }, DUE),
+      cancellationAnswers: [{ messageId: 'CXL9', messageIdentifiers: traced.messageIdentifiers, trace: traced.trace, accepted: false, reasonCode: 'DUPL', reasonText: 'Another cancellation is pending', status: 'PENDING' }],
+    });
+  });
+
+  void it("passes on the scheme's refusal of a cancellation with its reason, and answers a late one by the request's end", () => {
+    const data = { sent: true, cancelling: traced, cancelSent: true };
+    const asked = { messageId: 'CXL9', messageIdentifiers: traced.messageIdentifiers, trace: traced.trace };
+    const refusal = (reason: { reasonCode?: string; reasonText?: string }): RtpInput => ({ type: 'cancellation_answer', accepted: false, ...reason });
+    const after = nothing({ sent: true, cancellationsAnswered: ['CXL9'] }, EXPIRES_AT);
+    assert.deepEqual(decide(view(RTP.PRESENTED, data, DUE), refusal({ reasonCode: 'ARDT', reasonText: 'Paid already' }), env(NOW)), {
+      ...after,
+      cancellationAnswers: [{ ...asked, accepted: false, reasonCode: 'ARDT', reasonText: 'Paid already', status: 'PRESENTED' }],
+    });
+    assert.deepEqual(decide(view(RTP.PRESENTED, data, DUE), refusal({ reasonCode: 'LEGL' }), env(NOW)), { ...after, cancellationAnswers: [{ ...asked, accepted: false, reasonCode: 'LEGL', status: 'PRESENTED' }] });
+    assert.deepEqual(decide(view(RTP.PRESENTED, data, DUE), refusal({}), env(NOW)), { ...after, cancellationAnswers: [{ ...asked, accepted: false, reasonCode: 'NARR', reasonText: 'Already PRESENTED', status: 'PRESENTED' }] });
+    assert.deepEqual(decide(view(RTP.PRESENTED, { sent: true }, DUE), cancelAnswer(true), env(NOW)), nothing({ sent: true }, DUE), 'none in flight: a repeated answer');
+    const final = nothing({ sent: true, cancellationsAnswered: ['CXL9'] }, DUE);
+    assert.deepEqual(decide(view(RTP.CANCELLED, data, DUE), cancelAnswer(false), env(NOW)), { ...final, cancellationAnswers: [{ ...asked, accepted: true, status: 'CANCELLED' }] });
+    assert.deepEqual(decide(view(RTP.EXPIRED, data, DUE), cancelAnswer(true), env(NOW)), { ...final, cancellationAnswers: [{ ...asked, accepted: false, reasonCode: 'NARR', reasonText: 'Already EXPIRED', status: 'EXPIRED' }] });
+  });
+
+  void it('answers the cancellation in flight when the request ends otherwise, in the same decision', () => {
+    const data = { sent: true, cancelling: traced, cancelSent: true };
+    const rejected = decide(view(RTP.PRESENTED, data, DUE), status('REJECTED', 'AM04'), env(NOW));
+    assert.deepEqual(rejected, {
+      ...nothing({ sent: true, pushed: { status: 'REJECTED', reasonCode: 'AM04' }, cancellationsAnswered: ['CXL9'] }, null),
+      steps: [{ state: RTP.STATUS_REJECTED, payloadJson: null }],
+      pushes: [{ status: 'REJECTED', reasonCode: 'AM04' }],
+      cancellationAnswers: [{ messageId: 'CXL9', messageIdentifiers: traced.messageIdentifiers, trace: traced.trace, accepted: false, reasonCode: 'ARJT', reasonText: 'Already rejected', status: 'REJECTED' }],
+    });
+    const presented = decide(view(RTP.PENDING, data, DUE), status('PRESENTED'), env(NOW));
+    assert.deepEqual(presented.cancellationAnswers, [], 'not while it is open');
   });
 });

@@ -205,10 +205,13 @@ export function embeddedProvider(auth: AuthConfig, store: Store): Promise<Embedd
   return provider;
 }
 
-/** Verifies tokens of an external issuer (e.g. Keycloak) against its JWKS, fetched and cached by jose. */
-export function externalVerifier(auth: AuthConfig & { issuer: string; jwksUrl: string }): AccessTokenVerifier {
+/**
+ * Verifies tokens of an external issuer (e.g. Keycloak) against its JWKS, fetched and cached by
+ * jose. `jwksTimeoutMs` is for tests, which need not wait 5 s for an issuer that never answers.
+ */
+export function externalVerifier(auth: AuthConfig & { issuer: string; jwksUrl: string }, jwksTimeoutMs = JWKS_TIMEOUT_MS): AccessTokenVerifier {
   const keys: JWTVerifyGetKey = createRemoteJWKSet(new URL(auth.jwksUrl), {
-    timeoutDuration: JWKS_TIMEOUT_MS,
+    timeoutDuration: jwksTimeoutMs,
     cooldownDuration: JWKS_COOLDOWN_MS,
     cacheMaxAge: JWKS_CACHE_MAX_AGE_MS,
   });

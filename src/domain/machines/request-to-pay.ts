@@ -355,11 +355,10 @@ function onCancellationAnswer(view: RtpView, input: Extract<RtpInput, { type: 'c
 }
 
 /**
- * The cancellation in flight gets its answer once the request reaches a final status (or the
- * scheme refused the cancellation): ACCEPTED only if that status is CANCELLED.
+ * The cancellation in flight, if any, gets its answer once the request reaches a final status
+ * `reached` (or the scheme refused the cancellation): ACCEPTED only if that status is CANCELLED.
  */
 function withCancellationOutcome(decision: RtpDecision, reached: RtpState, env: RtpEnv): RtpDecision {
-  if (decision.data.cancelling === undefined || !isFinal(reached)) return decision;
   const answered = answerCancellation({ state: reached, data: decision.data, dueAt: decision.dueAt }, { accepted: reached === RTP.CANCELLED }, env);
   return { ...decision, data: answered.data, cancellationAnswers: [...decision.cancellationAnswers, ...answered.cancellationAnswers] };
 }
