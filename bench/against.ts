@@ -11,7 +11,7 @@
  * build it favours. The scratch worktree is removed at the end, also when a part fails or the run
  * is interrupted.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -157,14 +157,11 @@ export function comparisonRows(part: string, compared: readonly Compared[]): str
   const width = Math.max(...compared.map((figure) => figure.name.length), 10);
   return [
     `${part}: ${compared[0]?.a.length ?? 0} rounds (A B A B …); A and B the median of their runs, B/A the median round`,
-    `  ${'figure'.padEnd(width)}  ${'A'.padStart(9)}  ${'B'.padStart(9)}  ${'B/A'.padStart(6)}  (rounds)  better`,
+    `  ${'figure'.padEnd(width)}  ${'A'.padStart(11)}  ${'B'.padStart(11)}  ${'B/A'.padStart(6)}  (rounds)`,
     ...compared.map((figure) => {
-      const unit = figure.unit === '' ? '' : ` ${figure.unit}`;
+      const withUnit = (value: number) => `${figureText(value)}${figure.unit === '' ? '' : ` ${figure.unit}`}`.padStart(11);
       const rounds = figure.roundRatios.map((ratio) => figureText(ratio)).join(', ');
-      return (
-        `  ${figure.name.padEnd(width)}  ${figureText(median(figure.a)).padStart(9)}  ${figureText(median(figure.b)).padStart(9)}  ` +
-        `${figureText(figure.ratio).padStart(6)}  (${rounds})  ${figure.better} is better${unit === '' ? '' : `, in${unit}`}: ${verdict(figure)}`
-      );
+      return `  ${figure.name.padEnd(width)}  ${withUnit(median(figure.a))}  ${withUnit(median(figure.b))}  ${figureText(figure.ratio).padStart(6)}  (${rounds})  ${figure.better} is better: ${verdict(figure)}`;
     }),
   ];
 }
@@ -185,9 +182,27 @@ function git(args: readonly string[]): string {
   return result.stdout.trim();
 }
 
+/** The command running now (a build or a part), in a process group of its own with everything it started. */
+let running: ChildProcess | undefined;
+
+/**
+ * Stops what runs now, its services and stand-ins with it, when this process exits before it
+ * ended (a failure or a signal): they would outlive the run, and keep writing into the worktree.
+ */
+process.once('exit', () => {
+  if (running?.pid !== undefined && running.exitCode === null && running.signalCode === null) {
+    try {
+      process.kill(-running.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+});
+
 /** Runs `command` in `cwd`, its output going to stderr (the comparison's table alone goes to stdout). */
 async function run(command: string, args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<void> {
-  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', process.stderr, process.stderr] });
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', process.stderr, process.stderr], detached: true });
+  running = child;
   const code = await new Promise<number | null>((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', resolve);

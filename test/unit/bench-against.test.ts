@@ -104,7 +104,7 @@ describe('bench --against: pairing the figures', () => {
       ]),
     );
     assert.match(rows[0]!, /^cpu: 1 rounds/);
-    assert.match(rows[2]!, /CPU per transfer\s+2800\s+1400\s+0\.50\s+\(0\.50\)\s+lower is better, in µs: B better \(1 of 1 rounds\)/);
+    assert.match(rows[2]!, /CPU per transfer\s+2800 µs\s+1400 µs\s+0\.50\s+\(0\.50\)\s+lower is better: B better \(1 of 1 rounds\)/);
   });
 
   it("reads cpu-cost's figures: the service's CPU in all and on its main thread, over the bare server's", () => {
