@@ -10,15 +10,18 @@
  * near regpay's capacity (2,000-3,000/s on these machines; at 1,000/s it says 0.57).
  * Knobs: CPU_RATE (transfers/s offered, default 2000), CPU_DURATION_S (10),
  * BENCH_SERVER_NODE_ARGS (node flags for the server, e.g. `--perf-basic-prof` to name JavaScript
- * frames for `perf record`). Linux only (reads /proc).
+ * frames for `perf record`), BENCH_BUILD_ROOT (the build whose service to measure, build-root.ts),
+ * BENCH_FIGURES_OUT (a file to write the figures to as JSON). Linux only (reads /proc).
  */
 import autocannon from 'autocannon';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, writeTestConfig } from '../test/support/server.js';
 import { intakeRequests } from './intake-load.js';
 import { cpuPerUnit, threadCpuUs } from './thread-cpu.js';
 import { scratchDir } from './scratch-dir.js';
 import { startStandIn } from './stand-in.js';
+import { serviceMain } from './build-root.js';
 
 const RATE = Number(process.env.CPU_RATE ?? 2000);
 const DURATION_S = Number(process.env.CPU_DURATION_S ?? 10);
@@ -29,7 +32,18 @@ const configPath = writeTestConfig({
   extra: { server: { host: '127.0.0.1', port: 0, logLevel: 'warn' }, processing: { enabled: false } },
 });
 
-interface Cost {
+/** What BENCH_FIGURES_OUT receives (read by `npm run bench -- --against`, against.ts). */
+export interface CpuCostFigures {
+  readonly ratePerS: number;
+  readonly durationS: number;
+  readonly regpay: Cost;
+  /** The bare server's CPU per request and the load generator's against it, the mean of before and after regpay. */
+  readonly bareServerUs: number;
+  readonly bareGeneratorUs: number;
+  readonly projected: number;
+}
+
+export interface Cost {
   readonly acceptedPerS: number;
   readonly latency: { readonly p50: number; readonly average: number; readonly p99: number };
   readonly non2xx: number;
@@ -62,7 +76,7 @@ const byThread = (figures: Cost): string => figures.server.byThread.map(([thread
 // measured before and after regpay: the machine's speed drifts within minutes, and CPU per
 // request drifts with it (npm run bench's paired() for the same reason).
 const bare = await startStandIn('./bare-server.js');
-const server = await startServer({ configPath, nodeArgs: process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter((arg) => arg !== '') ?? [] });
+const server = await startServer({ configPath, main: serviceMain(), nodeArgs: process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter((arg) => arg !== '') ?? [] });
 try {
   const pid = server.child.pid;
   if (pid === undefined) throw new Error('the server has no pid');
@@ -77,6 +91,8 @@ try {
   // rate goes as 1 / (its CPU per request + the generator's): the ratio this projects for
   // `npm run bench` where CPU is what runs out, from figures that move far less than rates do.
   const projected = (bareServerUs + bareGeneratorUs) / (regpay.server.totalUs + regpay.generatorUs);
+  const figuresOut = process.env.BENCH_FIGURES_OUT;
+  if (figuresOut !== undefined) writeFileSync(figuresOut, JSON.stringify({ ratePerS: RATE, durationS: DURATION_S, regpay, bareServerUs, bareGeneratorUs, projected } satisfies CpuCostFigures));
   process.stdout.write(
     `${RATE}/s offered for ${DURATION_S} s each\n` +
       `bare Fastify 202, before and after regpay: p99 ${bareBefore.latency.p99} and ${bareAfter.latency.p99} ms; ` +

@@ -16,6 +16,7 @@ import { INTAKE_PATH } from './intake-load.js';
 import { startBenchReceiver } from './receiver-process.js';
 import { cpuPerUnit, postgresCpuUs, threadCpuUs } from './thread-cpu.js';
 import { scratchDir } from './scratch-dir.js';
+import { serviceMain } from './build-root.js';
 
 export interface E2eFigures {
   readonly offeredPerS: number;
@@ -199,7 +200,7 @@ export async function runE2e(options: {
     servers.push(
       options.service === 'hollow'
         ? await startServer({ main: fileURLToPath(new URL('./hollow-service.js', import.meta.url)), env: { RECEIVER_URL: receiverUrl }, nodeArgs })
-        : await startServer({ configPath: regpayConfig(i), nodeArgs }),
+        : await startServer({ configPath: regpayConfig(i), main: serviceMain(), nodeArgs }),
     );
   }
   const pools = servers.map((server) => new Pool(server.url, { connections: Math.ceil(64 / instances), pipelining: 1 }));

@@ -15,7 +15,8 @@
  *    all are answered, and the service process's peak RSS (VmHWM, and VmRSS sampled every 50 ms).
  *
  * ID_ONLY=latency or ID_ONLY=soak runs one half; ID_SERVER_NODE_ARGS passes node flags to the
- * service (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+ * service (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"); BENCH_BUILD_ROOT measures another build's
+ * service (build-root.ts); BENCH_FIGURES_OUT names a file to write the figures to as JSON.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -28,6 +29,7 @@ import { startBenchReceiver } from './receiver-process.js';
 import { scratchDir } from './scratch-dir.js';
 import { startStandIn } from './stand-in.js';
 import { cpuPerUnit, threadCpuUs } from './thread-cpu.js';
+import { serviceMain } from './build-root.js';
 
 export const IDENTIFIER_DETERMINATION_PATH = '/api/v1/identifiers/outbound/identifier-determination';
 
@@ -247,7 +249,7 @@ function regpayConfig(simulatorLatencyMs: number, timeBudgetMs: number, receiver
 async function withRegpay<T>(simulatorLatencyMs: number, timeBudgetMs: number, body: (server: RunningServer, receiverPid: number | undefined) => Promise<T>): Promise<T> {
   const receiver = await startBenchReceiver();
   try {
-    const server = await startServer({ configPath: regpayConfig(simulatorLatencyMs, timeBudgetMs, receiver.url), nodeArgs: SERVER_NODE_ARGS });
+    const server = await startServer({ configPath: regpayConfig(simulatorLatencyMs, timeBudgetMs, receiver.url), main: serviceMain(), nodeArgs: SERVER_NODE_ARGS });
     try {
       return await body(server, receiver.pid);
     } finally {
@@ -565,5 +567,6 @@ export function identifierRows(figures: IdentifierFigures): string[] {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const only = process.env.ID_ONLY === 'latency' || process.env.ID_ONLY === 'soak' ? process.env.ID_ONLY : undefined;
   const figures = await runIdentifierDetermination(only);
+  if (process.env.BENCH_FIGURES_OUT !== undefined) writeFileSync(process.env.BENCH_FIGURES_OUT, JSON.stringify(figures));
   process.stdout.write(`${JSON.stringify(figures, null, 2)}\n${identifierRows(figures).join('\n')}\n`);
 }

@@ -42,6 +42,7 @@ import { startBenchReceiver } from './receiver-process.js';
 import { scratchDir } from './scratch-dir.js';
 import { cpuPerUnit, threadCpuUs } from './thread-cpu.js';
 import { rigChildren, stopRigOnSignal } from './rig-children.js';
+import { serviceMain } from './build-root.js';
 
 const RATE = Number(process.env.IN_RATE ?? 200);
 const DURATION_S = Number(process.env.IN_DURATION_S ?? 60);
@@ -135,7 +136,7 @@ async function withRig<T>(receiverEnv: Record<string, string>, use: (rig: Rig) =
   let server: RunningServer | undefined;
   let pool: Pool | undefined;
   try {
-    server = await startServer({ configPath, nodeArgs: SERVER_NODE_ARGS });
+    server = await startServer({ configPath, main: serviceMain(), nodeArgs: SERVER_NODE_ARGS });
     rigChildren.add(server.child);
     const pid = server.child.pid;
     if (pid === undefined) throw new Error('the server has no pid');

@@ -39,6 +39,7 @@ import { startBenchReceiver } from './receiver-process.js';
 import { scratchDir } from './scratch-dir.js';
 import { cpuPerUnit, threadCpuUs } from './thread-cpu.js';
 import { rigChildren, stopRigOnSignal } from './rig-children.js';
+import { serviceMain } from './build-root.js';
 
 export const REQUEST_TO_PAY_PATH = '/api/v1/transactions/outbound/request-to-pay';
 
@@ -177,7 +178,7 @@ async function withRig<T>(use: (rig: Rig) => Promise<T>): Promise<T> {
   let server: RunningServer | undefined;
   let pool: Pool | undefined;
   try {
-    server = await startServer({ configPath, nodeArgs: SERVER_NODE_ARGS });
+    server = await startServer({ configPath, main: serviceMain(), nodeArgs: SERVER_NODE_ARGS });
     rigChildren.add(server.child);
     const pid = server.child.pid;
     if (pid === undefined) throw new Error('the server has no pid');

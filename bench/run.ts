@@ -17,6 +17,8 @@
  * the simulated scheme originates (IN_RATE, IN_DURATION_S, IN_ROUNDS, IN_WARM_UP_S), the time the
  * service adds between pacs.008 and pacs.002 and the CPU per credit against outbound transfers
  * alternating with them, then an integrator answering after 30 s (IN_SLOW_CREDITS, IN_SLOW_ANSWER_MS).
+ * With `--against <git ref>` it runs none of this: against.ts compares this build with the ref's
+ * in the parts that support it (BENCH_ONLY of `cpu`, `identifiers`), BENCH_ROUNDS rounds of each.
  */
 import autocannon from 'autocannon';
 import { spawnSync } from 'node:child_process';
@@ -25,6 +27,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freshPostgresUrl, withPostgres } from '../test/support/postgres.js';
 import { startServer, writeTestConfig } from '../test/support/server.js';
+import { againstParts, againstRef, runAgainst } from './against.js';
 import { runE2e, type E2eFigures } from './e2e.js';
 import { identifierRows, runIdentifierDetermination } from './identifier-determination.js';
 import { inboundRows, runInbound } from './inbound.js';
@@ -34,6 +37,7 @@ import { startBenchReceiver } from './receiver-process.js';
 import { runScaleOut, scaleOutRows } from './scale-out.js';
 import { scratchDir } from './scratch-dir.js';
 import { startStandIn } from './stand-in.js';
+import { serviceMain } from './build-root.js';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 15);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -44,6 +48,14 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const ONLY = process.env.BENCH_ONLY?.split(',').map((part) => part.trim());
 const SERVER_NODE_ARGS = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter((arg) => arg !== '') ?? [];
 const runs = (part: string): boolean => ONLY === undefined || ONLY.includes(part);
+
+// `npm run bench -- --against <ref>`: this build and the ref's, alternately, in the parts that compare (against.ts).
+const againstWhat = againstRef(process.argv.slice(2));
+if (againstWhat !== undefined) {
+  const lines = await runAgainst(againstWhat, againstParts(ONLY), ROUNDS);
+  process.stdout.write(`${lines.join('\n')}\n`);
+  process.exit(0);
+}
 
 interface Figures {
   readonly name: string;
@@ -140,7 +152,7 @@ async function settle(): Promise<void> {
 async function regpay(name: string, database: string, processing: boolean, baselineUrl: string): Promise<Paired> {
   await settle();
   const receiver = await startBenchReceiver();
-  const server = await startServer({ configPath: regpayConfig(database, receiver.url, processing, true), nodeArgs: SERVER_NODE_ARGS });
+  const server = await startServer({ configPath: regpayConfig(database, receiver.url, processing, true), main: serviceMain(), nodeArgs: SERVER_NODE_ARGS });
   try {
     return await paired(name, server.url, baselineUrl);
   } finally {
@@ -169,8 +181,8 @@ function regpayConfig(database: string, receiverUrl: string, processing: boolean
 async function metricsOverhead(): Promise<{ intake: Paired; e2eOff: E2eFigures[]; e2eOn: E2eFigures[] }> {
   await settle();
   const receiver = await startBenchReceiver();
-  const off = await startServer({ configPath: regpayConfig(sqliteUrl(), receiver.url, false, false), nodeArgs: SERVER_NODE_ARGS });
-  const on = await startServer({ configPath: regpayConfig(sqliteUrl(), receiver.url, false, true), nodeArgs: SERVER_NODE_ARGS });
+  const off = await startServer({ configPath: regpayConfig(sqliteUrl(), receiver.url, false, false), main: serviceMain(), nodeArgs: SERVER_NODE_ARGS });
+  const on = await startServer({ configPath: regpayConfig(sqliteUrl(), receiver.url, false, true), main: serviceMain(), nodeArgs: SERVER_NODE_ARGS });
   let intake: Paired;
   try {
     await load('intake, metrics off (warm-up)', off.url, WARMUP_S);
