@@ -41,6 +41,7 @@ export async function requestToPay(deps: RequestToPayDeps, input: { integrator: 
   }
   if (!integrator.schemes.includes(request.scheme)) throw new ApiError('SCHEME_NOT_ENABLED', `${request.scheme} is not enabled for this integrator`);
   checkOwnInstitution(integrator, [{ agent: message.creditorAgent, pointer: '/creditorAgent' }]);
+  deps.admission?.refuseWhenOverloaded('intake');
   await checkRequestToPayAtIntake(deps, integrator, request);
   const problem = expiryProblem(message.expiryDateTime, deps.clock.now(), deps.expiryHorizonMs);
   // The expiry is judged when the request is first made: a retry of a stored one is answered as it was.

@@ -568,6 +568,8 @@ export interface Store {
 
   /** Cheap round trip for readiness. */
   ping(): Promise<void>;
+  /** Writes queued in this process and not yet handed to the database (the admission control's writer backlog). */
+  writesWaiting(): number;
   /** Flush pending writes and close. */
   close(): Promise<void>;
 }
