@@ -28,7 +28,7 @@ export interface DetermineIdentifierInput {
   readonly trace: TraceContext;
   /** The request said `Prefer: respond-async` (RFC 7240). */
   readonly respondAsync: boolean;
-  /** When the request arrived (ms since epoch; now by default): the time budget counts from it. */
+  /** When the request arrived (ms since epoch, fractions dropped; now by default): the time budget counts from it. */
   readonly receivedAt?: number;
 }
 
@@ -62,7 +62,8 @@ export async function determineIdentifier(deps: DetermineIdentifierDeps, input: 
   await checkLookupAtIntake(deps, integrator, request);
 
   const mode: AnswerMode = input.respondAsync || integrator.identifierDetermination === 'async' ? 'async' : 'sync';
-  const receivedAt = input.receivedAt ?? deps.clock.now();
+  // Whole milliseconds: the deadline becomes the transaction's timer, an integer column.
+  const receivedAt = Math.floor(input.receivedAt ?? deps.clock.now());
   // Refused before anything is stored when its answer could not be kept in time; a sync lookup
   // counts as held from here (checked and counted in one step) until it is answered.
   deps.admission?.refuseWhenOverloaded(mode === 'sync' ? 'held lookup' : 'intake');

@@ -153,6 +153,9 @@ void describe('admission control: budgets kept under load, excess refused at onc
     const transaction = (await store.findTransaction('demo-bank', body.request.uetr, 'IDENTIFIER_DETERMINATION'))!;
     assert.equal((transaction.data as { response?: string }).response, response.body, 'the answer given is the one stored');
     assert.equal(transaction.state, 'IDENTIFIER_DETERMINATION_RESPONSE_DELIVERED');
+    // The deadline becomes the transaction's timer, an integer column (PostgreSQL refuses a fraction).
+    const { deadlineAt } = transaction.data as { deadlineAt?: number };
+    assert.ok(Number.isInteger(deadlineAt), `deadlineAt ${deadlineAt} is whole milliseconds`);
   });
 
   void it('counts the budget from the request\'s arrival, not from when the use case got to it', async () => {
