@@ -180,9 +180,9 @@ export class Engine implements SchemeAnswers, Processing {
     return this.#inFlight.size >= this.#options.backlogMax;
   }
 
-  /** Decide on a transaction now, as its timer would (Processing.decideNow). */
+  /** Decide on a transaction now, as its timer would (Processing.decideNow); a held request waits on it, so its change is written as urgent. */
   async decideNow(transactionId: string): Promise<void> {
-    await this.#track(this.#handle(transactionId, { type: 'tick' }));
+    await this.#track(this.#handle(transactionId, { type: 'tick', urgent: true }));
   }
 
   /** A request of the integrator about a transaction (Processing.request). */
@@ -328,7 +328,11 @@ export class Engine implements SchemeAnswers, Processing {
         await store.recordSchemeMessages(recorded);
         return decision?.refused === undefined ? 'done' : 'refused';
       }
-      const change = { ...this.#change(driver, context, decision), ...(recorded.length === 0 ? {} : { schemeMessages: recorded }) };
+      const change = {
+        ...this.#change(driver, context, decision),
+        ...(recorded.length === 0 ? {} : { schemeMessages: recorded }),
+        ...(input.type === 'tick' && input.urgent === true ? { urgent: true } : {}),
+      };
       const outcome = await store.applyChange(change);
       if (!outcome.ok) {
         if (outcome.reason !== 'stale') throw new AssertionError(`transaction ${transactionId} not found while changing it`);

@@ -195,6 +195,8 @@ export interface StateChange {
   readonly outcome?: TransactionOutcome;
   /** Scheme messages sent or received that this change records (of this transaction). */
   readonly schemeMessages?: readonly NewSchemeMessage[];
+  /** A held request waits on it (its deadline came): the writer takes it ahead of the writes that are not urgent, as it takes an intake. */
+  readonly urgent?: boolean;
 }
 
 /** A transaction's final answer as its kind states it (APPROVED, REJECTED; SUCCESSFUL, FAILED; PAID, EXPIRED...). */

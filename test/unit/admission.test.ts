@@ -240,6 +240,28 @@ void describe('Admission: the writer backlog and the held lookups', () => {
     }
   });
 
+  void it('writes the change a held request waits on (its deadline came) ahead of a writer backlog, not behind it', async () => {
+    const store = await openStore('sqlite::memory:');
+    try {
+      /** The position among `backlog` writes queued before it at which a change resolves. */
+      async function settledAfter(urgent: boolean): Promise<number> {
+        let settled = 0;
+        const backlog = Array.from({ length: 3_000 }, (_, i) => store.releaseTransaction(`no-such-transaction-${i}`, 'nobody').then(() => void (settled += 1)));
+        let position = -1;
+        const change = store
+          .applyChange({ transactionId: 'no-such-transaction', expectedVersion: 1, toState: 'X', at: Date.now(), cause: null, dueAt: null, outbox: [], ...(urgent ? { urgent: true } : {}) })
+          .then(() => void (position = settled));
+        await Promise.all([...backlog, change]);
+        return position;
+      }
+      assert.equal(await settledAfter(false), 3_000, 'a change that is not urgent waits behind the whole backlog');
+      const urgentPosition = await settledAfter(true);
+      assert.ok(urgentPosition < 1_024, `the urgent change was written in the first batch, not after ${urgentPosition} queued writes`);
+    } finally {
+      await store.close();
+    }
+  });
+
   void it('refuses a new sync lookup once processing.heldLookupsMax are held, but not other intake; a lookup answered frees its place', async () => {
     const store = await openStore('sqlite::memory:');
     try {
