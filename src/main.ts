@@ -111,6 +111,7 @@ async function main(): Promise<void> {
     milestones,
     ...(tracing === undefined ? {} : { tracing }),
     sendsToSchemes: config.processing.enabled,
+    options: { backlogMax: config.processing.backlogMax },
   });
   const processing: Processing = {
     leaseForNew: () => engine.leaseForNew(),
@@ -121,6 +122,7 @@ async function main(): Promise<void> {
     // An instance with processing off never talks to a scheme; the instances that process decide by their timers.
     decideNow: (transactionId) => (config.processing.enabled ? engine.decideNow(transactionId) : Promise.resolve()),
     request: (transactionId, request) => engine.request(transactionId, request),
+    backlog: () => engine.backlog(),
   };
   let accepting = false;
   const app = await buildApp(

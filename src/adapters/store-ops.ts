@@ -147,6 +147,11 @@ export class StoreUnavailableError extends Error {
   readonly code = 'STORE_UNAVAILABLE';
 }
 
+/** A state change a held request waits on (StateChange.urgent). */
+function urgentChange(op: WriteOp): boolean {
+  return op.kind === 'applyChange' && op.change.urgent === true;
+}
+
 /** Wrap a write as a queue item whose promise resolves with the op's typed result. */
 export function pendingWrite<K extends WriteOp['kind']>(op: OpOf<K>): { item: PendingWrite; promise: Promise<WriteResults[K]> } {
   let resolve!: (value: WriteResults[K]) => void;
@@ -157,7 +162,7 @@ export function pendingWrite<K extends WriteOp['kind']>(op: OpOf<K>): { item: Pe
   });
   const item: PendingWrite = {
     op,
-    urgent: URGENT_WRITES.has(op.kind),
+    urgent: URGENT_WRITES.has(op.kind) || urgentChange(op),
     retries: 0,
     resolve: (value: unknown) => resolve(value as WriteResults[K]),
     reject,

@@ -87,6 +87,11 @@ export class WriteQueue<Item extends Settleable> {
     return this.#closed;
   }
 
+  /** Items waiting for a batch (not those of the batches in flight). */
+  get waiting(): number {
+    return this.#waiting();
+  }
+
   push(item: Item): void {
     if (this.#closed) {
       item.reject(new StoreClosedError('store is closed'));

@@ -42,6 +42,8 @@ export async function acceptCreditTransfer(deps: AcceptCreditTransferDeps, input
   }
   checkOwnInstitution(integrator, [{ agent: transfer.message.debtorAgent, pointer: '/debtorAgent' }]);
   await checkCreditTransferAtIntake(deps, integrator, transfer);
+  // Beyond the instance's bounds the 202 would wait behind minutes of queueing: refused at once, nothing stored.
+  deps.admission?.refuseWhenOverloaded('intake');
   const requestToPayId = await requestToPayPaid(deps, integrator, transfer);
   const link = deps.proxyPayments === undefined || !paysProxy(transfer) ? undefined : await linkUnlessRetry({ ...deps, proxyPayments: deps.proxyPayments }, integrator, transfer);
 

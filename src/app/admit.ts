@@ -5,6 +5,7 @@ import { bodyHash } from '../lib/canonical-json.js';
 import type { Money } from '../lib/money.js';
 import type { TraceContext } from '../lib/trace.js';
 import type { Clock, Ids } from '../ports/clock.js';
+import type { Admission } from './admission.js';
 import type { OutboxDelivery } from '../ports/delivery.js';
 import type { Processing } from '../ports/processing.js';
 import type { WireMessage } from '../ports/scheme.js';
@@ -22,6 +23,8 @@ export interface AdmitDeps {
   readonly processing?: Processing;
   /** This instance's delivery: the first event is written leased to it when it can take it, else it is woken once the event is committed. */
   readonly delivery?: OutboxDelivery;
+  /** Refuses integrators' new work beyond this instance's bounds (503 OVERLOADED), and counts held lookups; absent, nothing is refused. */
+  readonly admission?: Admission;
 }
 
 /** A new transaction as a use case describes it; admit() adds ids, times, its first event and the leases. */

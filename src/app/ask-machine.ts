@@ -46,7 +46,7 @@ export async function askMachine(
   }
   const decided = await deps.processing.request(transaction.id, input.ask);
   if (decided === 'busy') {
-    throw new ApiError('OVERLOADED', `the ${input.what} kept changing while this was decided; retry the identical request`, [], { 'retry-after': '1' });
+    throw new ApiError('OVERLOADED', `the ${input.what} kept changing while this was decided, or the engine is at its backlog bound; retry the identical request`, [], { 'retry-after': '1' });
   }
   if (decided === 'refused') {
     throw new ApiError('ANSWER_NOT_AWAITED', `the ${input.what} awaits no such message in its state ${transaction.state}`, [

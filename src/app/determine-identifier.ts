@@ -28,6 +28,8 @@ export interface DetermineIdentifierInput {
   readonly trace: TraceContext;
   /** The request said `Prefer: respond-async` (RFC 7240). */
   readonly respondAsync: boolean;
+  /** When the request arrived (ms since epoch, fractions dropped; now by default): the time budget counts from it. */
+  readonly receivedAt?: number;
 }
 
 export type DetermineIdentifierResult =
@@ -35,9 +37,6 @@ export type DetermineIdentifierResult =
   | { readonly kind: 'answered'; readonly response: string }
   /** Async mode: 202; the response follows as a callback. */
   | { readonly kind: 'accepted' };
-
-/** Beyond the time budget, how long a held request waits before deciding the timeout itself. */
-const TIMEOUT_GRACE_MS = 500;
 
 /**
  * Outbound identifier determination (CONTRACT §2): stored like any transaction, then, in sync
@@ -63,6 +62,22 @@ export async function determineIdentifier(deps: DetermineIdentifierDeps, input: 
   await checkLookupAtIntake(deps, integrator, request);
 
   const mode: AnswerMode = input.respondAsync || integrator.identifierDetermination === 'async' ? 'async' : 'sync';
+  // Whole milliseconds: the deadline becomes the transaction's timer, an integer column.
+  const receivedAt = Math.floor(input.receivedAt ?? deps.clock.now());
+  // Refused before anything is stored when its answer could not be kept in time; a sync lookup
+  // counts as held from here (checked and counted in one step) until it is answered.
+  deps.admission?.refuseWhenOverloaded(mode === 'sync' ? 'held lookup' : 'intake');
+  const release = mode === 'sync' ? deps.admission?.hold() : undefined;
+  try {
+    return await intakeAndAnswer(deps, input, mode, receivedAt);
+  } finally {
+    release?.();
+  }
+}
+
+async function intakeAndAnswer(deps: DetermineIdentifierDeps, input: DetermineIdentifierInput, mode: AnswerMode, receivedAt: number): Promise<DetermineIdentifierResult> {
+  const { integrator, request } = input;
+  const { message } = request;
   const outcome = await admit(deps, {
     integrator,
     kind: 'IDENTIFIER_DETERMINATION',
@@ -73,8 +88,8 @@ export async function determineIdentifier(deps: DetermineIdentifierDeps, input: 
     rawBody: input.rawBody,
     message,
     trace: input.trace,
-    // The budget counts from the integrator's request: the held request is answered within it.
-    data: { mode, deadlineAt: deps.clock.now() + deps.timeBudgetMs(request.scheme) } satisfies IdData,
+    // The budget counts from the integrator's request's arrival: the held request is answered within it.
+    data: { mode, deadlineAt: receivedAt + deps.timeBudgetMs(request.scheme) } satisfies IdData,
     lookupKey: request.lookupKey,
   });
   let transactionId: string;
@@ -96,9 +111,9 @@ export async function determineIdentifier(deps: DetermineIdentifierDeps, input: 
 }
 
 /**
- * The stored answer of a determination, waited for while it is still undecided. Past the time
- * budget the held request has the engine decide now (the timeout, unless the report came first)
- * instead of waiting for a claim. Should the answer still be undecided (no engine took the
+ * The stored answer of a determination, waited for while it is still undecided. At the deadline
+ * the held request has the engine decide now (the timeout, unless the report came first) instead
+ * of waiting for the engine's timer and its next claim. Should the answer still be undecided (no engine took the
  * request in time), the caller is told to retry the identical request: the retry waits for the
  * same answer, never for a second lookup.
  */
@@ -111,13 +126,13 @@ async function answerOf(deps: DetermineIdentifierDeps, transactionId: string): P
   try {
     let decidedNow = false;
     // A retry that comes long after the first request (say, after a restart) still waits one budget.
-    const giveUpAt = Math.max(first.createdAt + budgetMs, deps.clock.now()) + budgetMs + TIMEOUT_GRACE_MS;
+    const giveUpAt = Math.max(dataOf(first).deadlineAt ?? first.createdAt + budgetMs, deps.clock.now()) + budgetMs;
     for (;;) {
       const transaction = await deps.store.getTransaction(transactionId);
       const data = transaction === undefined ? undefined : dataOf(transaction);
       if (data?.response !== undefined) return { kind: 'answered', response: data.response };
       const now = deps.clock.now();
-      const decideAt = (data?.deadlineAt ?? first.createdAt + budgetMs) + TIMEOUT_GRACE_MS;
+      const decideAt = data?.deadlineAt ?? first.createdAt + budgetMs;
       if (now >= decideAt && !decidedNow) {
         decidedNow = true;
         await deps.processing?.decideNow(transactionId);

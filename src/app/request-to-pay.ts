@@ -42,6 +42,7 @@ export async function requestToPay(deps: RequestToPayDeps, input: { integrator: 
   if (!integrator.schemes.includes(request.scheme)) throw new ApiError('SCHEME_NOT_ENABLED', `${request.scheme} is not enabled for this integrator`);
   checkOwnInstitution(integrator, [{ agent: message.creditorAgent, pointer: '/creditorAgent' }]);
   await checkRequestToPayAtIntake(deps, integrator, request);
+  deps.admission?.refuseWhenOverloaded('intake');
   const problem = expiryProblem(message.expiryDateTime, deps.clock.now(), deps.expiryHorizonMs);
   // The expiry is judged when the request is first made: a retry of a stored one is answered as it was.
   if (problem !== undefined && (await deps.store.findMessage(integrator.id, request.messageId)) === undefined) {

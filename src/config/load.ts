@@ -594,7 +594,7 @@ async function buildConfig(input: unknown, source: string, env: NodeJS.ProcessEn
       ...delivery,
       retryScheduleMs: { callback: [...delivery.retryScheduleMs.callback], event: [...delivery.retryScheduleMs.event] },
     },
-    processing: { enabled: file.processing.enabled },
+    processing: { ...file.processing },
     proxyPayments: { ...file.proxyPayments },
     requestToPay: { expiryHorizonMs: file.requestToPay.expiryHorizonMs },
     ...(admin === undefined ? {} : { admin }),

@@ -63,6 +63,9 @@ export const DEFAULTS = {
   operatorLinkSignatureMaxAgeS: 300,
   deliveryTimeoutMs: 15_000,
   deliveryInFlightMax: 512,
+  processingBacklogMax: 4_096,
+  processingWriteBacklogMax: 2_048,
+  processingHeldLookupsMax: 1_024,
   deliveryEndpointInFlightMax: 64,
   deliveryConnectionsPerOriginMax: 64,
   deliveryClaimBatchMax: 256,
@@ -276,6 +279,12 @@ const ProcessingSchema = Type.Object(
   {
     /** false: accept and store requests, but neither process transfers nor deliver callbacks and events. */
     enabled: Type.Boolean({ default: true }),
+    /** Admission control: the engine's work under way at which new intake gets 503 OVERLOADED and scheme reports are refused (resent). */
+    backlogMax: Type.Integer({ minimum: 1, maximum: 1_000_000, default: DEFAULTS.processingBacklogMax }),
+    /** Admission control: writes waiting for the database at which new intake gets 503 OVERLOADED. */
+    writeBacklogMax: Type.Integer({ minimum: 1, maximum: 1_000_000, default: DEFAULTS.processingWriteBacklogMax }),
+    /** Admission control: sync identifier determinations held at once beyond which a new one gets 503 OVERLOADED. */
+    heldLookupsMax: Type.Integer({ minimum: 1, maximum: 1_000_000, default: DEFAULTS.processingHeldLookupsMax }),
   },
   { additionalProperties: false, default: {} },
 );

@@ -221,6 +221,16 @@ export interface DeliveryConfig {
  */
 export interface ProcessingConfig {
   readonly enabled: boolean;
+  /**
+   * Admission control (docs/architecture.md, "Overload"): work under way in this instance's engine
+   * at which new intake is refused (503 OVERLOADED) and scheme reports are refused to their sender,
+   * which delivers them again.
+   */
+  readonly backlogMax: number;
+  /** Writes queued for the database at which new intake is refused (503 OVERLOADED). */
+  readonly writeBacklogMax: number;
+  /** Sync identifier determinations held at once at which a new one is refused (503 OVERLOADED). */
+  readonly heldLookupsMax: number;
 }
 
 /** The operator's credential for the admin API (`/admin/v1`); absent = no admin API. */

@@ -41,6 +41,14 @@ export interface EngineOptions {
   readonly staleRetriesMax: number;
   /** Claimed transactions being processed at once; claiming pauses beyond it. */
   readonly inFlightMax: number;
+  /**
+   * Most work tracked at once (claimed transactions, scheme reports, integrators' requests, held
+   * requests' decisions, linked wake-ups): at it, a scheme report is refused to its sender (which
+   * delivers it again) and an integrator's request is answered busy (503), so what waits for this
+   * engine stays bounded. Work it started itself (claims, the feedback of its own scheme calls) is
+   * never refused; claiming pauses at inFlightMax, below it.
+   */
+  readonly backlogMax: number;
   /** How often an undelivered callback is compared with its outbox row (see EngineDelays). */
   readonly callbackCheckMs: number;
 }
@@ -56,6 +64,7 @@ export const DEFAULT_ENGINE_OPTIONS: EngineOptions = {
   enquiryDelayMaxMs: 300_000,
   staleRetriesMax: 5,
   inFlightMax: 1024,
+  backlogMax: 4096,
   callbackCheckMs: 60_000,
 };
 
@@ -161,13 +170,24 @@ export class Engine implements SchemeAnswers, Processing {
     else this.wake();
   }
 
-  /** Decide on a transaction now, as its timer would (Processing.decideNow). */
+  /** Work tracked now (see EngineOptions.backlogMax): what the admission control of intake weighs. */
+  backlog(): number {
+    return this.#inFlight.size;
+  }
+
+  /** The backlog is at its bound: work from outside is refused until it drains. */
+  #full(): boolean {
+    return this.#inFlight.size >= this.#options.backlogMax;
+  }
+
+  /** Decide on a transaction now, as its timer would (Processing.decideNow); a held request waits on it, so its change is written as urgent. */
   async decideNow(transactionId: string): Promise<void> {
-    await this.#track(this.#handle(transactionId, { type: 'tick' }));
+    await this.#track(this.#handle(transactionId, { type: 'tick', urgent: true }));
   }
 
   /** A request of the integrator about a transaction (Processing.request). */
   async request(transactionId: string, request: TransactionRequest): Promise<RequestOutcome> {
+    if (this.#full()) return 'busy';
     const handled = await this.#track(this.#handle(transactionId, { type: 'request', request }));
     return handled === 'stale' ? 'busy' : handled === 'refused' ? 'refused' : 'decided';
   }
@@ -184,9 +204,11 @@ export class Engine implements SchemeAnswers, Processing {
    * driver says is not about it (a transfer's report with another UETR), is ignored (checked on
    * the row the decision is made on, so an answer following another of the same transaction reads
    * nothing). Rejects with AnswerNotRecordedError when the decision stayed stale through its
-   * retries: nothing of the answer is kept, so its sender must deliver it again.
+   * retries, or when the engine's backlog is at backlogMax: nothing of the answer is kept, so its
+   * sender must deliver it again.
    */
   async receive(report: InboundReport): Promise<void> {
+    if (this.#full()) throw new AnswerNotRecordedError(report.idempotencyKey, 'the engine is at its backlog bound');
     const key = 'inboundKey' in report && report.inboundKey !== undefined && !(await this.#exists(report.idempotencyKey)) ? report.inboundKey : report.idempotencyKey;
     if ((await this.#track(this.#handle(key, { type: 'scheme', report }))) === 'stale') {
       throw new AnswerNotRecordedError(report.idempotencyKey);
@@ -306,7 +328,11 @@ export class Engine implements SchemeAnswers, Processing {
         await store.recordSchemeMessages(recorded);
         return decision?.refused === undefined ? 'done' : 'refused';
       }
-      const change = { ...this.#change(driver, context, decision), ...(recorded.length === 0 ? {} : { schemeMessages: recorded }) };
+      const change = {
+        ...this.#change(driver, context, decision),
+        ...(recorded.length === 0 ? {} : { schemeMessages: recorded }),
+        ...(input.type === 'tick' && input.urgent === true ? { urgent: true } : {}),
+      };
       const outcome = await store.applyChange(change);
       if (!outcome.ok) {
         if (outcome.reason !== 'stale') throw new AssertionError(`transaction ${transactionId} not found while changing it`);
@@ -475,12 +501,12 @@ export class Engine implements SchemeAnswers, Processing {
   }
 }
 
-/** A scheme answer the engine could not record (its decision stayed stale): the sender delivers it again. */
+/** A scheme answer the engine could not record (its decision stayed stale, or its backlog was full): the sender delivers it again. */
 export class AnswerNotRecordedError extends Error {
   override readonly name = 'AnswerNotRecordedError';
 
-  constructor(idempotencyKey: string) {
-    super(`scheme answer about ${idempotencyKey} not recorded: the transaction kept moving under its decision; send it again`);
+  constructor(idempotencyKey: string, why = 'the transaction kept moving under its decision') {
+    super(`scheme answer about ${idempotencyKey} not recorded: ${why}; send it again`);
   }
 }
 

@@ -10,6 +10,7 @@ import type { Processing } from '../ports/processing.js';
 import type { Store } from '../ports/store.js';
 import type { Tracing } from '../ports/observability.js';
 import type { DemoInbox } from '../app/demo-inbox.js';
+import { Admission } from '../app/admission.js';
 import { intakeSpans } from './plugins/intake-spans.js';
 import { demoInboxRoutes } from './routes/demo-inbox.js';
 import { ConnectionGate } from './connection-gate.js';
@@ -125,6 +126,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
     proxyPayments: config.proxyPayments,
     timeBudgetMs: (scheme: SchemeName) => config.schemes[scheme]?.timeBudgetMs ?? TIME_BUDGET_MS_DEFAULTS[scheme],
     pollIntervalMs: config.server.heldRequestPollMs,
+    admission: new Admission(config.processing, deps.store, deps.processing),
     expiryHorizonMs: config.requestToPay.expiryHorizonMs,
   };
   await app.register(async (scope) => {

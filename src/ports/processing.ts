@@ -31,11 +31,13 @@ export interface Processing {
    * processes: one that does not leaves them to the timers of those that do).
    */
   request(transactionId: string, request: TransactionRequest): Promise<RequestOutcome>;
+  /** Work the engine has taken on and not finished (Engine.backlog); absent or 0 where nothing is processed. */
+  backlog?(): number;
 }
 
 /**
- * `decided`: committed (or nothing was to be done); `busy`: the transaction kept moving under it
- * and nothing was committed — ask again; `refused`: the machine refused it in the state the
+ * `decided`: committed (or nothing was to be done); `busy`: the transaction kept moving under it, or
+ * the engine's backlog was full (EngineOptions.backlogMax), and nothing was committed — ask again; `refused`: the machine refused it in the state the
  * transaction is in (a report after the answer was given), nothing was committed.
  */
 export type RequestOutcome = 'decided' | 'busy' | 'refused';

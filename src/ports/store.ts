@@ -195,6 +195,8 @@ export interface StateChange {
   readonly outcome?: TransactionOutcome;
   /** Scheme messages sent or received that this change records (of this transaction). */
   readonly schemeMessages?: readonly NewSchemeMessage[];
+  /** A held request waits on it (its deadline came): the writer takes it ahead of the writes that are not urgent, as it takes an intake. */
+  readonly urgent?: boolean;
 }
 
 /** A transaction's final answer as its kind states it (APPROVED, REJECTED; SUCCESSFUL, FAILED; PAID, EXPIRED...). */
@@ -568,6 +570,8 @@ export interface Store {
 
   /** Cheap round trip for readiness. */
   ping(): Promise<void>;
+  /** Writes queued in this process and not yet handed to the database (the admission control's writer backlog). */
+  writesWaiting(): number;
   /** Flush pending writes and close. */
   close(): Promise<void>;
 }

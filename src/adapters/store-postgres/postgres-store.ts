@@ -284,6 +284,10 @@ class PostgresStore extends QueuedWrites implements Store {
     await this.#pool.query('SELECT 1');
   }
 
+  writesWaiting(): number {
+    return this.#queue.waiting;
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;

@@ -246,6 +246,10 @@ class SqliteStore extends QueuedWrites implements Store {
     });
   }
 
+  writesWaiting(): number {
+    return this.#queue.waiting;
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;

@@ -32,8 +32,8 @@ export type CommandOutcome = SubmitOutcome & {
 
 /** The inputs the engine hands a transaction's machine, whatever its kind. */
 export type EngineInput =
-  /** The transaction's timer is due, or it was just accepted. */
-  | { readonly type: 'tick' }
+  /** The transaction's timer is due, or it was just accepted; `urgent`: a held request asked (decideNow), so its change is written ahead of others. */
+  | { readonly type: 'tick'; readonly urgent?: boolean }
   /** What the scheme's transport (or the integrator) did with a command's message. */
   | { readonly type: 'sent'; readonly command: string; readonly outcome: CommandOutcome }
   /** An answer from the scheme. */

@@ -53,6 +53,8 @@ export function identifierDeterminationRoutes(app: FastifyInstance, deps: Determ
           rawBody: request.rawBody,
           trace: traceFromHeaders(request.headers.traceparent, request.headers.tracestate),
           respondAsync,
+          // Its arrival, as Fastify timed it: the time budget counts from it, not from the end of parsing and checks.
+          receivedAt: deps.clock.now() - reply.elapsedTime,
         });
         if (result.kind === 'accepted') {
           if (respondAsync) void reply.header('preference-applied', 'respond-async');

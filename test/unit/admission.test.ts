@@ -1,0 +1,282 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
+import { openStore } from '../../src/adapters/store.js';
+import { systemClock, systemIds } from '../../src/adapters/system/system.js';
+import { Admission } from '../../src/app/admission.js';
+import { determineIdentifier } from '../../src/app/determine-identifier.js';
+import { configFromObject } from '../../src/config/load.js';
+import type { Config } from '../../src/config/types.js';
+import { createIsoConnector } from '../../src/connectors/iso20022/connector.js';
+import { schemeRulesOf } from '../../src/connectors/registry.js';
+import type { SchemeTransport } from '../../src/connectors/transport.js';
+import { ZA_RPP } from '../../src/connectors/za-rpp/family.js';
+import { ApiError } from '../../src/domain/errors.js';
+import { validateOutboundIdentifierDeterminationRequest } from '../../src/domain/messages/identifier-determination.js';
+import { AnswerNotRecordedError, Engine } from '../../src/engine/engine.js';
+import { buildApp } from '../../src/http/app.js';
+import { newTraceparent } from '../../src/lib/trace.js';
+import type { Processing } from '../../src/ports/processing.js';
+import type { SchemeConnector, SubmitOutcome } from '../../src/ports/scheme.js';
+import type { Store } from '../../src/ports/store.js';
+import { creditTransfer } from '../fixtures/credit-transfer.js';
+import { identifierDetermination } from '../fixtures/identifier-determination.js';
+import { eventually } from '../support/delivery.js';
+import { answersOnly } from '../support/inbound.js';
+import { basicAuth, testConfigObject } from '../support/server.js';
+
+/** The lookups' time budget: small, so being late by the old half-second grace shows. */
+const BUDGET_MS = 500;
+/** What a held lookup may take beyond its budget, counted from its arrival (issue #25). */
+const SLACK_MS = 100;
+/** Transfers the engine runs at once: this many hanging sends keep it full, so nothing is claimed. */
+const IN_FLIGHT_MAX = 2;
+/** The engine's backlog bound, the same for intake (processing.backlogMax) and for scheme reports. */
+const BACKLOG_MAX = 3;
+
+const RELEASED: SubmitOutcome = { kind: 'failed', retryable: true, error: 'test over' };
+
+/** A scheme that takes messages and never says so until `release()`: every send stays in flight, holding its engine slot. */
+class HangingScheme implements SchemeTransport {
+  readonly #waiting: ((outcome: SubmitOutcome) => void)[] = [];
+  #released = false;
+
+  send(): Promise<SubmitOutcome> {
+    if (this.#released) return Promise.resolve(RELEASED);
+    return new Promise((resolve) => this.#waiting.push(resolve));
+  }
+
+  start(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  stop(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  get hanging(): number {
+    return this.#waiting.length;
+  }
+
+  release(): void {
+    this.#released = true;
+    for (const resolve of this.#waiting.splice(0)) resolve(RELEASED);
+  }
+}
+
+function processingOf(engine: Engine): Processing {
+  return {
+    leaseForNew: () => engine.leaseForNew(),
+    accepted: (work) => engine.accepted(work),
+    decideNow: (id) => engine.decideNow(id),
+    request: (id, request) => engine.request(id, request),
+    backlog: () => engine.backlog(),
+  };
+}
+
+void describe('admission control: budgets kept under load, excess refused at once', () => {
+  let store: Store;
+  let config: Config;
+  let scheme: HangingScheme;
+  let connector: SchemeConnector;
+  let engine: Engine;
+  let app: FastifyInstance;
+  const hangingTransfers: string[] = [];
+
+  before(async () => {
+    store = await openStore('sqlite::memory:');
+    config = await configFromObject(
+      testConfigObject({
+        database: 'sqlite::memory:',
+        integratorExtra: { limits: { requestsPerSecond: 1_000_000, burst: 1_000_000 } },
+        extra: {
+          schemes: { ZA_RPP: { connector: 'simulator', timeBudgetMs: BUDGET_MS } },
+          processing: { backlogMax: BACKLOG_MAX },
+          server: { host: '127.0.0.1', port: 0, heldRequestPollMs: 10_000 },
+        },
+      }),
+    );
+    scheme = new HangingScheme();
+    connector = createIsoConnector(ZA_RPP, { scheme: 'ZA_RPP', transport: scheme, clock: systemClock });
+    engine = new Engine({
+      store,
+      clock: systemClock,
+      ids: systemIds,
+      connectors: new Map([['ZA_RPP', connector]]),
+      integrators: new Map(config.integrators.map((integrator) => [integrator.id, integrator])),
+      schemes: config.schemes,
+      instanceId: 'instance-a',
+      log: pino({ level: 'silent' }),
+      options: { pollIntervalMs: 10, inFlightMax: IN_FLIGHT_MAX, backlogMax: config.processing.backlogMax },
+    });
+    await connector.start(answersOnly(engine));
+    engine.start();
+    app = await buildApp({ config, store, clock: systemClock, ids: systemIds, readiness: { accepting: () => true }, processing: processingOf(engine) });
+    // The engine's every slot is taken by a transfer whose send never returns: a busy engine that claims nothing more.
+    for (let i = 0; i < IN_FLIGHT_MAX; i += 1) {
+      const body = creditTransfer('ZA_RPP');
+      assert.equal((await post('/api/v1/transactions/outbound/credit-transfer', body)).statusCode, 202);
+      hangingTransfers.push((await store.findTransaction('demo-bank', body.transactionIdentifiers.uetr, 'CREDIT_TRANSFER'))?.id ?? '');
+    }
+    await eventually(() => scheme.hanging === IN_FLIGHT_MAX, 'every engine slot hangs on a send');
+    assert.equal(engine.backlog(), IN_FLIGHT_MAX);
+  });
+
+  after(async () => {
+    scheme.release();
+    await engine.stop();
+    await connector.stop();
+    await app.close();
+    await store.close();
+  });
+
+  async function post(url: string, body: unknown) {
+    return app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json', authorization: basicAuth() }, payload: JSON.stringify(body) });
+  }
+
+  async function stored(uetr: string, kind: 'IDENTIFIER_DETERMINATION' | 'CREDIT_TRANSFER'): Promise<unknown> {
+    return store.findTransaction('demo-bank', uetr, kind);
+  }
+
+  void it('answers a lookup held while the scheme never answers and the engine is full within budget + 100 ms, with the AB06 it stored', async () => {
+    const body = identifierDetermination('MOBILE');
+    const started = performance.now();
+    const response = await post('/api/v1/identifiers/outbound/identifier-determination', body);
+    const elapsedMs = performance.now() - started;
+    assert.equal(response.statusCode, 200, response.body);
+    assert.ok(elapsedMs <= BUDGET_MS + SLACK_MS, `answered ${Math.round(elapsedMs)} ms after the request, budget ${BUDGET_MS} ms`);
+    assert.ok(elapsedMs >= BUDGET_MS - 5, `answered ${Math.round(elapsedMs)} ms after the request, before the budget ran out`);
+    const answer = JSON.parse(response.body) as { report: { reportInformation: { outcome: string; reasonCode?: string } } };
+    assert.equal(answer.report.reportInformation.outcome, 'FAILED');
+    assert.equal(answer.report.reportInformation.reasonCode, 'AB06');
+    const transaction = (await store.findTransaction('demo-bank', body.request.uetr, 'IDENTIFIER_DETERMINATION'))!;
+    assert.equal((transaction.data as { response?: string }).response, response.body, 'the answer given is the one stored');
+    assert.equal(transaction.state, 'IDENTIFIER_DETERMINATION_RESPONSE_DELIVERED');
+    // The deadline becomes the transaction's timer, an integer column (PostgreSQL refuses a fraction).
+    const { deadlineAt } = transaction.data as { deadlineAt?: number };
+    assert.ok(Number.isInteger(deadlineAt), `deadlineAt ${deadlineAt} is whole milliseconds`);
+  });
+
+  void it('counts the budget from the request\'s arrival, not from when the use case got to it', async () => {
+    const body = identifierDetermination('MOBILE');
+    const valid = validateOutboundIdentifierDeterminationRequest(JSON.parse(JSON.stringify(body)));
+    assert.ok(valid.ok);
+    // The request arrived 300 ms ago (it waited for a parser, a lock, the event loop): 200 ms of its budget remain.
+    const receivedAt = systemClock.now() - 300;
+    const deps = { store, clock: systemClock, ids: systemIds, processing: processingOf(engine), schemeRules: schemeRulesOf, timeBudgetMs: () => BUDGET_MS, pollIntervalMs: 10_000 };
+    const integrator = config.integrators.find((candidate) => candidate.id === 'demo-bank')!;
+    const result = await determineIdentifier(deps, { integrator, request: valid.value, rawBody: JSON.stringify(body), trace: { traceparent: newTraceparent(), tracestate: null }, respondAsync: false, receivedAt });
+    const answeredAfterMs = systemClock.now() - receivedAt;
+    assert.equal(result.kind, 'answered');
+    assert.ok(answeredAfterMs <= BUDGET_MS + SLACK_MS, `answered ${answeredAfterMs} ms after its arrival, budget ${BUDGET_MS} ms`);
+    assert.match(result.kind === 'answered' ? result.response : '', /"reasonCode":"AB06"/);
+  });
+
+  void it('beyond processing.backlogMax refuses a new lookup and a new transfer at once with 503 OVERLOADED and Retry-After, storing nothing', async () => {
+    // One more piece of work for the engine: a decision on a hanging transfer, queued behind its send.
+    void engine.decideNow(hangingTransfers[0]!);
+    assert.equal(engine.backlog(), BACKLOG_MAX);
+    const lookup = identifierDetermination('MOBILE');
+    const transfer = creditTransfer('ZA_RPP');
+    for (const [url, body, uetr, kind] of [
+      ['/api/v1/identifiers/outbound/identifier-determination', lookup, lookup.request.uetr, 'IDENTIFIER_DETERMINATION'],
+      ['/api/v1/transactions/outbound/credit-transfer', transfer, transfer.transactionIdentifiers.uetr, 'CREDIT_TRANSFER'],
+    ] as const) {
+      const started = performance.now();
+      const response = await post(url, body);
+      const elapsedMs = performance.now() - started;
+      assert.equal(response.statusCode, 503, response.body);
+      assert.equal(response.headers['retry-after'], '1');
+      assert.equal((JSON.parse(response.body) as { schema: string }).schema, 'ErrorDetail');
+      assert.match(response.body, /backlogMax/);
+      assert.ok(elapsedMs < 100, `refused after ${Math.round(elapsedMs)} ms, not at once`);
+      assert.equal(await stored(uetr, kind), undefined, `nothing of the refused ${kind} was stored`);
+    }
+  });
+
+  void it('beyond its backlog bound the engine refuses a scheme report (its sender delivers it again) and answers a request busy; both are taken once it drains', async () => {
+    assert.ok(engine.backlog() >= BACKLOG_MAX);
+    const transactionId = hangingTransfers[1]!;
+    const transaction = (await store.getTransaction(transactionId))!;
+    const report = {
+      scheme: 'ZA_RPP',
+      uetr: transaction.uetr,
+      idempotencyKey: transactionId,
+      kind: 'status',
+      status: 'ACCEPTED',
+      message: { schema: 'pacs.002.001.10' },
+      receivedAt: Date.now(),
+      received: { messageName: 'pacs.002.001.10', messageId: 'ADMISSION0000000000000000000000001', document: '<Document/>' },
+    } as const;
+    await assert.rejects(engine.receive(report), AnswerNotRecordedError);
+    assert.equal((await store.schemeMessages(transactionId)).filter((row) => row.direction === 'received').length, 0, 'nothing of the report was kept');
+    assert.equal(await engine.request(transactionId, { type: 'status', trace: { traceparent: newTraceparent(), tracestate: null } }), 'busy');
+
+    scheme.release();
+    await eventually(() => engine.backlog() < BACKLOG_MAX, 'the backlog drains once the sends return');
+    await engine.receive(report);
+    assert.equal((await store.schemeMessages(transactionId)).filter((row) => row.direction === 'received').length, 1, 'the report delivered again was kept');
+  });
+});
+
+void describe('Admission: the writer backlog and the held lookups', () => {
+  void it('refuses intake at once while processing.writeBacklogMax writes wait for the database, and takes it again once they are committed', async () => {
+    const store = await openStore('sqlite::memory:');
+    try {
+      const admission = new Admission({ backlogMax: 100, writeBacklogMax: 5, heldLookupsMax: 100 }, store);
+      // Queued in this turn of the event loop; the writer takes them in the next.
+      const writes = Array.from({ length: 5 }, (_, i) => store.releaseTransaction(`no-such-transaction-${i}`, 'nobody'));
+      assert.equal(store.writesWaiting(), 5);
+      assert.throws(
+        () => admission.refuseWhenOverloaded('intake'),
+        (error: unknown) => error instanceof ApiError && error.code === 'OVERLOADED' && error.status === 503 && error.headers['Retry-After'] === '1' && /writeBacklogMax/.test(error.detail ?? ''),
+      );
+      await Promise.all(writes);
+      assert.equal(store.writesWaiting(), 0);
+      admission.refuseWhenOverloaded('intake');
+    } finally {
+      await store.close();
+    }
+  });
+
+  void it('writes the change a held request waits on (its deadline came) ahead of a writer backlog, not behind it', async () => {
+    const store = await openStore('sqlite::memory:');
+    try {
+      /** The position among `backlog` writes queued before it at which a change resolves. */
+      async function settledAfter(urgent: boolean): Promise<number> {
+        let settled = 0;
+        const backlog = Array.from({ length: 3_000 }, (_, i) => store.releaseTransaction(`no-such-transaction-${i}`, 'nobody').then(() => void (settled += 1)));
+        let position = -1;
+        const change = store
+          .applyChange({ transactionId: 'no-such-transaction', expectedVersion: 1, toState: 'X', at: Date.now(), cause: null, dueAt: null, outbox: [], ...(urgent ? { urgent: true } : {}) })
+          .then(() => void (position = settled));
+        await Promise.all([...backlog, change]);
+        return position;
+      }
+      assert.equal(await settledAfter(false), 3_000, 'a change that is not urgent waits behind the whole backlog');
+      const urgentPosition = await settledAfter(true);
+      assert.ok(urgentPosition < 1_024, `the urgent change was written in the first batch, not after ${urgentPosition} queued writes`);
+    } finally {
+      await store.close();
+    }
+  });
+
+  void it('refuses a new sync lookup once processing.heldLookupsMax are held, but not other intake; a lookup answered frees its place', async () => {
+    const store = await openStore('sqlite::memory:');
+    try {
+      const admission = new Admission({ backlogMax: 100, writeBacklogMax: 100, heldLookupsMax: 2 }, store);
+      const first = admission.hold();
+      admission.refuseWhenOverloaded('held lookup');
+      admission.hold();
+      assert.throws(() => admission.refuseWhenOverloaded('held lookup'), (error: unknown) => error instanceof ApiError && error.code === 'OVERLOADED' && /heldLookupsMax/.test(error.detail ?? ''));
+      admission.refuseWhenOverloaded('intake');
+      first();
+      first();
+      assert.equal(admission.held, 1, 'a place is freed once, however often its release is called');
+      admission.refuseWhenOverloaded('held lookup');
+    } finally {
+      await store.close();
+    }
+  });
+});
