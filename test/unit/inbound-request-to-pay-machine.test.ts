@@ -6,6 +6,7 @@ import {
   decideIrtp,
   INBOUND_REQUEST_TO_PAY_MACHINE,
   isFinalIrtp,
+  REQUEST_TO_PAY_LINK,
   IRTP,
   type IrtpBaseInput,
   type IrtpData,
@@ -425,5 +426,15 @@ describe('inbound request-to-pay state machine: whole decisions', () => {
     assert.equal(decide(IRTP.CANCELLED, data, { type: 'sent', command: 'report:RJCT', ok: true, retryable: false }), undefined);
     assert.equal(decide(IRTP.CANCELLED, base, { type: 'sent', command: 'withdrawal', ok: true, retryable: false }), undefined);
     assert.equal(decide(IRTP.CANCELLED, { ...base, withdrawal: { ...answered('C1', { accepted: true }), done: true } }, { type: 'sent', command: 'withdrawal', ok: true, retryable: false }), undefined);
+  });
+
+  it('takes a decision repeated, a transfer already noted, and a done withdrawal as nothing new; marks only the status the transport took', () => {
+    assert.equal(REQUEST_TO_PAY_LINK, 'requestToPayId', 'the key stored in a paying transfer’s data');
+    assert.equal(decide(IRTP.REJECTED, { ...base, reports: [{ code: 'RJCT', sends: 1 }] }, decision('REJECTED')), undefined);
+    assert.equal(decide(IRTP.PRESENTED, { ...base, paymentId: 'T1' }, { type: 'callback', delivered: true }, pending), undefined);
+    const done: IrtpData = { ...base, withdrawal: { ...answered('C1', { accepted: true }), done: true } };
+    assert.deepEqual(decide(IRTP.CANCELLED, done, tick), { steps: [], data: done, commands: [], dueAt: null });
+    const two: IrtpData = { ...base, reports: [{ code: 'PRES', sends: 1 }, { code: 'ACCP', sends: 1 }] };
+    assert.deepEqual(decide(IRTP.ACCEPTED_BY_PAYER, two, { type: 'sent', command: 'report:ACCP', ok: true, retryable: false })?.data.reports, [{ code: 'PRES', sends: 1 }, { code: 'ACCP', sends: 1, done: true }]);
   });
 });
