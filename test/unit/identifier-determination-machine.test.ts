@@ -6,6 +6,7 @@ import {
   ID,
   IDENTIFIER_DETERMINATION_MACHINE,
   type AnswerMode,
+  type Determination,
   type IdData,
   type IdEnv,
   type IdInput,
@@ -150,5 +151,188 @@ void describe('identifier-determination state machine', () => {
       ),
       { numRuns: 500 },
     );
+  });
+});
+
+void describe('identifier-determination state machine: whole decisions', () => {
+  const NOW = 1_000_000;
+  const DEADLINE = 1_005_000;
+  const nothing = (data: IdData, dueAt: number | null) => ({ steps: [], data, dueAt, commands: [] });
+  const AB06 = { outcome: 'FAILED', reasonCode: 'AB06', reasonText: 'Timeout at the instructed agent' } as const;
+
+  void it('is the table of states and transitions of CONTRACT §4', () => {
+    assert.deepEqual(Object.entries(ID).map(([key, state]) => [key, state.replace('IDENTIFIER_DETERMINATION_', '')]), [
+      ['RECEIVED', 'REQUEST_RECEIVED'],
+      ['ACCEPTED', 'REQUEST_ACCEPTED'],
+      ['REJECTED', 'REQUEST_REJECTED'],
+      ['REQUEST_PENDING', 'REQUEST_PENDING'],
+      ['REQUEST_DELIVERY_FAILURE', 'REQUEST_DELIVERY_FAILURE'],
+      ['TIMEOUT', 'TIMEOUT'],
+      ['RESPONSE_RECEIVED', 'RESPONSE_RECEIVED'],
+      ['RESPONSE_ACCEPTED', 'RESPONSE_ACCEPTED'],
+      ['RESPONSE_PENDING', 'RESPONSE_PENDING'],
+      ['RESPONSE_DELIVERED', 'RESPONSE_DELIVERED'],
+      ['RESPONSE_DELIVERY_FAILURE', 'RESPONSE_DELIVERY_FAILURE'],
+    ]);
+    assert.deepEqual(IDENTIFIER_DETERMINATION_MACHINE, {
+      kind: 'IDENTIFIER_DETERMINATION',
+      name: 'identifier-determination',
+      initialState: ID.RECEIVED,
+      transitions: {
+        [ID.RECEIVED]: [ID.ACCEPTED, ID.REJECTED],
+        [ID.ACCEPTED]: [ID.REQUEST_PENDING],
+        [ID.REJECTED]: [ID.RESPONSE_PENDING],
+        [ID.REQUEST_PENDING]: [ID.REQUEST_DELIVERY_FAILURE, ID.TIMEOUT, ID.RESPONSE_RECEIVED],
+        [ID.REQUEST_DELIVERY_FAILURE]: [ID.TIMEOUT, ID.RESPONSE_RECEIVED],
+        [ID.TIMEOUT]: [ID.RESPONSE_PENDING],
+        [ID.RESPONSE_RECEIVED]: [ID.RESPONSE_ACCEPTED],
+        [ID.RESPONSE_ACCEPTED]: [ID.RESPONSE_PENDING],
+        [ID.RESPONSE_PENDING]: [ID.RESPONSE_DELIVERED, ID.RESPONSE_DELIVERY_FAILURE],
+        [ID.RESPONSE_DELIVERY_FAILURE]: [ID.RESPONSE_DELIVERED],
+        [ID.RESPONSE_DELIVERED]: [],
+      },
+    });
+  });
+
+  void it('starts only with the connector’s capability, sends once with a timer no later than the deadline, and refuses AG03 with its reason', () => {
+    assert.throws(() => decide(view(ID.RECEIVED), { type: 'tick' }, env()), { name: 'AssertionError', message: 'the connector capability must be given for a RECEIVED determination' });
+    assert.deepEqual(decide(view(ID.RECEIVED, { mode: 'async' }), { type: 'tick', supported: true }, env()), {
+      steps: [{ state: ID.ACCEPTED, payloadJson: null }, { state: ID.REQUEST_PENDING, payloadJson: null }],
+      data: { mode: 'async', sends: 1, deadlineAt: NOW + 10_000 },
+      dueAt: NOW + 1_000,
+      commands: ['resolve'],
+    });
+    assert.equal(decide(view(ID.RECEIVED, { mode: 'sync', deadlineAt: NOW + 500 }), { type: 'tick', supported: true }, env()).dueAt, NOW + 500);
+    const refusal = { outcome: 'FAILED', reasonCode: 'AG03', reasonText: 'Transaction type not supported' } as const;
+    assert.deepEqual(decide(view(ID.RECEIVED, { mode: 'async' }), { type: 'tick', supported: false }, env()), {
+      steps: [{ state: ID.REJECTED, payloadJson: '{"schema":"SchemeCapability","error":"the scheme connector does not resolve identifiers"}' }, { state: ID.RESPONSE_PENDING, payloadJson: null }],
+      data: { mode: 'async', determination: refusal },
+      dueAt: NOW + 60_000,
+      answer: refusal,
+      commands: [],
+    });
+  });
+
+  void it('answers AB06 without sending a request taken up at its deadline, naming the budget and that nothing was sent', () => {
+    assert.deepEqual(decide(view(ID.RECEIVED, { mode: 'sync', deadlineAt: NOW }), { type: 'tick', supported: true }, env()), {
+      steps: [
+        { state: ID.ACCEPTED, payloadJson: null },
+        { state: ID.REQUEST_PENDING, payloadJson: null },
+        { state: ID.TIMEOUT, payloadJson: '{"schema":"SchemeTimeout","timeBudgetMs":10000,"sent":false}' },
+        { state: ID.RESPONSE_PENDING, payloadJson: null },
+        { state: ID.RESPONSE_DELIVERED, payloadJson: null },
+      ],
+      data: { mode: 'sync', deadlineAt: NOW, determination: AB06 },
+      dueAt: null,
+      answer: AB06,
+      commands: [],
+    });
+  });
+
+  void it('waits for the report of a sent request until the deadline, sends again one not taken (no later than the deadline), and times out at the deadline or without one', () => {
+    for (const state of [ID.REQUEST_PENDING, ID.REQUEST_DELIVERY_FAILURE]) {
+      const sent: IdData = { mode: 'sync', sends: 1, sent: true, deadlineAt: DEADLINE };
+      assert.deepEqual(decide(view(state, sent, 5), { type: 'tick' }, env(DEADLINE - 1)), nothing(sent, DEADLINE));
+      assert.deepEqual(decide(view(state, { mode: 'sync', sends: 2, deadlineAt: DEADLINE }), { type: 'tick' }, env()), {
+        steps: [],
+        data: { mode: 'sync', sends: 3, deadlineAt: DEADLINE },
+        dueAt: NOW + 3_000,
+        commands: ['resolve'],
+      });
+      assert.deepEqual(decide(view(state, { mode: 'sync', deadlineAt: DEADLINE }), { type: 'tick' }, env()).data.sends, 2);
+      assert.equal(decide(view(state, { mode: 'sync', sends: 9, deadlineAt: DEADLINE }), { type: 'tick' }, env()).dueAt, DEADLINE);
+      for (const data of [{ mode: 'async', sends: 1, sent: true, deadlineAt: NOW } as const, { mode: 'async', sends: 1 } as const]) {
+        assert.deepEqual(decide(view(state, data), { type: 'tick' }, env()), {
+          steps: [{ state: ID.TIMEOUT, payloadJson: '{"schema":"SchemeTimeout","timeBudgetMs":10000}' }, { state: ID.RESPONSE_PENDING, payloadJson: null }],
+          data: { ...data, determination: AB06 },
+          dueAt: NOW + 60_000,
+          answer: AB06,
+          commands: [],
+        });
+      }
+    }
+  });
+
+  void it('never rests in a transient state; checks an undelivered callback again later, and rests once delivered', () => {
+    for (const state of [ID.ACCEPTED, ID.REJECTED, ID.TIMEOUT, ID.RESPONSE_RECEIVED, ID.RESPONSE_ACCEPTED]) {
+      assert.throws(() => decide(view(state), { type: 'tick' }, env()), { name: 'AssertionError', message: `a determination never rests in ${state}` });
+    }
+    for (const state of [ID.RESPONSE_PENDING, ID.RESPONSE_DELIVERY_FAILURE]) {
+      assert.deepEqual(decide(view(state, { mode: 'async' }, 5), { type: 'tick' }, env()), nothing({ mode: 'async' }, NOW + 60_000));
+    }
+    assert.deepEqual(decide(view(ID.RESPONSE_DELIVERED, { mode: 'async' }, 5), { type: 'tick' }, env()), nothing({ mode: 'async' }, null));
+  });
+
+  void it('notes once that the transport took the request and waits for the deadline; ignores a transport outcome once answered', () => {
+    const data: IdData = { mode: 'sync', sends: 1, deadlineAt: DEADLINE };
+    for (const state of [ID.REQUEST_PENDING, ID.REQUEST_DELIVERY_FAILURE]) {
+      assert.deepEqual(decide(view(state, data, 5), { type: 'sent', ok: true }, env()), { steps: [], data: { ...data, sent: true }, dueAt: DEADLINE, commands: [] });
+      assert.deepEqual(decide(view(state, { ...data, sent: true }, 5), { type: 'sent', ok: true }, env()), nothing({ ...data, sent: true }, 5));
+    }
+    assert.equal(decide(view(ID.REQUEST_PENDING, { mode: 'sync' }, 5), { type: 'sent', ok: true }, env()).dueAt, NOW);
+    for (const input of [{ type: 'sent', ok: true }, { type: 'sent', ok: false, retryable: false, error: 'x' }, report('SUCCESSFUL')] as const) {
+      assert.deepEqual(decide(view(ID.RESPONSE_PENDING, data, 5), input, env()), nothing(data, 5));
+    }
+  });
+
+  void it('records a transport refusal for now once and sends again after a growing delay, no later than the deadline; the timer resends after the first', () => {
+    const retry: IdInput = { type: 'sent', ok: false, retryable: true, error: 'ECONNRESET' };
+    const failure = '{"schema":"SchemeTransportFailure","error":"ECONNRESET"}';
+    assert.deepEqual(decide(view(ID.REQUEST_PENDING, { mode: 'sync', sends: 2, deadlineAt: DEADLINE }), retry, env()), {
+      steps: [{ state: ID.REQUEST_DELIVERY_FAILURE, payloadJson: failure }],
+      data: { mode: 'sync', sends: 2, deadlineAt: DEADLINE },
+      dueAt: NOW + 3_000,
+      commands: [],
+    });
+    assert.equal(decide(view(ID.REQUEST_PENDING, { mode: 'sync', deadlineAt: DEADLINE }), retry, env()).dueAt, NOW + 2_000);
+    assert.equal(decide(view(ID.REQUEST_PENDING, { mode: 'sync', sends: 9, deadlineAt: DEADLINE }), retry, env()).dueAt, DEADLINE);
+    assert.equal(decide(view(ID.REQUEST_PENDING, { mode: 'sync', sends: 9 }), retry, env()).dueAt, NOW);
+    assert.deepEqual(decide(view(ID.REQUEST_DELIVERY_FAILURE, { mode: 'sync', sends: 2, deadlineAt: DEADLINE }, 5), retry, env()), nothing({ mode: 'sync', sends: 2, deadlineAt: DEADLINE }, 5));
+  });
+
+  void it('answers a transport refusal for good FAILED, AB10 unless the connector names the reason, with the error as its text, on both waiting states', () => {
+    const refused: IdInput = { type: 'sent', ok: false, retryable: false, error: 'refused' };
+    const failure = '{"schema":"SchemeTransportFailure","error":"refused"}';
+    const ab10 = { outcome: 'FAILED', reasonCode: 'AB10', reasonText: 'refused' } as const;
+    assert.deepEqual(decide(view(ID.REQUEST_DELIVERY_FAILURE, { mode: 'async', sends: 2 }), refused, env()), {
+      steps: [
+        { state: ID.RESPONSE_RECEIVED, payloadJson: failure },
+        { state: ID.RESPONSE_ACCEPTED, payloadJson: failure },
+        { state: ID.RESPONSE_PENDING, payloadJson: null },
+      ],
+      data: { mode: 'async', sends: 2, determination: ab10 },
+      dueAt: NOW + 60_000,
+      answer: ab10,
+      commands: [],
+    });
+    assert.deepEqual(decide(view(ID.REQUEST_PENDING, { mode: 'async', sends: 1 }), refused, env()).steps[0], { state: ID.REQUEST_DELIVERY_FAILURE, payloadJson: failure });
+  });
+
+  void it('passes the scheme’s report on as the answer, with its message as the payload of both states', () => {
+    const determination: Determination = { outcome: 'SUCCESSFUL', account: { traditionalIdentifier: '1234', legalName: 'Thandi Nkosi' } };
+    const input: IdInput = { type: 'scheme', determination, payloadJson: '{"schema":"acmt.024.001.03"}' };
+    for (const state of [ID.REQUEST_PENDING, ID.REQUEST_DELIVERY_FAILURE]) {
+      assert.deepEqual(decide(view(state, { mode: 'sync', sends: 1 }), input, env()), {
+        steps: [
+          { state: ID.RESPONSE_RECEIVED, payloadJson: '{"schema":"acmt.024.001.03"}' },
+          { state: ID.RESPONSE_ACCEPTED, payloadJson: '{"schema":"acmt.024.001.03"}' },
+          { state: ID.RESPONSE_PENDING, payloadJson: null },
+          { state: ID.RESPONSE_DELIVERED, payloadJson: null },
+        ],
+        data: { mode: 'sync', sends: 1, determination },
+        dueAt: null,
+        answer: determination,
+        commands: [],
+      });
+    }
+  });
+
+  void it('moves an async answer to RESPONSE_DELIVERY_FAILURE once on a failed callback, checking again later, and to RESPONSE_DELIVERED on its acknowledgement', () => {
+    const data: IdData = { mode: 'async' };
+    assert.deepEqual(decide(view(ID.RESPONSE_PENDING, data, 5), { type: 'callback', delivered: true }, env()), { steps: [{ state: ID.RESPONSE_DELIVERED, payloadJson: null }], data, dueAt: null, commands: [] });
+    assert.deepEqual(decide(view(ID.RESPONSE_PENDING, data, 5), { type: 'callback', delivered: false }, env()), { steps: [{ state: ID.RESPONSE_DELIVERY_FAILURE, payloadJson: null }], data, dueAt: NOW + 60_000, commands: [] });
+    assert.deepEqual(decide(view(ID.RESPONSE_DELIVERY_FAILURE, data, 5), { type: 'callback', delivered: true }, env()), { steps: [{ state: ID.RESPONSE_DELIVERED, payloadJson: null }], data, dueAt: null, commands: [] });
+    assert.deepEqual(decide(view(ID.RESPONSE_DELIVERY_FAILURE, data, 5), { type: 'callback', delivered: false }, env()), nothing(data, 5));
+    assert.deepEqual(decide(view(ID.RESPONSE_DELIVERED, data, 5), { type: 'callback', delivered: true }, env()), nothing(data, 5));
   });
 });
