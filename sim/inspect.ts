@@ -41,6 +41,8 @@ export interface Inspector {
   /** History rows with a version above `after`, in version order. */
   historyAfter(id: string, after: number): Promise<HistoryView[]>;
   outbox(id: string): Promise<OutboxView[]>;
+  /** Ids of an integrator's outbox rows given up on (UNDELIVERED). */
+  undelivered(integratorId: string): Promise<string[]>;
   /** Outbox ids recorded as delivered more than once. */
   deliveredTwice(): Promise<string[]>;
   /** When an outbox row was written, and when each of its acknowledged attempts was recorded, in order. */
@@ -99,6 +101,7 @@ export function sqliteInspector(file: string): Inspector {
   const history = db.prepare('SELECT version, from_state AS fromState, to_state AS toState FROM state_history WHERE transaction_id = ? AND version > ? ORDER BY version');
   const outbox = db.prepare(`SELECT id, channel, status, CASE WHEN channel = 'callback' THEN body END AS body FROM outbox WHERE transaction_id = ? ORDER BY seq`);
   const twice = db.prepare('SELECT outbox_id FROM delivery_attempts WHERE delivered = 1 GROUP BY outbox_id HAVING COUNT(*) > 1').pluck();
+  const undelivered = db.prepare(`SELECT id FROM outbox WHERE integrator_id = ? AND status = 'UNDELIVERED'`).pluck();
   // No index serves MIN(due_at) alone (the store's index orders by the claimable time): a scan, taken only when the run is idle.
   const nextDue = db.prepare(`SELECT MIN(t) FROM (SELECT MIN(due_at) AS t FROM transactions WHERE due_at IS NOT NULL UNION ALL SELECT MIN(next_attempt_at) FROM outbox WHERE status = 'PENDING')`).pluck();
   const pending = db.prepare(`SELECT COUNT(*) FROM outbox WHERE status = 'PENDING'`).pluck();
@@ -116,6 +119,7 @@ export function sqliteInspector(file: string): Inspector {
     findTransaction: (integratorId, uetr, kind) => Promise.resolve(transactionView(find.get(integratorId, uetr, kind) as TransactionRow | undefined)),
     historyAfter: (id, after) => Promise.resolve((history.all(id, after) as { version: bigint; fromState: string | null; toState: string }[]).map((row) => ({ ...row, version: Number(row.version) }))),
     outbox: (id) => Promise.resolve(outbox.all(id) as OutboxView[]),
+    undelivered: (integratorId) => Promise.resolve(undelivered.all(integratorId) as string[]),
     deliveredTwice: () => Promise.resolve(twice.all() as string[]),
     deliveries: (outboxId) =>
       Promise.resolve({ createdAt: number(createdAt.get(outboxId)), delivered: (deliveredAt.all(outboxId) as bigint[]).map(number) }),
@@ -155,6 +159,7 @@ export async function pgInspector(url: string): Promise<Inspector> {
     historyAfter: async (id, after) =>
       (await rows<{ version: number; fromState: string | null; toState: string }>('SELECT version, from_state AS "fromState", to_state AS "toState" FROM state_history WHERE transaction_id = $1 AND version > $2 ORDER BY version', [id, after])).map((row) => ({ ...row, version: Number(row.version) })),
     outbox: (id) => rows<OutboxView>(`SELECT id, channel, status, CASE WHEN channel = 'callback' THEN body END AS body FROM outbox WHERE transaction_id = $1 ORDER BY seq`, [id]),
+    undelivered: async (integratorId) => (await rows<{ id: string }>(`SELECT id FROM outbox WHERE integrator_id = $1 AND status = 'UNDELIVERED'`, [integratorId])).map((row) => row.id),
     deliveredTwice: async () => (await rows<{ outbox_id: string }>('SELECT outbox_id FROM delivery_attempts WHERE delivered GROUP BY outbox_id HAVING COUNT(*) > 1')).map((row) => row.outbox_id),
     deliveries: async (outboxId) => ({
       createdAt: Number(await one('SELECT created_at FROM outbox WHERE id = $1', [outboxId])),

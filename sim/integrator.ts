@@ -41,6 +41,8 @@ export class SimIntegrators implements PartnerSender {
   readonly order = new Map<string, OutboxRecord[]>();
   faults: IntegratorFaults;
   attempts = 0;
+  /** Told of each outage as it starts: the operator replays what was given up on once it is over. */
+  onOutage: ((integratorId: string, until: number) => void) | undefined;
   /** The integrators as receiving banks: the calls they answer, and each message they process the first time. */
   receiving: { call(call: PartnerCall, integrator: IntegratorConfig): Promise<CallResult>; processed(message: OutboxRecord): void } | undefined;
   #processedCount = 0;
@@ -62,7 +64,11 @@ export class SimIntegrators implements PartnerSender {
     const faults = this.faults;
     const now = this.#scheduler.now();
     const label = `${message.channel} ${message.id.slice(-6)} seq ${message.seq}`;
-    if (random.chance(faults.outage)) this.#downUntil.set(integrator.id, now + random.between(5_000, 600_000));
+    if (random.chance(faults.outage)) {
+      const until = now + random.between(5_000, 600_000);
+      this.#downUntil.set(integrator.id, until);
+      this.onOutage?.(integrator.id, until);
+    }
     if ((this.#downUntil.get(integrator.id) ?? 0) > now) {
       this.#trace(message.transactionId, `integrator ${integrator.id} down: ${label} refused`);
       return this.#after(random.between(1, 5), { delivered: false, httpStatus: null, error: 'connection refused', durationMs: 1 });

@@ -156,7 +156,7 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
   const serviceRandom = root.fork();
   const integratorConfigs = new Map<string, IntegratorConfig>(config.integrators.map((integrator) => [integrator.id, integrator]));
   const clients = new Map<string, Client>();
-  const stats: Record<string, number> = { crashes: 0, clockJumps: 0, operatorRestarts: 0, requests: 0, refusedWhileDown: 0, expiryRaces: 0, storeFaults: 0, failedStarts: 0 };
+  const stats: Record<string, number> = { crashes: 0, clockJumps: 0, operatorRestarts: 0, requests: 0, refusedWhileDown: 0, expiryRaces: 0, storeFaults: 0, failedStarts: 0, replayed: 0 };
   const workload = root.fork();
   const faultRandom = root.fork();
   // The first start, which creates the database, meets no store fault.
@@ -395,6 +395,25 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
     lastFaultsAt = scheduler.now();
   };
 
+  // --- the operator's admin replay, some minutes after an integrator's outage ends ---
+  /** Outbox rows an admin replay made PENDING again: delivered after later rows of their queue, by design. */
+  const replayed = new Set<string>();
+  integrators.onOutage = (integratorId, until) => {
+    scheduler.at(until + faultRandom.between(10_000, 300_000), () => {
+      const process = instances.pick();
+      if (process === undefined) return;
+      const now = scheduler.now();
+      void (async () => {
+        const rows = await inspector.undelivered(integratorId);
+        const count = await process.deps.store.replayUndelivered({ integratorId }, now);
+        for (const row of rows) replayed.add(row);
+        stats.replayed = (stats.replayed ?? 0) + count;
+        trace(undefined, `operator replays ${count} undelivered of ${integratorId}`);
+        if (count > 0) process.deps.delivery.wake();
+      })().catch((error: unknown) => trace(undefined, `operator's replay of ${integratorId} failed: ${error instanceof Error ? error.message : String(error)}`));
+    });
+  };
+
   // --- invariants ---
   const clientOf = (transaction: TransactionView): Client | undefined => {
     const client = clients.get(transaction.uetr);
@@ -478,7 +497,9 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
     // Callbacks and events: what the integrator processed, in order, each change at most once acknowledged.
     for (const channel of ['callback', 'event'] as const) {
       const seenByIntegrator = integrators.order.get(`${id} ${channel}`) ?? [];
-      for (let i = 1; i < seenByIntegrator.length; i += 1) if (seenByIntegrator[i]!.seq < seenByIntegrator[i - 1]!.seq) fail(id, `${channel}s reached the integrator out of order (seq ${seenByIntegrator[i - 1]!.seq} then ${seenByIntegrator[i]!.seq})`, keys);
+      // A replayed row comes after the rows its give-up let through; the others keep their order.
+      const inOrder = seenByIntegrator.filter((row) => !replayed.has(row.id));
+      for (let i = 1; i < inOrder.length; i += 1) if (inOrder[i]!.seq < inOrder[i - 1]!.seq) fail(id, `${channel}s reached the integrator out of order (seq ${inOrder[i - 1]!.seq} then ${inOrder[i]!.seq})`, keys);
     }
     for (const row of outbox) {
       if (row.status === 'DELIVERED' && !integrators.receipts.has(row.id)) fail(id, `${row.channel} ${row.id} is DELIVERED but the integrator never had it`, keys);
@@ -606,6 +627,8 @@ async function simConfig(): Promise<Config> {
   return configFromObject({
     database: 'sqlite::memory:',
     auth: { mode: 'basic' },
+    // Short enough that an integrator's outage (5 s–10 min) outlasts it: messages are given up on (UNDELIVERED) and the operator's replay brings them back.
+    delivery: { retryScheduleMs: { callback: [0, 1_000, 5_000, 30_000, 120_000], event: [0, 1_000, 5_000, 30_000, 120_000] } },
     integrators: SIM_INTEGRATORS.map((integrator) => ({
       id: integrator.id,
       institution: { bicfi: integrator.bicfi, memberId: integrator.memberId },
