@@ -70,6 +70,7 @@ export class SimOperator implements SchemeConnector {
   readonly requests = new Map<string, OperatorRequestToPay>();
   /** Cancellation keys answered, with the answer (the same on every resend). */
   readonly cancellations = new Map<string, boolean>();
+  readonly #refusals = new Map<string, { reasonCode: string; reasonText: string }>();
   /** Answers sent (counted per delivery attempt), for the report. */
   answersSent = 0;
   #inbound: SchemeInbound | undefined;
@@ -221,19 +222,26 @@ export class SimOperator implements SchemeConnector {
     const state = this.requests.get(key);
     let accepted = this.cancellations.get(cancellation.cancellationKey);
     if (accepted === undefined) {
-      accepted = state === undefined || state.final === null;
+      // A camt.056 that overtakes its pain.013 names an original the operator does not know: refused NOOR, as a scheme does.
+      accepted = state !== undefined && state.final === null;
       this.cancellations.set(cancellation.cancellationKey, accepted);
       if (state !== undefined && accepted) state.withdrawn = true;
-      this.#trace(key, `operator takes camt.056 ${cancellation.reasonCode}: ${accepted ? 'withdrawn' : `refused, already ${state?.final ?? ''}`}`);
+      this.#trace(key, `operator takes camt.056 ${cancellation.reasonCode}: ${accepted ? 'withdrawn' : state === undefined ? 'refused, original not found' : `refused, already ${state.final ?? ''}`}`);
     }
     const answer = accepted;
+    // Decided once per cancellation, as its acceptance is: a resend is answered the same.
+    let refusal = this.#refusals.get(cancellation.cancellationKey);
+    if (refusal === undefined) {
+      refusal = state === undefined ? { reasonCode: 'NOOR', reasonText: 'Original request not found' } : { reasonCode: 'ARDT', reasonText: 'Already paid or declined' };
+      this.#refusals.set(cancellation.cancellationKey, refusal);
+    }
     this.#answer(key, () => ({
       kind: 'cancellation',
       scheme: cancellation.request.scheme,
       idempotencyKey: key,
       cancellationKey: cancellation.cancellationKey,
       accepted: answer,
-      ...(answer ? {} : { reasonCode: 'ARDT', reasonText: 'Already paid or declined' }),
+      ...(answer ? {} : refusal),
       message: { accepted: answer },
       receivedAt: this.#scheduler.now(),
     }));
