@@ -3,7 +3,8 @@ import type { CreditTransfer } from '../../src/domain/messages/credit-transfer.j
 import { moneyOf } from '../../src/domain/messages/validate.js';
 import type { SchemeName } from '../../src/domain/schemes.js';
 import type { Money } from '../../src/lib/money.js';
-import type { OutboundTransfer, SchemeInbound, SchemeReport } from '../../src/ports/scheme.js';
+import type { SchemeTransport } from '../../src/connectors/transport.js';
+import type { OutboundTransfer, SchemeInbound, SchemeReport, SubmitOutcome } from '../../src/ports/scheme.js';
 import { creditTransfer, type CreditTransferFixture } from '../fixtures/credit-transfer.js';
 import { ReportRecorder } from './inbound.js';
 
@@ -75,4 +76,34 @@ export class RecordingInbound extends ReportRecorder<SchemeReport> implements Sc
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+const RELEASED: SubmitOutcome = { kind: 'failed', retryable: true, error: 'test over' };
+
+/** A scheme that takes messages and never says so until `release()`: every send stays in flight, holding its engine slot. */
+export class HangingScheme implements SchemeTransport {
+  readonly #waiting: ((outcome: SubmitOutcome) => void)[] = [];
+  #released = false;
+
+  send(): Promise<SubmitOutcome> {
+    if (this.#released) return Promise.resolve(RELEASED);
+    return new Promise((resolve) => this.#waiting.push(resolve));
+  }
+
+  start(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  stop(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  get hanging(): number {
+    return this.#waiting.length;
+  }
+
+  release(): void {
+    this.#released = true;
+    for (const resolve of this.#waiting.splice(0)) resolve(RELEASED);
+  }
 }

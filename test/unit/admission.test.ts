@@ -10,7 +10,6 @@ import { configFromObject } from '../../src/config/load.js';
 import type { Config } from '../../src/config/types.js';
 import { createIsoConnector } from '../../src/connectors/iso20022/connector.js';
 import { schemeRulesOf } from '../../src/connectors/registry.js';
-import type { SchemeTransport } from '../../src/connectors/transport.js';
 import { ZA_RPP } from '../../src/connectors/za-rpp/family.js';
 import { ApiError } from '../../src/domain/errors.js';
 import { validateOutboundIdentifierDeterminationRequest } from '../../src/domain/messages/identifier-determination.js';
@@ -18,13 +17,14 @@ import { AnswerNotRecordedError, Engine } from '../../src/engine/engine.js';
 import { buildApp } from '../../src/http/app.js';
 import { newTraceparent } from '../../src/lib/trace.js';
 import type { Processing } from '../../src/ports/processing.js';
-import type { SchemeConnector, SubmitOutcome } from '../../src/ports/scheme.js';
+import type { SchemeConnector } from '../../src/ports/scheme.js';
 import type { Store } from '../../src/ports/store.js';
 import { creditTransfer } from '../fixtures/credit-transfer.js';
 import { identifierDetermination } from '../fixtures/identifier-determination.js';
 import { eventually } from '../support/delivery.js';
 import { answersOnly } from '../support/inbound.js';
 import { basicAuth, testConfigObject } from '../support/server.js';
+import { HangingScheme } from '../support/scheme.js';
 
 /** The lookups' time budget: small, so being late by the old half-second grace shows. */
 const BUDGET_MS = 500;
@@ -39,35 +39,6 @@ const IN_FLIGHT_MAX = 2;
 /** The engine's backlog bound, the same for intake (processing.backlogMax) and for scheme reports. */
 const BACKLOG_MAX = 3;
 
-const RELEASED: SubmitOutcome = { kind: 'failed', retryable: true, error: 'test over' };
-
-/** A scheme that takes messages and never says so until `release()`: every send stays in flight, holding its engine slot. */
-class HangingScheme implements SchemeTransport {
-  readonly #waiting: ((outcome: SubmitOutcome) => void)[] = [];
-  #released = false;
-
-  send(): Promise<SubmitOutcome> {
-    if (this.#released) return Promise.resolve(RELEASED);
-    return new Promise((resolve) => this.#waiting.push(resolve));
-  }
-
-  start(): Promise<void> {
-    return Promise.resolve();
-  }
-
-  stop(): Promise<void> {
-    return Promise.resolve();
-  }
-
-  get hanging(): number {
-    return this.#waiting.length;
-  }
-
-  release(): void {
-    this.#released = true;
-    for (const resolve of this.#waiting.splice(0)) resolve(RELEASED);
-  }
-}
 
 function processingOf(engine: Engine): Processing {
   return {

@@ -3,48 +3,18 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { systemClock, systemIds } from '../../src/adapters/system/system.js';
 import { acceptCreditTransfer } from '../../src/app/accept-credit-transfer.js';
-import type { SchemeTransport } from '../../src/connectors/transport.js';
 import { validateCreditTransfer } from '../../src/domain/messages/validate.js';
 import { Engine } from '../../src/engine/engine.js';
 import { jittered } from '../../src/engine/jitter.js';
 import { newTraceparent } from '../../src/lib/trace.js';
-import type { SubmitOutcome } from '../../src/ports/scheme.js';
 import type { Store } from '../../src/ports/store.js';
 import { creditTransfer } from '../fixtures/credit-transfer.js';
 import { DEMO_INSTITUTION, zaRppEngine } from '../support/engine.js';
 import { eventually, integratorConfig, memoryStore, withStoreMethods } from '../support/delivery.js';
+import { HangingScheme } from '../support/scheme.js';
 
 const IN_FLIGHT_MAX = 3;
 
-const RELEASED: SubmitOutcome = { kind: 'failed', retryable: true, error: 'test over' };
-
-/** A scheme that takes messages and never says so until `release()`: every submission stays in flight until then. */
-class HangingScheme implements SchemeTransport {
-  readonly #waiting: ((outcome: SubmitOutcome) => void)[] = [];
-  #released = false;
-
-  send(): Promise<SubmitOutcome> {
-    if (this.#released) return Promise.resolve(RELEASED);
-    return new Promise((resolve) => this.#waiting.push(resolve));
-  }
-
-  start(): Promise<void> {
-    return Promise.resolve();
-  }
-
-  stop(): Promise<void> {
-    return Promise.resolve();
-  }
-
-  get hanging(): number {
-    return this.#waiting.length;
-  }
-
-  release(): void {
-    this.#released = true;
-    for (const resolve of this.#waiting.splice(0)) resolve(RELEASED);
-  }
-}
 
 /** An engine on `store` that runs at most IN_FLIGHT_MAX transactions at once and may claim 256 per poll. */
 async function engineOn(store: Store, instanceId: string, scheme: HangingScheme): Promise<Engine> {
