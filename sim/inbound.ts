@@ -206,14 +206,9 @@ export class SimInbound {
     // The creditor withdraws some requests (camt.056), once or twice, before or after their expiry.
     if (random.chance(0.2)) {
       const caseId = `CASE${random.uuid4().replaceAll('-', '').slice(0, 24)}`;
-      let waits = 0;
       const withdrawal = (): void => {
-        // The scheme withdraws only a request the debtor's bank has recorded (its pain.013 acknowledged).
-        if (!sent.accepted) {
-          if ((waits += 1) < 100) this.#parts.scheduler.after(random.between(1_000, 10_000), withdrawal);
-          return;
-        }
-        this.withdrawals.set(sent.id, caseId);
+        // Sent whether or not the service has recorded the pain.013 yet: one that overtakes it is
+        // refused, and delivered again until taken. Only a taken withdrawal must be answered.
         const report: InboundReport = {
           kind: 'withdrawal',
           scheme: 'ZA_RPP',
@@ -224,7 +219,7 @@ export class SimInbound {
           message: { caseId },
           receivedAt: this.#parts.scheduler.now(),
         };
-        this.#report(sent.id, report, 'camt.056 CUST', 0);
+        this.#report(sent.id, report, 'camt.056 CUST', 0, () => this.withdrawals.set(sent.id, caseId));
       };
       const at = random.between(1_000, expiresIn + 30_000);
       this.#parts.scheduler.after(at, withdrawal);
@@ -302,15 +297,15 @@ export class SimInbound {
   }
 
   /** A scheme message about an originated one (a final word, a withdrawal), delivered until the service records it. */
-  #report(id: string, report: InboundReport, what: string, attempt: number): void {
+  #report(id: string, report: InboundReport, what: string, attempt: number, taken: () => void = () => undefined): void {
     const { scheduler, trace, operator } = this.#parts;
     const inbound = operator.inbound;
     const retry = (): void => {
-      if (attempt < 60) scheduler.after(this.#operator.between(500, 5_000), () => this.#report(id, report, what, attempt + 1));
+      if (attempt < 60) scheduler.after(this.#operator.between(500, 5_000), () => this.#report(id, report, what, attempt + 1, taken));
     };
     if (inbound === undefined) return retry();
     trace(id, `operator sends ${what}${attempt > 0 ? ` (again, ${attempt})` : ''}`);
-    inbound.receive({ ...report, receivedAt: scheduler.now() }).catch(retry);
+    inbound.receive({ ...report, receivedAt: scheduler.now() }).then(taken, retry);
   }
 
   /** An answer of the service reaches the operator's transport: recorded, with the transport's faults. */

@@ -204,15 +204,17 @@ export class Engine implements SchemeAnswers, Processing {
    * driver says is not about it (a transfer's report with another UETR), is ignored (checked on
    * the row the decision is made on, so an answer following another of the same transaction reads
    * nothing). Rejects with AnswerNotRecordedError when the decision stayed stale through its
-   * retries, or when the engine's backlog is at backlogMax: nothing of the answer is kept, so its
-   * sender must deliver it again.
+   * retries, when the engine's backlog is at backlogMax, or when a withdrawal (camt.056) names a
+   * request-to-pay not recorded yet: nothing of the answer is kept, so its sender must deliver it
+   * again. A scheme delivers its pain.013 until it is acknowledged, and the service acknowledges
+   * it only once recorded, so a camt.056 that overtook its pain.013 is taken on a later delivery.
    */
   async receive(report: InboundReport): Promise<void> {
     if (this.#full()) throw new AnswerNotRecordedError(report.idempotencyKey, 'the engine is at its backlog bound');
     const key = 'inboundKey' in report && report.inboundKey !== undefined && !(await this.#exists(report.idempotencyKey)) ? report.inboundKey : report.idempotencyKey;
-    if ((await this.#track(this.#handle(key, { type: 'scheme', report }))) === 'stale') {
-      throw new AnswerNotRecordedError(report.idempotencyKey);
-    }
+    const handled = await this.#track(this.#handle(key, { type: 'scheme', report }));
+    if (handled === 'stale') throw new AnswerNotRecordedError(report.idempotencyKey);
+    if (handled === 'unknown') throw new AnswerNotRecordedError(report.idempotencyKey, 'the request-to-pay it withdraws is not recorded yet');
   }
 
   async #exists(transactionId: string): Promise<boolean> {
@@ -305,6 +307,7 @@ export class Engine implements SchemeAnswers, Processing {
       const driver = transaction === undefined ? undefined : DRIVERS.get(transaction.kind);
       if (input.type === 'scheme' && (transaction === undefined || driver?.answers(transaction, input.report) !== true)) {
         const { report } = input;
+        if (transaction === undefined && report.kind === 'withdrawal') return 'unknown';
         this.#deps.log.warn({ scheme: report.scheme, ...('uetr' in report ? { uetr: report.uetr } : {}) }, 'scheme answer for an unknown transfer ignored');
         return 'done';
       }
@@ -511,7 +514,7 @@ export class AnswerNotRecordedError extends Error {
 }
 
 /** How one input was handled (see #handle). */
-type Handled = 'done' | 'stale' | 'refused';
+type Handled = 'done' | 'stale' | 'refused' | 'unknown';
 
 /** A transaction's request as received (stored verbatim) and as parsed losslessly. */
 interface OriginalMessage {
