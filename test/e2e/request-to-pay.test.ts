@@ -270,7 +270,8 @@ void describe('request-to-pay across restarts and instances', () => {
     const first = await startServer({ configPath: path });
     const second = await startServer({ configPath: path });
     try {
-      const rtps = Array.from({ length: 12 }, () => rtpFor('0799000201', 2_000));
+      // Expiring 6 s on: long enough that a loaded machine still takes all twelve before they expire.
+      const rtps = Array.from({ length: 12 }, () => rtpFor('0799000201', 6_000));
       await Promise.all(rtps.map((rtp, index) => post(index % 2 === 0 ? first : second, '', rtp).then((answer) => assert.equal(answer.status, 202))));
       for (const rtp of rtps) await untilFinal(receiver, rtp, 30_000);
       await new Promise((resolve) => setTimeout(resolve, 1_000));
