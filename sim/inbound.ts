@@ -221,7 +221,8 @@ export class SimInbound {
         };
         this.#report(sent.id, report, 'camt.056 CUST', 0, () => this.withdrawals.set(sent.id, caseId));
       };
-      const at = random.between(1_000, expiresIn + 30_000);
+      // Some at once, so that one may overtake a pain.013 the service has not recorded yet.
+      const at = random.chance(0.25) ? random.between(0, 300) : random.between(1_000, expiresIn + 30_000);
       this.#parts.scheduler.after(at, withdrawal);
       if (random.chance(0.2)) this.#parts.scheduler.after(at + random.between(100, 60_000), withdrawal);
     }
