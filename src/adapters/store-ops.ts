@@ -78,7 +78,13 @@ export type WriteOp =
   | { readonly kind: 'claimOutbox'; readonly options: OutboxClaimOptions }
   | { readonly kind: 'recordDelivery'; readonly attempt: DeliveryAttempt }
   | { readonly kind: 'replayUndelivered'; readonly filter: ReplayFilter; readonly now: number }
-  | { readonly kind: 'saveRefreshToken'; readonly record: RefreshTokenRecord; readonly forgetExpiredBefore: number | null; readonly forgetRevokedBefore: number | null }
+  | {
+      readonly kind: 'saveRefreshToken';
+      readonly record: RefreshTokenRecord;
+      readonly forgetExpiredBefore: number | null;
+      readonly forgetRevokedBefore: number | null;
+      readonly forgetSealedBefore: number | null;
+    }
   | { readonly kind: 'rotateRefreshToken'; readonly rotation: RefreshTokenRotation }
   | { readonly kind: 'createSetting'; readonly name: string; readonly value: string }
   | { readonly kind: 'recordSchemeMessages'; readonly messages: readonly NewSchemeMessage[] }
@@ -268,8 +274,14 @@ export abstract class QueuedWrites {
     return this.enqueue({ kind: 'replayUndelivered', filter, now });
   }
 
-  saveRefreshToken(record: RefreshTokenRecord, forgetExpiredBefore?: number, forgetRevokedBefore?: number): Promise<void> {
-    return this.enqueue({ kind: 'saveRefreshToken', record, forgetExpiredBefore: forgetExpiredBefore ?? null, forgetRevokedBefore: forgetRevokedBefore ?? null });
+  saveRefreshToken(record: RefreshTokenRecord, forgetExpiredBefore?: number, forgetRevokedBefore?: number, forgetSealedBefore?: number): Promise<void> {
+    return this.enqueue({
+      kind: 'saveRefreshToken',
+      record,
+      forgetExpiredBefore: forgetExpiredBefore ?? null,
+      forgetRevokedBefore: forgetRevokedBefore ?? null,
+      forgetSealedBefore: forgetSealedBefore ?? null,
+    });
   }
 
   rotateRefreshToken(rotation: RefreshTokenRotation): Promise<RefreshTokenRotationOutcome> {

@@ -197,7 +197,7 @@ async function passwordGrant(deps: IssueTokenDeps, integrator: IntegratorConfig,
   const now = deps.clock.now();
   const pair = await newPair(deps, integrator, deps.ids.uuid(), issuer, now);
   const forget = forgetBefore(deps.config.auth, now);
-  await deps.store.saveRefreshToken(pair.record, forget.expiredBefore, forget.revokedBefore);
+  await deps.store.saveRefreshToken(pair.record, forget.expiredBefore, forget.revokedBefore, forget.sealedBefore);
   return { ok: true, value: pair.response };
 }
 
@@ -210,7 +210,9 @@ const SUCCESSOR_PURPOSE = 'refresh-token successor';
  * with the spent token sealed under a key only the spent token yields: a second refresh with the
  * same token within `refreshTokenReuseIntervalS` (two threads of one client refreshing at once)
  * gets that same pair, its lifetimes counted from when it was issued; after the interval, the
- * reuse revokes the session. The database never holds the pair, nor the spent token, in clear.
+ * reuse revokes the session. The database never holds the pair, nor the spent token, in clear,
+ * and holds the sealed pair only until the next token write after the interval (none at all
+ * with an interval of 0).
  */
 async function refreshGrant(deps: IssueTokenDeps, integrator: IntegratorConfig, token: string, issuer: string): Promise<Step<SessionTokenResponse>> {
   const tokenHash = refreshTokenHash(token);
@@ -220,12 +222,13 @@ async function refreshGrant(deps: IssueTokenDeps, integrator: IntegratorConfig, 
   const now = deps.clock.now();
   const pair = await newPair(deps, integrator, stored.familyId, issuer, now);
   const forget = forgetBefore(deps.config.auth, now);
+  const reuseIntervalMs = deps.config.auth.refreshTokenReuseIntervalS * 1000;
   const rotation = await deps.store.rotateRefreshToken({
     tokenHash,
     now,
     successor: pair.record,
-    sealedSuccessor: seal(token, SUCCESSOR_PURPOSE, JSON.stringify(pair.response)),
-    reuseIntervalMs: deps.config.auth.refreshTokenReuseIntervalS * 1000,
+    sealedSuccessor: reuseIntervalMs === 0 ? undefined : seal(token, SUCCESSOR_PURPOSE, JSON.stringify(pair.response)),
+    reuseIntervalMs,
     forgetExpiredBefore: forget.expiredBefore,
     forgetRevokedBefore: forget.revokedBefore,
   });
@@ -255,10 +258,16 @@ function aged(response: SessionTokenResponse, elapsedMs: number): SessionTokenRe
 /**
  * A token is kept one more lifetime after it expired: a used one presented again meanwhile still
  * revokes its family (theft detection); after that it is forgotten. A revocation is kept while its
- * session's access tokens must be refused, and while a token of it is kept.
+ * session's access tokens must be refused, and while a token of it is kept. The pair a token was
+ * spent for is kept sealed only for the reuse interval: past it, the pair is never answered again,
+ * and a thief holding both a backup and the spent token must find nothing to open.
  */
-function forgetBefore(auth: Config['auth'], now: number): { expiredBefore: number; revokedBefore: number } {
-  return { expiredBefore: now - auth.refreshTokenTtlS * 1000, revokedBefore: now - revocationWindowMs(auth) };
+function forgetBefore(auth: Config['auth'], now: number): { expiredBefore: number; revokedBefore: number; sealedBefore: number } {
+  return {
+    expiredBefore: now - auth.refreshTokenTtlS * 1000,
+    revokedBefore: now - revocationWindowMs(auth),
+    sealedBefore: now - auth.refreshTokenReuseIntervalS * 1000,
+  };
 }
 
 /** A new access and refresh token of session `familyId`, and the record of the refresh token (stored by the caller). */

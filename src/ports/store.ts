@@ -437,11 +437,15 @@ export interface RefreshTokenRotation {
   readonly successor: RefreshTokenRecord;
   /**
    * The new token pair, sealed under a key only the presented token yields (app/issue-token.ts):
-   * kept with the spent token, so a reuse within the interval gets the same pair, and useless to
-   * anyone who reads the database, which holds the presented token only as its hash.
+   * kept with the spent token for the reuse interval, so a reuse within it gets the same pair, and
+   * useless to anyone who reads the database, which holds the presented token only as its hash.
+   * Undefined when the interval is 0: nothing is kept.
    */
-  readonly sealedSuccessor: string;
-  /** A spent token presented again less than this long after it was spent gets its sealed successor back; 0: never. */
+  readonly sealedSuccessor: string | undefined;
+  /**
+   * A spent token presented again less than this long after it was spent gets its sealed successor
+   * back; 0: never. The same write erases every sealed successor of a token spent longer ago.
+   */
   readonly reuseIntervalMs: number;
   /** As saveRefreshToken's: forget tokens that expired before then, and revocations made before then of which no token is left. */
   readonly forgetExpiredBefore: number;
@@ -550,9 +554,10 @@ export interface Store {
    * Store a new refresh token; with `forgetExpiredBefore`, in the same write forget every token
    * that expired before then (used, revoked or not), so the table holds live tokens and recently
    * expired ones only; with `forgetRevokedBefore`, every session revocation made before then of
-   * which no refresh token is left.
+   * which no refresh token is left; with `forgetSealedBefore`, the sealed successor of every token
+   * spent before then (its reuse interval is over: nobody may get that pair again).
    */
-  saveRefreshToken(record: RefreshTokenRecord, forgetExpiredBefore?: number, forgetRevokedBefore?: number): Promise<void>;
+  saveRefreshToken(record: RefreshTokenRecord, forgetExpiredBefore?: number, forgetRevokedBefore?: number, forgetSealedBefore?: number): Promise<void>;
   /** The stored refresh token with this hash, spent or not (the family its successor will continue); undefined when none is. */
   refreshToken(tokenHash: string): Promise<RefreshTokenRecord | undefined>;
   /**

@@ -1861,6 +1861,32 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
           assert.deepEqual(await rotate(store, other.tokenHash, T0 + 3, { reuseIntervalMs: 5_000 }), { kind: 'reused', familyId: 'family-2' }, 'within the interval, but of a revoked session');
         }));
 
+      void it("a spent refresh token's sealed successor is erased by the next token write after its reuse interval, whatever interval a later reuse names", () =>
+        withStore(async (store) => {
+          // Erased by a save (a password grant) told to forget what was sealed before then.
+          const saved = token();
+          await store.saveRefreshToken(saved);
+          assert.equal((await rotate(store, saved.tokenHash, T0, { reuseIntervalMs: 5_000 })).kind, 'rotated');
+          await store.saveRefreshToken(token({ familyId: 'family-2' }), undefined, undefined, T0 + 1);
+          assert.deepEqual(await rotate(store, saved.tokenHash, T0 + 2, { reuseIntervalMs: 60_000 }), { kind: 'reused', familyId: 'family-1' }, 'nothing sealed is left to answer');
+
+          // Erased by a rotation of another token, after the interval that rotation names.
+          const spent = token({ familyId: 'family-3' });
+          const other = token({ familyId: 'family-4' });
+          for (const record of [spent, other]) await store.saveRefreshToken(record);
+          assert.equal((await rotate(store, spent.tokenHash, T0, { familyId: 'family-3', reuseIntervalMs: 5_000 })).kind, 'rotated');
+          assert.equal((await rotate(store, other.tokenHash, T0 + 5_001, { familyId: 'family-4', reuseIntervalMs: 5_000 })).kind, 'rotated');
+          assert.deepEqual(await rotate(store, spent.tokenHash, T0 + 5_002, { reuseIntervalMs: 60_000 }), { kind: 'reused', familyId: 'family-3' }, 'nothing sealed is left to answer');
+
+          // Within its interval it is kept: a rotation at its last millisecond leaves it.
+          const kept = token({ familyId: 'family-5' });
+          const third = token({ familyId: 'family-6' });
+          for (const record of [kept, third]) await store.saveRefreshToken(record);
+          assert.equal((await rotate(store, kept.tokenHash, T0, { familyId: 'family-5', reuseIntervalMs: 5_000 })).kind, 'rotated');
+          assert.equal((await rotate(store, third.tokenHash, T0 + 4_999, { familyId: 'family-6', reuseIntervalMs: 5_000 })).kind, 'rotated');
+          assert.equal((await rotate(store, kept.tokenHash, T0 + 4_999, { reuseIntervalMs: 5_000 })).kind, 'replayed');
+        }));
+
       void it('a reused refresh token revokes its session, which every instance reads from the time of the first reuse on', () =>
         withStore(async (first, database) => {
           const second = await database.open();

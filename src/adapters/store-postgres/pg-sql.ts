@@ -314,6 +314,13 @@ export const SQL = {
   ),
   refreshTokenByHash: named('refresh_token_by_hash', 'SELECT * FROM refresh_tokens WHERE token_hash = $1'),
   forgetExpiredRefreshTokens: named('forget_expired_refresh_tokens', 'DELETE FROM refresh_tokens WHERE expires_at < $1'),
+  // Rows another transaction holds are skipped, not waited for: the next write erases them, and
+  // their time is checked anyway (a successor past its interval is never answered).
+  forgetSealedSuccessors: named(
+    'forget_sealed_successors',
+    `UPDATE refresh_tokens SET successor = NULL
+     WHERE token_hash IN (SELECT token_hash FROM refresh_tokens WHERE successor IS NOT NULL AND used_at < $1 FOR UPDATE SKIP LOCKED)`,
+  ),
   revokeFamily: named('revoke_family', 'UPDATE refresh_tokens SET revoked = TRUE WHERE family_id = $1'),
   // The first revocation's time stands: a later reuse of the same session's token adds nothing.
   revokeSession: named('revoke_session', 'INSERT INTO revoked_sessions (session_id, revoked_at) VALUES ($1, $2) ON CONFLICT (session_id) DO NOTHING'),

@@ -13,10 +13,11 @@ interface SpentRow {
   session_alive: boolean;
 }
 
-export async function saveRefreshToken(client: Client, op: Pick<OpOf<'saveRefreshToken'>, 'record' | 'forgetExpiredBefore' | 'forgetRevokedBefore'>): Promise<ItemResult> {
+export async function saveRefreshToken(client: Client, op: Omit<OpOf<'saveRefreshToken'>, 'kind'>): Promise<ItemResult> {
   const { record } = op;
   const result = await client.query(SQL.insertRefreshToken, [record.tokenHash, record.familyId, record.integratorId, record.expiresAt]);
   if (result.rowCount === 0) return { ok: false, error: new StoreWriteError('refresh token hash already stored') };
+  if (op.forgetSealedBefore !== null) await client.query(SQL.forgetSealedSuccessors, [op.forgetSealedBefore]);
   if (op.forgetExpiredBefore !== null) await client.query(SQL.forgetExpiredRefreshTokens, [op.forgetExpiredBefore]);
   // After the tokens: a revocation is kept while a token of its session is.
   if (op.forgetRevokedBefore !== null) await client.query(SQL.forgetRevokedSessions, [op.forgetRevokedBefore]);
@@ -25,13 +26,20 @@ export async function saveRefreshToken(client: Client, op: Pick<OpOf<'saveRefres
 
 /**
  * Spend the token and store its successor; else, when it was spent less than the reuse interval
- * ago and its session lives, hand back the successor sealed then; else revoke its session.
+ * ago and its session lives, hand back the successor sealed then; else revoke its session. In
+ * every case, first erase the sealed successors whose reuse interval is over.
  */
 export async function rotateRefreshToken(client: Client, op: OpOf<'rotateRefreshToken'>): Promise<ItemResult> {
   const { rotation } = op;
-  const spent = await client.query(SQL.spendRefreshToken, [rotation.tokenHash, rotation.now, rotation.sealedSuccessor]);
+  await client.query(SQL.forgetSealedSuccessors, [rotation.now - rotation.reuseIntervalMs]);
+  const spent = await client.query(SQL.spendRefreshToken, [rotation.tokenHash, rotation.now, rotation.sealedSuccessor ?? null]);
   if (spent.rowCount !== 0) {
-    const saved = await saveRefreshToken(client, { record: rotation.successor, forgetExpiredBefore: rotation.forgetExpiredBefore, forgetRevokedBefore: rotation.forgetRevokedBefore });
+    const saved = await saveRefreshToken(client, {
+      record: rotation.successor,
+      forgetExpiredBefore: rotation.forgetExpiredBefore,
+      forgetRevokedBefore: rotation.forgetRevokedBefore,
+      forgetSealedBefore: null,
+    });
     return 'ok' in saved && saved.ok ? { ok: true, value: { kind: 'rotated' } } : saved;
   }
   const found = (await client.query<SpentRow>(SQL.spentRefreshToken, [rotation.tokenHash])).rows[0];

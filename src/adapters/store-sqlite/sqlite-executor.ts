@@ -144,7 +144,7 @@ export class SqliteExecutor {
       case 'replayUndelivered':
         return this.#replay(op.filter, op.now);
       case 'saveRefreshToken':
-        return this.#saveRefreshToken(op.record, op.forgetExpiredBefore, op.forgetRevokedBefore);
+        return this.#saveRefreshToken(op.record, op.forgetExpiredBefore, op.forgetRevokedBefore, op.forgetSealedBefore);
       case 'rotateRefreshToken':
         return this.#rotateRefreshToken(op.rotation);
       case 'createSetting':
@@ -420,9 +420,10 @@ export class SqliteExecutor {
     return replayed.length;
   }
 
-  #saveRefreshToken(record: RefreshTokenRecord, forgetExpiredBefore: number | null, forgetRevokedBefore: number | null): undefined {
+  #saveRefreshToken(record: RefreshTokenRecord, forgetExpiredBefore: number | null, forgetRevokedBefore: number | null, forgetSealedBefore: number | null): undefined {
     const result = this.#sql.insertRefreshToken.run(record.tokenHash, record.familyId, record.integratorId, record.expiresAt);
     if (result.changes === 0) throw new StoreWriteError('refresh token hash already stored');
+    if (forgetSealedBefore !== null) this.#sql.forgetSealedSuccessors.run(forgetSealedBefore);
     if (forgetExpiredBefore !== null) this.#sql.forgetExpiredRefreshTokens.run(forgetExpiredBefore);
     // After the tokens: a revocation is kept while a token of its session is.
     if (forgetRevokedBefore !== null) this.#sql.forgetRevokedSessions.run(forgetRevokedBefore);
@@ -432,13 +433,15 @@ export class SqliteExecutor {
   #rotateRefreshToken(rotation: RefreshTokenRotation): RefreshTokenRotationOutcome {
     const sql = this.#sql;
     const { tokenHash, now } = rotation;
+    // First: a successor whose reuse interval is over is nobody's to get again, this token's included.
+    sql.forgetSealedSuccessors.run(now - rotation.reuseIntervalMs);
     const row = sql.refreshTokenByHash.get(tokenHash) as RefreshTokenRow | undefined;
     if (row === undefined) return { kind: 'unknown' };
     const sessionAlive = row.revoked === 0 && sql.sessionRevoked.get(row.family_id) === undefined;
     if (row.used_at === null) {
       if (!sessionAlive || row.expires_at <= now) return { kind: 'unknown' };
-      this.#saveRefreshToken(rotation.successor, rotation.forgetExpiredBefore, rotation.forgetRevokedBefore);
-      sql.spendRefreshToken.run(now, rotation.sealedSuccessor, tokenHash);
+      this.#saveRefreshToken(rotation.successor, rotation.forgetExpiredBefore, rotation.forgetRevokedBefore, null);
+      sql.spendRefreshToken.run(now, rotation.sealedSuccessor ?? null, tokenHash);
       return { kind: 'rotated' };
     }
     if (sessionAlive && row.successor !== null && now - row.used_at < rotation.reuseIntervalMs) {
@@ -658,6 +661,7 @@ function prepareWriteStatements(db: Db) {
     ),
     refreshTokenByHash: db.prepare('SELECT * FROM refresh_tokens WHERE token_hash = ?'),
     forgetExpiredRefreshTokens: db.prepare('DELETE FROM refresh_tokens WHERE expires_at < ?'),
+    forgetSealedSuccessors: db.prepare('UPDATE refresh_tokens SET successor = NULL WHERE successor IS NOT NULL AND used_at < ?'),
     spendRefreshToken: db.prepare('UPDATE refresh_tokens SET used_at = ?, successor = ? WHERE token_hash = ? AND used_at IS NULL'),
     revokeFamily: db.prepare('UPDATE refresh_tokens SET revoked = 1 WHERE family_id = ?'),
     // The first revocation's time stands: a later reuse of the same session's token adds nothing.

@@ -2,6 +2,7 @@ import type { ResolvedAccount } from '../../domain/messages/identifier-determina
 import { assert } from '../../lib/assert.js';
 import { supplementOf, VERIFICATION_SUPPLEMENT, VERIFICATION_SUPPLEMENT_NAMESPACE } from './acmt023.js';
 import { child, readDocument, text, writeDocument, type IsoDocument, type XmlElement } from './xml.js';
+import { cutAtWord } from '../../lib/text.js';
 
 /**
  * IdentificationVerificationReport (acmt.024.001.03): the operator's answer to an acmt.023. One
@@ -19,8 +20,8 @@ import { child, readDocument, text, writeDocument, type IsoDocument, type XmlEle
  * The account's creation date, its per-payment limit and the failure's description have no
  * element in acmt.024.001.03 (its `Rsn` has no AddtlInf), so they travel in the message's
  * `SplmtryData` envelope, `VrfctnSplmtryData` in regpay's namespace: `AcctCreDt` (ISO date),
- * `TxLmt` (decimal text, currency in `Ccy`) and `AddtlInf` (cut to 105 characters, like a
- * pacs.002's AddtlInf).
+ * `TxLmt` (decimal text, currency in `Ccy`) and `AddtlInf` (cut to 105 characters at a word
+ * boundary, like a pacs.002's AddtlInf).
  */
 
 export type Acmt024Outcome =
@@ -89,7 +90,7 @@ function supplementaryData(outcome: Acmt024Outcome): XmlElement | undefined {
         AcctCreDt: outcome.account.creationDate,
         TxLmt: outcome.account.transactionLimit === undefined ? undefined : { '@_Ccy': outcome.account.transactionLimit.currency, '#text': outcome.account.transactionLimit.value },
       }
-    : { AddtlInf: outcome.reasonText === undefined ? undefined : [...outcome.reasonText].slice(0, ADDITIONAL_INFORMATION_CHARS_MAX).join('') };
+    : { AddtlInf: outcome.reasonText === undefined ? undefined : cutAtWord(outcome.reasonText, ADDITIONAL_INFORMATION_CHARS_MAX) };
   if (Object.values(fields).every((value) => value === undefined || value === '')) return undefined;
   return { PlcAndNm: 'IdVrfctnRpt/Rpt', Envlp: { [VERIFICATION_SUPPLEMENT]: { '@_xmlns': VERIFICATION_SUPPLEMENT_NAMESPACE, ...fields } } };
 }

@@ -1,5 +1,6 @@
 import { readReason } from './reason-codes.js';
 import { child, readDocument, text, writeDocument, type XmlElement } from './xml.js';
+import { cutAtWord } from '../../lib/text.js';
 
 /**
  * ResolutionOfInvestigation (camt.029.001.11): the scheme's answer to a camt.056 cancelling a
@@ -62,7 +63,7 @@ export function camt029Document(input: Camt029Input): string {
             ? undefined
             : {
                 Rsn: input.reasonCode === undefined ? undefined : { Cd: input.reasonCode },
-                AddtlInf: input.additionalInformation === undefined ? undefined : [...input.additionalInformation].slice(0, ADDITIONAL_INFORMATION_CHARS_MAX).join(''),
+                AddtlInf: input.additionalInformation === undefined ? undefined : cutAtWord(input.additionalInformation, ADDITIONAL_INFORMATION_CHARS_MAX),
               },
       },
     },

@@ -61,7 +61,8 @@ export function readInboundPacs008(xml: string, scheme: SchemeName): InboundRead
       kind: 'refused',
       original,
       reasonCode: MULTIPLE_TRANSACTIONS_REASON,
-      reasonText: `${transactionCount ?? transactions.length} transactions in one message; one per message is taken`,
+      // The transactions found when there are several (NbOfTxs may say 1); else NbOfTxs, which is not 1.
+      reasonText: `${transactions.length > 1 ? transactions.length : transactionCount} transactions in one message; one per message is taken`,
       context: { transactionCount, wholeMessage: true },
     };
   }

@@ -1,6 +1,7 @@
 import type { SchemeOriginal } from '../../ports/scheme.js';
 import { readReason, type ReadReason } from './reason-codes.js';
 import { child, children, readDocument, text, writeDocument, type XmlElement } from './xml.js';
+import { cutAtWord } from '../../lib/text.js';
 
 /**
  * FIToFIPaymentStatusReport (pacs.002): the scheme's answer to a pacs.008 or to a status
@@ -9,6 +10,9 @@ import { child, children, readDocument, text, writeDocument, type XmlElement } f
 
 /** The transfer a status report is about, as the original pacs.008 named it (whoever sent it). */
 export type OriginalTransfer = SchemeOriginal;
+
+/** StsRsnInf/AddtlInf is Max105Text. */
+const ADDITIONAL_INFORMATION_CHARS_MAX = 105;
 
 export interface Pacs002Input {
   readonly messageName: string;
@@ -39,7 +43,7 @@ export function pacs002Document(input: Pacs002Input): string {
           ? undefined
           : {
               Rsn: input.reasonCode === undefined ? undefined : { Cd: input.reasonCode },
-              AddtlInf: input.additionalInformation === undefined ? undefined : [...input.additionalInformation].slice(0, 105).join(''),
+              AddtlInf: input.additionalInformation === undefined ? undefined : cutAtWord(input.additionalInformation, ADDITIONAL_INFORMATION_CHARS_MAX),
             },
       AccptncDtTm: input.acceptedAt,
     },
@@ -73,7 +77,7 @@ export function pacs002GroupDocument(input: Pacs002GroupInput): string {
           ? undefined
           : {
               Rsn: input.reasonCode === undefined ? undefined : { Cd: input.reasonCode },
-              AddtlInf: input.additionalInformation === undefined ? undefined : [...input.additionalInformation].slice(0, 105).join(''),
+              AddtlInf: input.additionalInformation === undefined ? undefined : cutAtWord(input.additionalInformation, ADDITIONAL_INFORMATION_CHARS_MAX),
             },
     },
   });

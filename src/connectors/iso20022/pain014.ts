@@ -1,5 +1,6 @@
 import { readReason, type ReadReason } from './reason-codes.js';
 import { child, children, readDocument, text, writeDocument, type XmlElement } from './xml.js';
+import { cutAtWord } from '../../lib/text.js';
 
 /**
  * CreditorPaymentActivationRequestStatusReport (pain.014.001.09): the scheme's report on a
@@ -58,7 +59,7 @@ export function pain014Document(input: Pain014Input): string {
             ? undefined
             : {
                 Rsn: input.reasonCode === undefined ? undefined : { Cd: input.reasonCode },
-                AddtlInf: input.additionalInformation === undefined ? undefined : [...input.additionalInformation].slice(0, ADDITIONAL_INFORMATION_CHARS_MAX).join(''),
+                AddtlInf: input.additionalInformation === undefined ? undefined : cutAtWord(input.additionalInformation, ADDITIONAL_INFORMATION_CHARS_MAX),
               },
         AccptncDtTm: input.acceptedAt,
       },
