@@ -152,4 +152,14 @@ void describe('the incremental TypeScript build of npm run build', () => {
     assert.match(readFileSync(join(root, 'dist/src/b.js'), 'utf8'), /'three'/, 'a change the typecheck saw first is still emitted by the build');
     assert.equal(statSync(join(root, 'dist/src/c.js')).mtimeMs, untouched);
   });
+
+  void it('has nothing to do after a typecheck of an unchanged tree, with which it shares its record', () => {
+    const root = smallProject();
+    run(root, tscCommand);
+    const record = join(root, 'dist/tsconfig.tsbuildinfo');
+    const recorded = statSync(record).mtimeMs;
+    run(root, TYPECHECK);
+    run(root, tscCommand);
+    assert.equal(statSync(record).mtimeMs, recorded, 'the build found its record as it left it: nothing compiled again');
+  });
 });
