@@ -13,7 +13,10 @@ import { CONSOLE_OUTPUT, consoleStale, markConsoleBuilt } from '../../scripts/co
  * build. What must never happen is the opposite: a changed source left unbuilt.
  */
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
-const BUILD = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['build'] ?? '';
+const SCRIPTS = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+const BUILD = SCRIPTS['build'] ?? '';
+/** The TypeScript half of `npm run typecheck` (the console's check is another project). */
+const TYPECHECK = (SCRIPTS['typecheck'] ?? '').split('&&')[0]?.trim() ?? '';
 
 /** A file time `secondsAgo` in the past, so a later change is newer whatever the file system's time resolution. */
 function age(path: string, secondsAgo: number): void {
@@ -82,6 +85,28 @@ void describe('building the console only when it changed', () => {
   });
 });
 
+/**
+ * A project with the repository's compiler options, two minutes old: a.ts imports b.ts, c.ts
+ * imports nothing. Its sources are aged so that a later change is newer whatever the file
+ * system's time resolution.
+ */
+function smallProject(): string {
+  const root = mkdtempSync(join(tmpdir(), 'regpay-tsc-build-'));
+  const options = (JSON.parse(readFileSync(join(REPO, 'tsconfig.json'), 'utf8')) as { compilerOptions: Record<string, unknown> }).compilerOptions;
+  writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...options, types: [] }, include: ['src'] }));
+  mkdirSync(join(root, 'src'));
+  writeFileSync(join(root, 'src/a.ts'), "import { b } from './b.js';\nexport const a: string = `a ${b}`;\n");
+  writeFileSync(join(root, 'src/b.ts'), "export const b = 'one';\n");
+  writeFileSync(join(root, 'src/c.ts'), "export const c = 'alone';\n");
+  for (const path of ['tsconfig.json', 'src/a.ts', 'src/b.ts', 'src/c.ts', 'src']) age(join(root, path), 120);
+  return root;
+}
+
+/** Runs one of package.json's tsc commands in `root`, with the repository's TypeScript. */
+function run(root: string, command: string): void {
+  execSync(command, { cwd: root, env: { ...process.env, PATH: `${join(REPO, 'node_modules/.bin')}:${process.env.PATH ?? ''}` }, stdio: 'pipe' });
+}
+
 void describe('the incremental TypeScript build of npm run build', () => {
   const tscCommand = BUILD.split('&&')[0]?.trim() ?? '';
 
@@ -91,14 +116,8 @@ void describe('the incremental TypeScript build of npm run build', () => {
   });
 
   void it('re-emits a changed source, and rewrites nothing when nothing changed (the same command on a small project with the same options)', () => {
-    const root = mkdtempSync(join(tmpdir(), 'regpay-tsc-build-'));
-    const options = (JSON.parse(readFileSync(join(REPO, 'tsconfig.json'), 'utf8')) as { compilerOptions: Record<string, unknown> }).compilerOptions;
-    writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...options, types: [] }, include: ['src'] }));
-    mkdirSync(join(root, 'src'));
-    writeFileSync(join(root, 'src/a.ts'), "import { b } from './b.js';\nexport const a: string = `a ${b}`;\n");
-    writeFileSync(join(root, 'src/b.ts'), "export const b = 'one';\n");
-    for (const path of ['tsconfig.json', 'src/a.ts', 'src/b.ts', 'src']) age(join(root, path), 120);
-    const build = () => execSync(tscCommand, { cwd: root, env: { ...process.env, PATH: `${join(REPO, 'node_modules/.bin')}:${process.env.PATH ?? ''}` }, stdio: 'pipe' });
+    const root = smallProject();
+    const build = () => run(root, tscCommand);
 
     build();
     assert.match(readFileSync(join(root, 'dist/src/b.js'), 'utf8'), /'one'/);
@@ -111,8 +130,36 @@ void describe('the incremental TypeScript build of npm run build', () => {
     build();
     assert.match(readFileSync(join(root, 'dist/src/b.js'), 'utf8'), /'two'/, 'the changed source is emitted again');
 
-    writeFileSync(join(root, 'src/c.ts'), "export const c = 'three';\n");
+    writeFileSync(join(root, 'src/d.ts'), "export const d = 'three';\n");
     build();
-    assert.match(readFileSync(join(root, 'dist/src/c.js'), 'utf8'), /'three'/, 'a new source is emitted');
+    assert.match(readFileSync(join(root, 'dist/src/d.js'), 'utf8'), /'three'/, 'a new source is emitted');
+  });
+
+  void it('after a change re-checks and re-emits only the changed source and its dependents, also after a typecheck saw the change first', () => {
+    const root = smallProject();
+    const build = () => run(root, tscCommand);
+    build();
+    const untouched = statSync(join(root, 'dist/src/c.js')).mtimeMs;
+
+    writeFileSync(join(root, 'src/b.ts'), "export const b = 'two';\n");
+    build();
+    assert.match(readFileSync(join(root, 'dist/src/b.js'), 'utf8'), /'two'/);
+    assert.equal(statSync(join(root, 'dist/src/c.js')).mtimeMs, untouched, 'a source that did not change, nor any it imports, is not emitted again');
+
+    writeFileSync(join(root, 'src/b.ts'), "export const b = 'three';\n");
+    run(root, TYPECHECK);
+    build();
+    assert.match(readFileSync(join(root, 'dist/src/b.js'), 'utf8'), /'three'/, 'a change the typecheck saw first is still emitted by the build');
+    assert.equal(statSync(join(root, 'dist/src/c.js')).mtimeMs, untouched);
+  });
+
+  void it('has nothing to do after a typecheck of an unchanged tree, with which it shares its record', () => {
+    const root = smallProject();
+    run(root, tscCommand);
+    const record = join(root, 'dist/tsconfig.tsbuildinfo');
+    const recorded = statSync(record).mtimeMs;
+    run(root, TYPECHECK);
+    run(root, tscCommand);
+    assert.equal(statSync(record).mtimeMs, recorded, 'the build found its record as it left it: nothing compiled again');
   });
 });
