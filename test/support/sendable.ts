@@ -129,7 +129,10 @@ export function lookupSent(message: IdentifierDeterminationRequest): Promise<Sen
  * document is well-formed (an operator's reader takes it) and at most SENT_DOCUMENT_BYTES_MAX.
  */
 export function assertSendable(sent: Sent): void {
-  if (sent.kind === 'refused_at_intake') return;
+  if (sent.kind === 'refused_at_intake') {
+    assert.ok(sent.field !== undefined && sent.field !== '', `a refusal at intake names the field at fault: ${sent.reason}`);
+    return;
+  }
   assert.notEqual(sent.kind, 'refused', `intake admitted it, then the connector refused it for its own content: ${sent.kind === 'refused' ? sent.reason : ''}`);
   if (sent.kind !== 'sent') return;
   const bytes = Buffer.byteLength(sent.document, 'utf8');
