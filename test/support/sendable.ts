@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createIsoConnector } from '../../src/connectors/iso20022/connector.js';
-import { readDocument, XML_DOCUMENT_BYTES_MAX } from '../../src/connectors/iso20022/xml.js';
+import { acmt023From } from '../../src/connectors/iso20022/acmt023.js';
+import { camt056From } from '../../src/connectors/iso20022/camt056.js';
+import { pacs008From } from '../../src/connectors/iso20022/pacs008.js';
+import { pain013From } from '../../src/connectors/iso20022/pain013.js';
+import { readDocument, XML_DOCUMENT_BYTES_MAX, type IsoDocument } from '../../src/connectors/iso20022/xml.js';
 import { familyOf, schemeRulesOf } from '../../src/connectors/registry.js';
 import type { IdentifierDeterminationRequest } from '../../src/domain/messages/identifier-determination.js';
 import type { RequestToPay } from '../../src/domain/messages/request-to-pay.js';
@@ -125,11 +129,29 @@ export function lookupSent(message: IdentifierDeterminationRequest): Promise<Sen
  * document is well-formed (an operator's reader takes it) and at most SENT_DOCUMENT_BYTES_MAX.
  */
 export function assertSendable(sent: Sent): void {
-  if (sent.kind === 'refused_at_intake') return;
+  if (sent.kind === 'refused_at_intake') {
+    assert.ok(sent.field !== undefined && sent.field !== '', `a refusal at intake names the field at fault: ${sent.reason}`);
+    return;
+  }
   assert.notEqual(sent.kind, 'refused', `intake admitted it, then the connector refused it for its own content: ${sent.kind === 'refused' ? sent.reason : ''}`);
   if (sent.kind !== 'sent') return;
   const bytes = Buffer.byteLength(sent.document, 'utf8');
   assert.ok(bytes <= SENT_DOCUMENT_BYTES_MAX, `the document takes ${bytes} bytes, more than ${SENT_DOCUMENT_BYTES_MAX}`);
   const read = readDocument(sent.document);
   assert.ok(read.ok, read.ok ? '' : `the document is not readable: ${read.error}`);
+  const taken = operatorReading(read);
+  assert.ok(taken.ok, taken.ok ? '' : `the operator cannot read the ${read.messageName} it was sent: ${taken.error}`);
+}
+
+/** What an operator reads of a document of its kind (the simulated operator's readers): what it must find to act on it. */
+function operatorReading(document: IsoDocument): { readonly ok: true } | { readonly ok: false; readonly error: string } {
+  const readers: readonly (readonly [string, (document: IsoDocument) => { readonly ok: true } | { readonly ok: false; readonly error: string }])[] = [
+    ['pacs.008.', pacs008From],
+    ['pain.013.', pain013From],
+    ['acmt.023.', acmt023From],
+    ['camt.056.', camt056From],
+  ];
+  const reader = readers.find(([prefix]) => document.messageName.startsWith(prefix));
+  assert.ok(reader !== undefined, `an operator reads ${document.messageName}`);
+  return reader[1](document);
 }

@@ -6,6 +6,7 @@ import {
   lookupKey,
   normaliseIdentifier,
   validateIdentifierDeterminationRequest,
+  validateOutboundIdentifierDeterminationRequest,
   type Identifier,
 } from '../../src/domain/messages/identifier-determination.js';
 import { parseJson } from '../../src/lib/json.js';
@@ -110,7 +111,7 @@ void describe('IdentifierDeterminationRequest validation under arbitrary input',
 /** A lookup intake accepted for ZA_RPP (the one scheme performing it) is sent, or refused with a reason code: never a document the scheme cannot read. */
 async function checkSendable(body: unknown): Promise<void> {
   checkOutcome(body);
-  const result = validateIdentifierDeterminationRequest(body);
+  const result = validateOutboundIdentifierDeterminationRequest(body);
   if (result.ok && result.value.scheme === 'ZA_RPP') assertSendable(await lookupSent(result.value.message));
 }
 

@@ -11,6 +11,7 @@ import {
   requestToPayCancellationResponseJson,
   requestToPayResponseJson,
   rtpStatusFromIso,
+  validateOutboundRequestToPay,
   validateRequestToPay,
   validateRequestToPayCancellation,
   validateRequestToPayStatusRequest,
@@ -20,7 +21,7 @@ import { numberText, parseJson } from '../../src/lib/json.js';
 import { MINOR_UNITS_MAX, formatAmount } from '../../src/lib/money.js';
 import { REQUEST_TO_PAY_FIXTURES, requestToPay, requestToPayCancellation, requestToPayStatusRequest } from '../fixtures/request-to-pay.js';
 import { anyList, anyText, apply, checkRefusal, mutationOf, parentOf, place, resolve, textPointers } from '../support/fuzz.js';
-import { assertSendable, cancellationSent, requestToPayOf, requestToPaySent } from '../support/sendable.js';
+import { assertSendable, cancellationSent, requestToPayOf, requestToPaySent, type Sent } from '../support/sendable.js';
 
 /**
  * What must hold for any input of any of the three validators: no exception; ok, or a non-empty
@@ -144,13 +145,15 @@ void describe('RequestToPay validation of arbitrary parts', () => {
 });
 
 /** A request intake accepted (ZA_RPP) is sent, and so is its cancellation, or refused with a reason code: never a document the scheme cannot read. */
-async function checkSendable(body: unknown): Promise<void> {
-  checkOutcome(validateRequestToPay, body);
-  const result = validateRequestToPay(body);
-  if (!result.ok || result.value.scheme !== 'ZA_RPP') return;
+async function checkSendable(body: unknown): Promise<'invalid' | Sent['kind']> {
+  checkOutcome(validateOutboundRequestToPay, body);
+  const result = validateOutboundRequestToPay(body);
+  if (!result.ok || result.value.scheme !== 'ZA_RPP') return 'invalid';
   const request = requestToPayOf(result.value.message, result.value.expiresAt);
-  assertSendable(await requestToPaySent(request));
-  assertSendable(await cancellationSent({ request, cancellationKey: 'fuzz', reasonCode: 'CUST' }));
+  const sent = await requestToPaySent(request);
+  assertSendable(sent);
+  if (sent.kind === 'sent') assertSendable(await cancellationSent({ request, cancellationKey: 'fuzz', reasonCode: 'CUST' }));
+  return sent.kind;
 }
 
 const LISTS = [
@@ -329,5 +332,37 @@ void describe('status mapping properties', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+void describe('RequestToPay intake of any parties, agents, accounts and amounts', () => {
+  void it('sends every request it accepts, and its cancellation, or refuses it at intake naming the field: never refused by the connector for its own content', async () => {
+    const name = fc.option(fc.oneof({ arbitrary: fc.constantFrom('Sipho Plumbing', 'Zoë Müller-Łukasz', ' ', 'x'.repeat(140)), weight: 6 }, { arbitrary: anyText, weight: 1 }), { nil: undefined });
+    const party = fc.record({ legalName: name, knownAsName: name, countryOfResidence: fc.constantFrom('ZA', 'GB') }, { requiredKeys: [] }).map((record) =>
+      Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)),
+    );
+    const agent = fc.record(
+      { bicfi: fc.constantFrom('DEMOZAJJ', 'FIRNZAJJ', 'ABSAZAJJ', 'CITIUS33'), clearingSystemMemberId: fc.record({ memberId: fc.constantFrom('210001', '250655', 'x'.repeat(35)) }) },
+      { requiredKeys: [] },
+    );
+    const account = fc.oneof(
+      fc.record({ identification: fc.record({ schema: fc.constantFrom('GENERIC', 'IBAN'), value: fc.constantFrom('62004455667', '1'.repeat(34), '1'.repeat(35), 'GB82WEST12345698765432') }, { requiredKeys: ['value'] }) }),
+      fc.record({ proxy: fc.record({ schema: fc.constantFrom('MOBILE', 'CUSTOM'), namespace: fc.constantFrom('ZA_MOBILE', 'x'.repeat(40)), value: fc.constantFrom('+27-0821234567', 'thandi@shap') }) }),
+    );
+    const outcomes = new Map<string, number>();
+    await fc.assert(
+      fc.asyncProperty(
+        fixtureKind,
+        fc.record({ creditor: party, debtor: party, creditorAgent: agent, debtorAgent: agent, creditorAccount: account, debtorAccount: account }, { requiredKeys: [] }),
+        async (kind, parts) => {
+          const outcome = await checkSendable({ ...requestToPay(kind), ...parts });
+          outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+        },
+      ),
+      { numRuns: 300 },
+    );
+    // Not vacuous: many requests are sent, and many refused at intake.
+    assert.ok((outcomes.get('sent') ?? 0) >= 30, `sent: ${JSON.stringify([...outcomes])}`);
+    assert.ok((outcomes.get('refused_at_intake') ?? 0) + (outcomes.get('invalid') ?? 0) >= 30, `refused: ${JSON.stringify([...outcomes])}`);
   });
 });

@@ -64,10 +64,25 @@ function lookupAnswerComplete(body: unknown, report: Report): void {
   }
   if (information.outcome !== 'SUCCESSFUL') return;
   const { accountInformation: account, accountOwner: owner } = information;
-  if (isRecord(account) && account.traditionalIdentifier === undefined) report(`${at}/accountInformation/traditionalIdentifier`, 'is required: a SUCCESSFUL answer names the account');
+  if (isRecord(account)) {
+    const number = account.traditionalIdentifier;
+    const field = `${at}/accountInformation/traditionalIdentifier`;
+    if (number === undefined) report(field, 'is required: a SUCCESSFUL answer names the account');
+    // The acmt.024 carries it in an ISO 20022 account id (IBAN or Othr/Id, Max34Text).
+    else if (typeof number === 'string' && [...number].length > ACCOUNT_NUMBER_CHARS_MAX) report(field, `must be at most ${ACCOUNT_NUMBER_CHARS_MAX} characters: the acmt.024 carries an account number in ${ACCOUNT_NUMBER_CHARS_MAX}`);
+  }
   if (!isRecord(owner)) return;
-  if (owner.knownAsName === undefined) report(`${at}/accountOwner/knownAsName`, 'is required: a SUCCESSFUL answer names the known-as name (mandatory in ZA_RPP)');
-  if (owner.legalName === undefined) report(`${at}/accountOwner/legalName`, 'is required: a SUCCESSFUL answer names the legal name (mandatory in ZA_RPP)');
+  ownerName(owner.knownAsName, `${at}/accountOwner/knownAsName`, 'known-as name', report);
+  ownerName(owner.legalName, `${at}/accountOwner/legalName`, 'legal name', report);
+}
+
+/** Characters of an account number in an ISO 20022 account id (Max34Text). */
+const ACCOUNT_NUMBER_CHARS_MAX = 34;
+
+/** A name of the account owner in a SUCCESSFUL answer: given, and not blank (ZA_RPP makes both mandatory; a blank one is none, CH21). */
+function ownerName(name: unknown, field: string, what: string, report: Report): void {
+  if (name === undefined) report(field, `is required: a SUCCESSFUL answer names the ${what} (mandatory in ZA_RPP)`);
+  else if (typeof name === 'string' && name.trim() === '') report(field, `must not be blank: a SUCCESSFUL answer names the ${what} (mandatory in ZA_RPP)`);
 }
 
 export const validateAuthorisationReport: (body: unknown) => Validation<AuthorisationReport> = makeValidator(AuthorisationReportSchema, [rejectionNamesReason]);
