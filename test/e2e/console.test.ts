@@ -114,6 +114,10 @@ void describe('the operator console in a real browser', () => {
     assert.ok(!listed.includes('ZA_RTC'));
     assert.match(await pageHash(page), /scheme=ZA_RPP/, 'the filter is in the URL, to share');
 
+    // The scheme filter lists the configured schemes that carry an operation (GET /admin/v1/schemes): ZA_AC is configured but carries none; ZA_RMS is not configured.
+    const schemes = await page.evaluate('[...document.querySelectorAll("form.filters select")].find((select) => select.parentElement.firstChild.textContent.trim() === "Scheme").innerText');
+    assert.deepEqual(String(schemes).split('\n'), ['any', 'ZA_RTC', 'ZA_RPP', 'ZA_EFT', 'CBPR_PLUS', 'TCIB']);
+
     await clickText(page, 'Clear');
     await waitForText(page, rtc.uetr);
     // The state filter is the list the API serves from the machines, not free text: it offers states no transaction is in yet.
@@ -218,6 +222,10 @@ void describe('the operator console in a real browser', () => {
     await waitForText(page, stuck.uetr);
     assert.equal(await pageHash(page), '#/waiting?scheme=ZA_RPP&decided=false', 'the waiting view, narrowed to the scheme and to what has no outcome yet');
     assert.equal(await textOf(page, 'h1'), 'Waiting');
+    const schemeChoice = (await page.evaluate(
+      '(() => { const select = [...document.querySelectorAll("form.filters select")].find((each) => each.parentElement.firstChild.textContent.trim() === "Scheme"); return select.value + " of " + select.innerText.split("\\n").join(", "); })()',
+    )) as string;
+    assert.equal(schemeChoice, 'ZA_RPP of any, ZA_RTC, ZA_RPP, ZA_EFT, CBPR_PLUS, TCIB', 'the filter shows the scheme it is narrowed to, among the configured ones');
     const row = (await page.evaluate(`[...document.querySelectorAll('table.waiting tbody tr')].find((each) => each.innerText.includes('${stuck.uetr}')).innerText`)) as string;
     assert.match(row, /^(\d+ min )?\d+ s\s/, 'how long it has waited first');
     assert.match(row, /PAYMENT_AUTH_TIMEOUT/);
