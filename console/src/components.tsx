@@ -61,7 +61,10 @@ export function StatusBadge({ text }: { readonly text: string | null }) {
   return <span class={`badge badge-${text.toLowerCase()}`}>{text}</span>;
 }
 
-/** A list to pick one of `options` from, or none (`anyLabel`). */
+/**
+ * A list to pick one of `options` from, or none (`anyLabel`). A value the list does not hold (yet:
+ * the options come from the API; or no longer) is kept as an option, so it still shows.
+ */
 export function Choice(props: {
   readonly label: string;
   readonly value: string;
@@ -74,6 +77,7 @@ export function Choice(props: {
       {props.label}
       <select value={props.value} onChange={(event) => props.onChange(event.currentTarget.value)}>
         <option value="">{props.anyLabel ?? 'any'}</option>
+        {props.value !== '' && !props.options.includes(props.value) ? <option value={props.value}>{props.value}</option> : null}
         {props.options.map((option) => (
           <option key={option} value={option}>
             {option}

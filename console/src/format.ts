@@ -6,6 +6,11 @@ export function formatTime(iso: string | null): string {
   return iso.replace('T', ' ').replace(/Z$/, '');
 }
 
+/** A time in running text, where no column heading says UTC: `2025-01-15 12:00:00.123 UTC`. */
+export function formatTimeUtc(iso: string): string {
+  return `${formatTime(iso)} UTC`;
+}
+
 /** A clock time of this browser's Date, in UTC like every other time: `12:00:03 UTC`. */
 export function formatClockUtc(date: Date): string {
   return `${date.toISOString().slice(11, 19)} UTC`;

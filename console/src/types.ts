@@ -160,6 +160,11 @@ export interface TransactionStates {
 }
 
 /** GET /admin/v1/reason-codes. */
+/** GET /admin/v1/schemes: the configured schemes. */
+export interface SchemeList {
+  readonly schemes: readonly { readonly scheme: string; readonly connector: string; readonly operations: readonly string[] }[];
+}
+
 export interface ReasonCodes {
   readonly reasonCodes: readonly { readonly code: string; readonly text: string }[];
 }

@@ -239,6 +239,20 @@ export const DemoInboxPageSchema = Type.Object(
 
 const Count = (description: string) => Type.Integer({ minimum: 0, description });
 
+export const SchemeListSchema = Type.Object(
+  {
+    schemes: Type.Array(
+      Type.Object({
+        scheme: Type.String({ description: 'The scheme' }),
+        connector: Type.String({ description: 'Its connector (simulator, operator-link...)' }),
+        operations: Type.Array(Type.String(), { description: 'What it carries (creditTransfer, identifierDetermination, requestToPay); none for ZA_AC and ZA_RMS' }),
+      }),
+      { description: 'Every configured scheme, in the order of the scheme enumeration' },
+    ),
+  },
+  { $id: 'SchemeList', description: 'The configured schemes' },
+);
+
 export const SchemeHealthReportSchema = Type.Object(
   {
     from: DateTimeText('Start of the window'),
@@ -376,6 +390,7 @@ export const REFERENCED_SCHEMAS: readonly TSchema[] = [
   TransactionListSchema,
   TransactionDetailSchema,
   DemoInboxPageSchema,
+  SchemeListSchema,
   SchemeHealthReportSchema,
   TimeoutCauseSchema,
   WaitingListSchema,

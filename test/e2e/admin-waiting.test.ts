@@ -103,6 +103,18 @@ void describe('the admin API for finding stuck payments', () => {
     assert.equal(body.kinds.find((kind: any) => kind.kind === 'INBOUND_CREDIT_TRANSFER').direction, 'INBOUND');
   });
 
+  void it('serves the configured schemes with their connector and what each carries, for the scheme filters', async () => {
+    const { status, body } = await get('/admin/v1/schemes');
+    assert.equal(status, 200);
+    assert.deepEqual(body, {
+      schemes: [
+        { scheme: 'ZA_RTC', connector: 'simulator', operations: ['creditTransfer'] },
+        { scheme: 'ZA_RPP', connector: 'simulator', operations: ['creditTransfer', 'identifierDetermination', 'requestToPay'] },
+        { scheme: 'ZA_AC', connector: 'simulator', operations: [] },
+      ],
+    });
+  });
+
   void it('serves the reason codes with their texts, the table the service writes its own texts from', async () => {
     const { status, body } = await get('/admin/v1/reason-codes');
     assert.equal(status, 200);

@@ -75,6 +75,13 @@ void describe('the operator console in a real browser', () => {
     await waitForText(page, 'Live (refreshes every 2 s)');
     assert.equal(await textOf(page, 'h1'), 'Transactions');
     await page.waitForFunction('/updated \\d\\d:\\d\\d:\\d\\d UTC/.test(document.querySelector("p.live").innerText)');
+    // The page keeps Kathmandu's clock (test/support/browser.ts): the stamp is UTC all the same.
+    const stamp = /updated (\d\d):(\d\d):(\d\d) UTC/.exec(await textOf(page, 'p.live'));
+    const now = new Date();
+    const stampedAt = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), Number(stamp?.[1]), Number(stamp?.[2]), Number(stamp?.[3]));
+    const DAY_MS = 86_400_000;
+    const apart = Math.min(...[-DAY_MS, 0, DAY_MS].map((day) => Math.abs(now.getTime() - stampedAt + day)));
+    assert.ok(apart < 10_000, `the "updated" stamp is the UTC time, not the browser's zone (${stamp?.[0]} at ${now.toISOString()})`);
     await page.reload();
     await waitForText(page, 'Live (refreshes every 2 s)');
     assert.ok((await pageText(page)).includes('Sign out'), 'still signed in after a reload');
@@ -106,6 +113,10 @@ void describe('the operator console in a real browser', () => {
     assert.ok(!listed.includes(rtc.uetr), 'the ZA_RTC transfer is filtered out');
     assert.ok(!listed.includes('ZA_RTC'));
     assert.match(await pageHash(page), /scheme=ZA_RPP/, 'the filter is in the URL, to share');
+
+    // The scheme filter lists the configured schemes that carry an operation (GET /admin/v1/schemes): ZA_AC is configured but carries none; ZA_RMS is not configured.
+    const schemes = await page.evaluate('[...document.querySelectorAll("form.filters select")].find((select) => select.parentElement.firstChild.textContent.trim() === "Scheme").innerText');
+    assert.deepEqual(String(schemes).split('\n'), ['any', 'ZA_RTC', 'ZA_RPP', 'ZA_EFT', 'CBPR_PLUS', 'TCIB']);
 
     await clickText(page, 'Clear');
     await waitForText(page, rtc.uetr);
@@ -143,6 +154,7 @@ void describe('the operator console in a real browser', () => {
     assert.match(await textOf(page, 'table.deliveries'), /Callback credit-transfer-response/);
     assert.match(await textOf(page, 'table.deliveries'), /UNDELIVERED/);
 
+    assert.match(timeline, /\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} UTC Sent pacs\.008/, 'a scheme message says when, in UTC');
     await openDetails(page, 'Sent pacs.008');
     await waitForText(page, '<FIToFICstmrCdtTrf>');
     assert.ok((await textOf(page, 'pre.xml')).includes(`<UETR>${uetr}</UETR>`), 'the document, indented, with its UETR');
@@ -155,7 +167,7 @@ void describe('the operator console in a real browser', () => {
     assert.ok((await pageText(page)).includes(uetr), 'the same timeline after a reload');
   });
 
-  void it('lists undelivered callbacks and events, and replays one and then all of an integrator', { timeout: STEP_TIMEOUT_MS }, async () => {
+  void it('lists undelivered callbacks and events, and replays one and then all of an integrator written since a time given in UTC', { timeout: STEP_TIMEOUT_MS }, async () => {
     await page.goto(`${server.url}/console/#/transactions`);
     await clickText(page, 'Undelivered');
     await waitForText(page, 'Undelivered callbacks and events');
@@ -166,8 +178,12 @@ void describe('the operator console in a real browser', () => {
     await clickText(page, 'Replay');
     await waitForText(page, 'Replayed 1 message by id: they are being delivered again.');
     await fillLabelled(page, 'Integrator', 'demo-bank');
+    // An hour back in UTC: read in the page's own zone (5 h 45 min ahead), it would be in the future and replay nothing.
+    const since = new Date(Date.now() - 3_600_000).toISOString().slice(0, 19);
+    await fillLabelled(page, 'Replay only those written since (UTC, optional)', since);
     await clickText(page, 'Replay all undelivered for demo-bank');
-    await page.waitForFunction('/Replayed [1-9][0-9]* messages? of demo-bank/.test(document.body.innerText)');
+    await waitForText(page, `of demo-bank written since ${since.replace('T', ' ')} UTC: they are being delivered again.`);
+    assert.match(await pageText(page), /Replayed [1-9][0-9]* messages? of demo-bank written since/);
   });
 
   void it("shows each scheme's health: in flight, outcomes, rejections by reason code with their texts, latency, and charts over the window", { timeout: STEP_TIMEOUT_MS }, async () => {
@@ -206,6 +222,10 @@ void describe('the operator console in a real browser', () => {
     await waitForText(page, stuck.uetr);
     assert.equal(await pageHash(page), '#/waiting?scheme=ZA_RPP&decided=false', 'the waiting view, narrowed to the scheme and to what has no outcome yet');
     assert.equal(await textOf(page, 'h1'), 'Waiting');
+    const schemeChoice = (await page.evaluate(
+      '(() => { const select = [...document.querySelectorAll("form.filters select")].find((each) => each.parentElement.firstChild.textContent.trim() === "Scheme"); return select.value + " of " + select.innerText.split("\\n").join(", "); })()',
+    )) as string;
+    assert.equal(schemeChoice, 'ZA_RPP of any, ZA_RTC, ZA_RPP, ZA_EFT, CBPR_PLUS, TCIB', 'the filter shows the scheme it is narrowed to, among the configured ones');
     const row = (await page.evaluate(`[...document.querySelectorAll('table.waiting tbody tr')].find((each) => each.innerText.includes('${stuck.uetr}')).innerText`)) as string;
     assert.match(row, /^(\d+ min )?\d+ s\s/, 'how long it has waited first');
     assert.match(row, /PAYMENT_AUTH_TIMEOUT/);

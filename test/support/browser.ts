@@ -7,7 +7,9 @@ import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppetee
  * A real browser for the console's tests and screenshots: Debian's Chromium (`apt-get install
  * chromium`), driven by puppeteer-core, which never downloads a browser of its own. Each launch
  * gets a fresh profile in a temporary directory, removed on close, and talks to nothing but the
- * service under test (no sync, updates, QUIC or background requests).
+ * service under test (no sync, updates, QUIC or background requests). Its pages keep the clock of
+ * Kathmandu (UTC+05:45, never the same hour and minute as UTC): the console shows every time in
+ * UTC, so a time shown in the browser's own zone is caught even on a machine that runs in UTC.
  */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -23,6 +25,8 @@ interface PageElement {
 declare const document: { readonly body: PageElement; querySelectorAll(selector: string): Iterable<PageElement> };
 declare const location: { readonly hash: string };
 const VIEWPORT = { width: 1360, height: 900 };
+/** The time zone of every page: far from UTC, with a quarter-hour offset no rounding hides. */
+export const PAGE_TIME_ZONE = 'Asia/Kathmandu';
 
 export interface RunningBrowser {
   readonly browser: Browser;
@@ -56,6 +60,7 @@ export async function launchChromium(): Promise<RunningBrowser> {
     newPage: async () => {
       const page = await browser.newPage();
       page.setDefaultTimeout(15_000);
+      await page.emulateTimezone(PAGE_TIME_ZONE);
       return page;
     },
     close: async () => {
@@ -125,6 +130,14 @@ export async function fillLabelled(page: Page, label: string, value: string): Pr
   if (field === null) throw new Error(`no field labelled ${JSON.stringify(label)}`);
   if ((await field.evaluate((element) => element.tagName)) === 'SELECT') {
     await field.select(value);
+    return;
+  }
+  // A date and time field types in the browser's locale, segment by segment: give it its value (`2026-01-15T12:00:00`) as a person's picker does.
+  if ((await field.evaluate((element) => (element as unknown as { type: string }).type)) === 'datetime-local') {
+    await field.evaluate((element, text) => {
+      (element as unknown as { value: string }).value = text;
+      (element as unknown as { dispatchEvent(event: unknown): void }).dispatchEvent(new (globalThis as unknown as { Event: new (type: string, init: object) => unknown }).Event('input', { bubbles: true }));
+    }, value);
     return;
   }
   await field.click({ count: 3 });

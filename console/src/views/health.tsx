@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { AcceptedChart, LatencyChart, OutcomesChart } from '../charts';
 import { ErrorLine, LiveToggle, ReasonCode } from '../components';
-import { formatTime } from '../format';
+import { formatTimeUtc } from '../format';
 import { useApi, usePoll } from '../hooks';
 import { useReasonTexts } from '../reference';
 import { waitingHref } from '../route';
@@ -53,7 +53,7 @@ export function HealthView() {
       {health === undefined ? null : (
         <>
           <p class="muted">
-            In flight is now, whenever accepted; the rest counts the transactions accepted from {formatTime(health.from)} to {formatTime(health.to)} UTC.
+            In flight is now, whenever accepted; the rest counts the transactions accepted from {formatTimeUtc(health.from)} to {formatTimeUtc(health.to)}.
           </p>
           {health.schemes.length === 0 ? <p class="empty">No scheme that carries payments is configured.</p> : null}
           <div class="cards">

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ApiFailure } from '../api';
 import { Code, DirectionBadge, ErrorLine, Folded, LiveToggle, ReasonCode, StatusBadge } from '../components';
-import { formatAmount, formatDuration, formatTime, inboundStateMeaning, kindLabel, prettyXml } from '../format';
+import { formatAmount, formatDuration, formatTime, formatTimeUtc, inboundStateMeaning, kindLabel, prettyXml } from '../format';
 import { useApi, usePoll } from '../hooks';
 import { useReasonTexts } from '../reference';
 import type { DeliveryAttempt, SchemeMessage, StateEntered, TimeoutCause, TransactionDelivery, TransactionDetail } from '../types';
@@ -145,7 +145,7 @@ function States({ transaction, texts }: { readonly transaction: TransactionDetai
 /** Which time budget ran out, how long it was and when: the cause of a *_TIMEOUT state. */
 function TimeoutLine({ timeout }: { readonly timeout: TimeoutCause }) {
   const length = timeout.budgetMs === null ? '' : ` of ${formatDuration(timeout.budgetMs)}`;
-  const when = timeout.ranOutAt === null ? '' : ` at ${formatTime(timeout.ranOutAt)} UTC`;
+  const when = timeout.ranOutAt === null ? '' : ` at ${formatTimeUtc(timeout.ranOutAt)}`;
   return (
     <div class="timeout-cause">
       <strong>Timed out:</strong> {timeout.budget}
@@ -237,7 +237,7 @@ function Deliveries(props: { readonly deliveries: readonly TransactionDelivery[]
                   </td>
                   <td>
                     <StatusBadge text={delivery.status} />
-                    {delivery.nextAttemptAt === null ? null : <div class="small muted">next attempt {formatTime(delivery.nextAttemptAt)}</div>}
+                    {delivery.nextAttemptAt === null ? null : <div class="small muted">next attempt {formatTimeUtc(delivery.nextAttemptAt)}</div>}
                   </td>
                   <td>
                     {delivery.attemptHistory.length === 0 ? (
@@ -295,7 +295,7 @@ function SchemeMessages({ messages, inbound }: { readonly messages: readonly Sch
         <article key={`${message.messageId}-${index}`} class="scheme-message">
           <details>
             <summary>
-              <span class="time">{formatTime(message.at)}</span> {message.direction === 'sent' ? 'Sent' : 'Received'} <strong>{message.messageName}</strong>{' '}
+              <span class="time">{formatTimeUtc(message.at)}</span> {message.direction === 'sent' ? 'Sent' : 'Received'} <strong>{message.messageName}</strong>{' '}
               <span class="mono small">{message.messageId}</span>
               {inbound ? <span class="muted small"> {message.direction === 'sent' ? '(answer to the scheme)' : '(from the scheme)'}</span> : null}
             </summary>

@@ -3,7 +3,7 @@ import { query } from '../api';
 import { Choice, Code, DirectionBadge, ErrorLine, FilterActions, LiveToggle, ReasonCode, StateChoice, StatusBadge } from '../components';
 import { formatAmount, formatTime, inputFromUtc, kindLabel, utcFromInput } from '../format';
 import { useApi, usePoll } from '../hooks';
-import { useReasonTexts, useStates } from '../reference';
+import { useReasonTexts, useSchemes, useStates } from '../reference';
 import { transactionHref, transactionsHref } from '../route';
 import type { Direction, TransactionList, TransactionStates, TransactionSummary } from '../types';
 
@@ -13,7 +13,6 @@ import type { Direction, TransactionList, TransactionStates, TransactionSummary 
  */
 const PAGE_SIZE = 50;
 const DIRECTIONS: readonly Direction[] = ['INBOUND', 'OUTBOUND'];
-const SCHEMES = ['ZA_RPP', 'ZA_RTC', 'ZA_EFT', 'CBPR_PLUS', 'TCIB', 'ZA_AC', 'ZA_RMS'];
 const OUTCOMES = ['APPROVED', 'REJECTED', 'SUCCESSFUL', 'FAILED', 'PAID', 'EXPIRED', 'CANCELLED'];
 const SEARCH_KEYS = [
   { key: 'uetr', label: 'UETR' },
@@ -25,6 +24,7 @@ const FILTER_KEYS = ['state', 'scheme', 'outcome', 'kind', 'direction', 'integra
 export function TransactionsView({ filters }: { readonly filters: URLSearchParams }) {
   const api = useApi();
   const states = useStates(api);
+  const schemes = useSchemes(api);
   const texts = useReasonTexts(api);
   const [live, setLive] = useState(true);
   const [older, setOlder] = useState<{ key: string; rows: readonly TransactionSummary[]; cursor: string | null }>({ key: '', rows: [], cursor: null });
@@ -59,7 +59,7 @@ export function TransactionsView({ filters }: { readonly filters: URLSearchParam
       <h1 id="page-title" tabIndex={-1}>
         Transactions
       </h1>
-      <Filters key={key} filters={filters} states={states} />
+      <Filters key={key} filters={filters} states={states} schemes={schemes} />
       <LiveToggle live={live} onChange={setLive} updatedAt={head.updatedAt} />
       <ErrorLine error={head.error} />
       {head.data === undefined ? null : rows.length === 0 ? (
@@ -137,7 +137,7 @@ type SearchKey = (typeof SEARCH_KEYS)[number]['key'];
 const EMPTY = { state: '', scheme: '', outcome: '', kind: '', direction: '', integratorId: '', from: '', to: '', searchKey: 'uetr' as SearchKey, search: '' };
 
 /** The search form: its fields start from the URL, and applying them writes the URL. */
-function Filters({ filters, states }: { readonly filters: URLSearchParams; readonly states: TransactionStates | undefined }) {
+function Filters({ filters, states, schemes }: { readonly filters: URLSearchParams; readonly states: TransactionStates | undefined; readonly schemes: readonly string[] }) {
   const initialSearch: SearchKey = SEARCH_KEYS.find((each) => filters.has(each.key))?.key ?? 'uetr';
   const [values, setValues] = useState(() => ({
     ...EMPTY,
@@ -186,7 +186,7 @@ function Filters({ filters, states }: { readonly filters: URLSearchParams; reado
       </div>
       <div class="fields">
         <StateChoice value={values.state} states={states} kind={values.kind} direction={values.direction} onChange={(state) => setValues({ ...values, state })} />
-        <Choice label="Scheme" value={values.scheme} options={SCHEMES} onChange={(scheme) => setValues({ ...values, scheme })} />
+        <Choice label="Scheme" value={values.scheme} options={schemes} onChange={(scheme) => setValues({ ...values, scheme })} />
         <Choice label="Outcome" value={values.outcome} options={OUTCOMES} onChange={(outcome) => setValues({ ...values, outcome })} />
         <Choice label="Direction" value={values.direction} options={DIRECTIONS} onChange={(direction) => setValues({ ...values, direction })} />
         <Choice label="Kind" value={values.kind} options={(states?.kinds ?? []).map((each) => each.kind)} onChange={(kind) => setValues({ ...values, kind })} />

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { query } from '../api';
 import { ErrorLine, LiveToggle, StatusBadge } from '../components';
-import { formatTime, utcFromInput } from '../format';
+import { formatTime, formatTimeUtc, utcFromInput } from '../format';
 import { useApi, usePoll } from '../hooks';
 import { transactionHref } from '../route';
 import type { DeliveryList, DeliverySummary } from '../types';
@@ -37,7 +37,7 @@ export function UndeliveredView() {
     const from = utcFromInput(since);
     try {
       const result = await api<ReplayResult>('/admin/v1/deliveries/replay', { method: 'POST', body: { integratorId: integrator, ...(from === undefined ? {} : { since: from }) } });
-      replayed(result.replayed, `of ${integrator}${from === undefined ? '' : ` written since ${formatTime(from)}`}`);
+      replayed(result.replayed, `of ${integrator}${from === undefined ? '' : ` written since ${formatTimeUtc(from)}`}`);
     } catch (error) {
       setActionError(error as Error);
     } finally {

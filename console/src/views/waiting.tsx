@@ -3,7 +3,7 @@ import { query } from '../api';
 import { Choice, Code, DirectionBadge, ErrorLine, FilterActions, LiveToggle, ReasonCode, StateChoice, StatusBadge } from '../components';
 import { formatAmount, formatDuration, formatTime, kindLabel } from '../format';
 import { useApi, usePoll } from '../hooks';
-import { useReasonTexts, useStates } from '../reference';
+import { useReasonTexts, useSchemes, useStates } from '../reference';
 import { transactionHref, waitingHref } from '../route';
 import type { WaitingList, WaitingTransaction } from '../types';
 
@@ -15,13 +15,13 @@ import type { WaitingList, WaitingTransaction } from '../types';
 const PAGE_SIZE = 100;
 /** The API's largest page: the view shows at most this many. */
 const SHOWN_MAX = 500;
-const SCHEMES = ['ZA_RPP', 'ZA_RTC', 'ZA_EFT', 'CBPR_PLUS', 'TCIB'];
 const FILTER_KEYS = ['scheme', 'kind', 'state', 'decided', 'integratorId'];
 const EMPTY = { scheme: '', kind: '', state: '', decided: '', integratorId: '' };
 
 export function WaitingView({ filters }: { readonly filters: URLSearchParams }) {
   const api = useApi();
   const states = useStates(api);
+  const schemes = useSchemes(api);
   const texts = useReasonTexts(api);
   const [live, setLive] = useState(true);
   const [shown, setShown] = useState(PAGE_SIZE);
@@ -50,7 +50,7 @@ export function WaitingView({ filters }: { readonly filters: URLSearchParams }) 
       </p>
       <form class="filters" onSubmit={apply} aria-label="Filter waiting transactions">
         <div class="fields">
-          <Choice label="Scheme" value={values.scheme} options={SCHEMES} onChange={(scheme) => setValues({ ...values, scheme })} />
+          <Choice label="Scheme" value={values.scheme} options={schemes} onChange={(scheme) => setValues({ ...values, scheme })} />
           <Choice label="Kind" value={values.kind} options={(states?.kinds ?? []).map((each) => each.kind)} onChange={(kind) => setValues({ ...values, kind, state: '' })} />
           <StateChoice value={values.state} states={states} kind={values.kind} open onChange={(state) => setValues({ ...values, state })} />
           <label>

@@ -9,6 +9,9 @@ import { domainValidator, type Validated } from '../validation.js';
 import { ADMIN_PREFIX, adminErrors, adminSchema, iso, isRecord } from './admin.js';
 
 /**
+ * `GET /admin/v1/schemes`, in the admin scope: every configured scheme with its connector and the
+ * operations it carries (the console's scheme filters: those a transaction can be of).
+ *
  * `GET /admin/v1/schemes/health?windowMinutes=60`, in the admin scope: per configured scheme that
  * carries an operation (ZA_AC and ZA_RMS carry none: nothing to watch), what is in flight now
  * and, of the transactions accepted in the last `windowMinutes`, the timeouts, outcomes,
@@ -29,7 +32,20 @@ const MINUTE_MS = 60_000;
 const BUCKETS_MAX = 60;
 
 export function adminSchemeRoutes(scope: FastifyInstance, deps: AdminSchemesDeps): void {
-  const watched = SCHEMES.filter((scheme) => deps.config.schemes[scheme] !== undefined && SCHEME_CAPABILITIES[scheme].length > 0);
+  const configured = SCHEMES.filter((scheme) => deps.config.schemes[scheme] !== undefined);
+  const watched = configured.filter((scheme) => SCHEME_CAPABILITIES[scheme].length > 0);
+  scope.get(
+    `${ADMIN_PREFIX}/schemes`,
+    {
+      schema: {
+        ...adminSchema,
+        operationId: 'adminSchemes',
+        summary: 'Every configured scheme, with its connector and the operations it carries',
+        response: { 200: { description: 'The configured schemes', content: { 'application/json': { schema: Type.Ref('SchemeList') } } }, ...adminErrors },
+      },
+    },
+    () => ({ schemes: configured.map((scheme) => ({ scheme, connector: deps.config.schemes[scheme]?.connector ?? '', operations: SCHEME_CAPABILITIES[scheme] })) }),
+  );
   scope.get<{ Querystring: { windowMinutes: number } }>(
     `${ADMIN_PREFIX}/schemes/health`,
     {
