@@ -116,6 +116,18 @@ void describe('intake refuses what the scheme would have rejected for the messag
     assert.equal((await post(CREDIT_TRANSFER, rtc)).status, 202);
   });
 
+  void it("answers 422 naming the field and CBPR_PLUS for a debtor's everyday name beside another legal name (one Nm), and 202 for the same on ZA_RTC", async () => {
+    const cbpr = creditTransfer('CBPR_PLUS');
+    cbpr.debtor = { ...cbpr.debtor, knownAsName: 'Vaal Mining' };
+    const { status, detail } = await post(CREDIT_TRANSFER, cbpr);
+    assert.equal(status, 422, JSON.stringify(detail));
+    assert.deepEqual(detail.errors.map((error) => error.field), ['/debtor/knownAsName']);
+    assert.match(detail.detail ?? '', /CBPR_PLUS.*CH17/);
+    const rtc = creditTransfer('ZA_RTC');
+    rtc.debtor = { ...rtc.debtor, knownAsName: 'Jan Botha' };
+    assert.equal((await post(CREDIT_TRANSFER, rtc)).status, 202);
+  });
+
   void it('answers a retry of an accepted message as the first time (202) even when the scheme now refuses its content, and refuses a new message id with the same content', async () => {
     const { store, close: closeStore } = await intakeApp();
     const refusing: SchemeRules = {

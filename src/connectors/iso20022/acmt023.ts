@@ -74,6 +74,10 @@ export function acmt023Document(header: Acmt023Header, lookup: OutboundLookup, s
   // The requestor's domain has no element in Party40Choice's agent; it travels in the supplement with the request's supplementary data.
   const carried = new Carried();
   carried.add('/request/requestor/domain', request.requestor.domain);
+  // The assignment names agents by BIC, member id and name: the rest of each agent, or an agent it does not name at all, travels there too.
+  const requestorAssigns = present(request.requestor.bicfi) || present(request.requestor.memberId);
+  carryAgent(carried, '/request/instructingAgent', request.instructingAgent, !requestorAssigns || sameBank(requestingBank(request), request.instructingAgent));
+  carryAgent(carried, '/request/instructedAgent', request.instructedAgent, institution(bankOf(request.instructedAgent), settings.memberIdSystem) !== undefined);
   carried.add('/supplementaryData', lookup.message.supplementaryData);
   const unwritable = carried.unwritable();
   if (unwritable !== undefined) return refuse('FF02', 'a member name holds a character XML 1.0 cannot carry', unwritable.pointer);
@@ -118,6 +122,29 @@ function operator(request: Request, settings: Acmt023Settings): AgentResult | un
 function bankOf(agent: InstitutionIdentification | undefined): Bank | undefined {
   if (agent === undefined) return undefined;
   return { bicfi: agent.bicfi, memberId: agent.clearingSystemMemberId?.memberId ?? agent.memberId, name: agent.name };
+}
+
+/**
+ * Carries what the assignment leaves out of `agent`: all of it when `written` is false (the
+ * requestor, another bank, stood in its place), else its members beyond BIC, member id and name.
+ */
+function carryAgent(carried: Carried, pointer: string, agent: InstitutionIdentification | undefined, written: boolean): void {
+  if (agent === undefined) return;
+  if (!written) {
+    carried.add(pointer, agent);
+    return;
+  }
+  const members = ['bicfi', 'clearingSystemMemberId', 'name'];
+  // The deprecated memberId is written unless a clearingSystemMemberId names another.
+  const clearing = agent.clearingSystemMemberId?.memberId;
+  if (!present(clearing) || agent.memberId === clearing) members.push('memberId');
+  carried.addOthers(pointer, agent, members);
+}
+
+/** Whether the assigner written from the requestor is the instructing agent too: the same BIC, member id and name. */
+function sameBank(assigner: Bank | undefined, agent: InstitutionIdentification | undefined): boolean {
+  const bank = bankOf(agent);
+  return assigner !== undefined && bank !== undefined && assigner.bicfi === bank.bicfi && assigner.memberId === bank.memberId && (bank.name === undefined || assigner.name === bank.name);
 }
 
 /** BranchAndFinancialInstitutionIdentification6 of a bank; undefined when it names neither BIC nor member id. */

@@ -101,6 +101,8 @@ export function isoDateTime(epochMs: number): string {
 class TransactionMapper {
   readonly #message: CreditTransfer;
   readonly #parts: PartyMapper;
+  /** What the message has no element for: its supplement. */
+  readonly #carried = new Carried();
 
   constructor(
     readonly transfer: OutboundTransfer,
@@ -108,7 +110,7 @@ class TransactionMapper {
     readonly problems: Problems,
   ) {
     this.#message = transfer.message;
-    this.#parts = new PartyMapper({ ...(settings.memberIdSystem === undefined ? {} : { memberIdSystem: settings.memberIdSystem }), accountWithoutNumber: settings.version !== 'pacs.008.001.08' }, problems);
+    this.#parts = new PartyMapper({ ...(settings.memberIdSystem === undefined ? {} : { memberIdSystem: settings.memberIdSystem }), accountWithoutNumber: settings.version !== 'pacs.008.001.08' }, problems, this.#carried);
   }
 
   map(): XmlElement {
@@ -118,7 +120,7 @@ class TransactionMapper {
     const schemeData = record(m.paymentScheme.schemeData);
     const previous = m.previousInstructingAgents ?? [];
     const intermediaries = m.intermediaryAgents ?? [];
-    const carried = new Carried();
+    const carried = this.#carried;
     const transaction: XmlElement = {
       PmtId: {
         // Point-to-point references of this hop are ours to assign: the integrator's when given, else the derived MsgId.

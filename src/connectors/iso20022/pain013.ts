@@ -62,10 +62,17 @@ export function pain013Document(header: Pain013Header, request: OutboundRequestT
   if (request.amount.minor <= 0n) return { ok: false, reasonCode: 'AM01', reasonText: 'the amount requested must be above zero', field: amountField };
   if (!isoAmountFits(request.amount)) return { ok: false, reasonCode: 'AM02', reasonText: 'more than the 18 digits an ISO 20022 amount carries', field: amountField };
   const problems = new Problems();
-  const parts = new PartyMapper({ ...(settings.memberIdSystem === undefined ? {} : { memberIdSystem: settings.memberIdSystem }), accountWithoutNumber: true }, problems);
+  const carried = new Carried();
+  const parts = new PartyMapper({ ...(settings.memberIdSystem === undefined ? {} : { memberIdSystem: settings.memberIdSystem }), accountWithoutNumber: true }, problems, carried);
   const ids = message.transactionIdentifiers;
   const creditor = parts.requiredParty(message.creditor, 'creditor');
-  const carried = new Carried();
+  const creditorAgent = parts.requiredAgent(message.creditorAgent, 'creditorAgent');
+  const creditorAccount = parts.account(message.creditorAccount, 'creditorAccount');
+  const debtor = parts.requiredParty(message.debtor, 'debtor');
+  const debtorAccount = parts.account(message.debtorAccount, 'debtorAccount');
+  const debtorAgent = message.debtorAgent === undefined ? { FinInstnId: { Othr: { Id: AGENT_NOT_PROVIDED } } } : parts.requiredAgent(message.debtorAgent, 'debtorAgent');
+  // Amt holds one amount, the one requested (bankSettlementAmount); an instructed amount travels in the supplement.
+  carried.add('/amounts/instructedAmount', message.amounts.instructedAmount);
   const remittance = parts.remittance(message.remittanceInformation, carried);
   carried.add('/supplementaryData', message.supplementaryData);
   refuseUnwritable(carried, problems);
@@ -77,9 +84,9 @@ export function pain013Document(header: Pain013Header, request: OutboundRequestT
     },
     Amt: { InstdAmt: amountElement(request.amount) },
     ChrgBr: 'SLEV',
-    CdtrAgt: parts.requiredAgent(message.creditorAgent, 'creditorAgent'),
+    CdtrAgt: creditorAgent,
     Cdtr: creditor,
-    CdtrAcct: parts.account(message.creditorAccount, 'creditorAccount'),
+    CdtrAcct: creditorAccount,
     RmtInf: remittance,
     SplmtryData: [conditions(request), supplementElement('CdtrPmtActvtnReq/PmtInf/CdtTrfTx', carried)],
   };
@@ -90,9 +97,9 @@ export function pain013Document(header: Pain013Header, request: OutboundRequestT
     ReqdExctnDt: { DtTm: header.createdAt },
     XpryDt: { DtTm: isoDateTime(request.expiresAt) },
     PmtCond: { AmtModAllwd: amountMayDiffer(request) ? 'true' : 'false', EarlyPmtAllwd: 'true', GrntedPmtReqd: 'false' },
-    Dbtr: parts.requiredParty(message.debtor, 'debtor'),
-    DbtrAcct: parts.account(message.debtorAccount, 'debtorAccount'),
-    DbtrAgt: message.debtorAgent === undefined ? { FinInstnId: { Othr: { Id: AGENT_NOT_PROVIDED } } } : parts.requiredAgent(message.debtorAgent, 'debtorAgent'),
+    Dbtr: debtor,
+    DbtrAcct: debtorAccount,
+    DbtrAgt: debtorAgent,
     CdtTrfTx: transaction,
   };
   if (problems.first !== undefined) return { ok: false, ...problems.first };

@@ -40,11 +40,18 @@ export interface PartySettings {
   readonly accountWithoutNumber: boolean;
 }
 
-/** Maps parties, accounts, agents and remittance; the first thing the message cannot carry is kept in `problems`. */
+/**
+ * Maps parties, accounts, agents and remittance; the first thing the message cannot carry is kept
+ * in `problems`. A value the element has no place for (a second name, a deprecated member id beside
+ * the clearing member id, further identifications of an institution) goes into `carried`, the
+ * message's supplement; a mapper without one writes parts already sent (camt.056 repeating the
+ * pain.013's agent).
+ */
 export class PartyMapper {
   constructor(
     readonly settings: PartySettings,
     readonly problems: Problems,
+    readonly carried?: Carried,
   ) {}
 
   requiredParty(party: Party, field: string): XmlElement | undefined {
@@ -54,6 +61,8 @@ export class PartyMapper {
   }
 
   party(party: Party, field: string): XmlElement {
+    // A party has one Nm, which carries the legal name; an everyday name other than it travels in the supplement.
+    if (party.legalName !== undefined && party.knownAsName !== undefined && party.knownAsName !== party.legalName) this.carried?.add(`/${field}/knownAsName`, party.knownAsName);
     return {
       Nm: party.legalName ?? party.knownAsName,
       PstlAdr: address(party.address),
@@ -139,6 +148,7 @@ export class PartyMapper {
       PstlAdr: address(agent.address),
     };
     if (Object.values(institution).every((value) => value === undefined)) return undefined;
+    carryAgentRest(this.carried, `/${field}`, agent);
     const branch = agent.branch;
     return {
       FinInstnId: institution,
@@ -165,6 +175,19 @@ export class PartyMapper {
     const structured = (remittance.structured ?? []).map((item, index) => structuredRemittance(item, `/remittanceInformation/structured/${index}`, carried));
     return { Ustrd: lines, Strd: structured };
   }
+}
+
+/**
+ * What FinInstnId has no element for: the deprecated memberId beside a clearingSystemMemberId that
+ * names another, the deprecated companyRegistration, and additionalIdentifications (content not
+ * shown by the spec), carried at their pointers under `pointer`.
+ */
+export function carryAgentRest(carried: Carried | undefined, pointer: string, agent: InstitutionIdentification): void {
+  if (carried === undefined) return;
+  const memberId = agent.clearingSystemMemberId?.memberId;
+  if (memberId !== undefined && memberId !== '' && agent.memberId !== undefined && agent.memberId !== memberId) carried.add(`${pointer}/memberId`, agent.memberId);
+  carried.add(`${pointer}/companyRegistration`, agent.companyRegistration);
+  carried.add(`${pointer}/additionalIdentifications`, agent.additionalIdentifications);
 }
 
 type StructuredItem = NonNullable<NonNullable<CreditTransfer['remittanceInformation']>['structured']>[number];

@@ -5,7 +5,7 @@ import type { XmlElement } from './xml.js';
 /**
  * What an integrator sent that the ISO 20022 message has no element for (its `supplementaryData`,
  * scheme data beyond what the message names, an originator's reference, tax details, remittance
- * beyond what `Strd` holds): carried, never dropped, in a `SplmtryData` envelope in regpay's own
+ * beyond what `Strd` holds, a second name, an agent's further identifications): carried, never dropped, in a `SplmtryData` envelope in regpay's own
  * namespace, which every message of ours may hold (the XSDs leave the envelope open: `xs:any`,
  * lax). Each scalar travels as one item: the JSON pointer of its field in the integrator's message
  * (`Ptr`) and its text as sent (`Val`; a number as its literal). A scheme whose message may carry
