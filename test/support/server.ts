@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 
 /** The compiled entry point, as `npm start` runs it. */
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
+/** How long a started service may take to answer /health/ready. */
+const READY_WITHIN_MS = 60_000;
 
 export const DEMO_USER = { username: 'demo', password: 'demo-password-for-tests', clientId: 'demo-client', clientSecret: 'demo-secret-for-tests' };
 export const OTHER_USER = { username: 'other', password: 'other-password-for-tests', clientId: 'other-client', clientSecret: 'other-secret-for-tests' };
@@ -106,12 +108,13 @@ export async function startServer(options: {
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
 
-  const deadline = Date.now() + 30_000;
+  // Generous: on a shared 2-core machine under a full suite a start has taken over 30 s.
+  const deadline = Date.now() + READY_WITHIN_MS;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode} before it was ready:\n${output}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`server not ready within 30 s:\n${output}`);
+      throw new Error(`server not ready within ${READY_WITHIN_MS / 1000} s:\n${output}`);
     }
     try {
       const response = await fetch(`${url}/health/ready`);
