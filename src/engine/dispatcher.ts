@@ -473,7 +473,8 @@ class AckBatches {
   readonly #windowMs: number;
   readonly #batchMax: number;
   #waiting: WaitingAck[] = [];
-  #timer: TimerHandle | undefined;
+  /** The window's timer while one runs (TimerHandle is opaque: it may be anything, undefined too). */
+  #window: { readonly timer: TimerHandle } | undefined;
 
   constructor(store: Store, timers: Timers, windowMs: number, batchMax: number) {
     this.#store = store;
@@ -487,15 +488,15 @@ class AckBatches {
     return new Promise<OutboxRecord | undefined>((resolve, reject) => {
       this.#waiting.push({ record, attempt, resolve, reject });
       if (now || this.#waiting.length >= this.#batchMax) this.flush();
-      else this.#timer ??= this.#timers.setTimeout(() => this.flush(), this.#windowMs);
+      else this.#window ??= { timer: this.#timers.setTimeout(() => this.flush(), this.#windowMs) };
     });
   }
 
   /** Record everything waiting now, in batches of at most batchMax. */
   flush(): void {
-    if (this.#timer !== undefined) {
-      this.#timers.clearTimeout(this.#timer);
-      this.#timer = undefined;
+    if (this.#window !== undefined) {
+      this.#timers.clearTimeout(this.#window.timer);
+      this.#window = undefined;
     }
     while (this.#waiting.length > 0) void this.#write(this.#waiting.splice(0, this.#batchMax));
   }
