@@ -38,6 +38,7 @@ const WRITES: ReadonlySet<string> = new Set<keyof Store>([
   'wakeDeliveredCallbacks',
   'claimOutbox',
   'recordDelivery',
+  'recordDeliveries',
   'replayUndelivered',
   'recordSchemeMessages',
   'pruneSchemeMessages',

@@ -8,6 +8,7 @@ import type {
   NewTransaction,
   OutboxClaimOptions,
   OutboxRecord,
+  RecordedDeliveries,
   RefreshTokenRecord,
   RefreshTokenRotation,
   RefreshTokenRotationOutcome,
@@ -77,6 +78,7 @@ export type WriteOp =
   | { readonly kind: 'wakeDeliveredCallbacks'; readonly now: number }
   | { readonly kind: 'claimOutbox'; readonly options: OutboxClaimOptions }
   | { readonly kind: 'recordDelivery'; readonly attempt: DeliveryAttempt }
+  | { readonly kind: 'recordDeliveries'; readonly attempts: readonly DeliveryAttempt[] }
   | { readonly kind: 'replayUndelivered'; readonly filter: ReplayFilter; readonly now: number }
   | {
       readonly kind: 'saveRefreshToken';
@@ -107,6 +109,7 @@ export interface WriteResults {
   wakeDeliveredCallbacks: number;
   claimOutbox: OutboxRecord[];
   recordDelivery: OutboxRecord | undefined;
+  recordDeliveries: RecordedDeliveries;
   replayUndelivered: number;
   saveRefreshToken: undefined;
   rotateRefreshToken: RefreshTokenRotationOutcome;
@@ -268,6 +271,11 @@ export abstract class QueuedWrites {
 
   recordDelivery(attempt: DeliveryAttempt): Promise<OutboxRecord | undefined> {
     return this.enqueue({ kind: 'recordDelivery', attempt });
+  }
+
+  async recordDeliveries(attempts: readonly DeliveryAttempt[]): Promise<RecordedDeliveries> {
+    if (attempts.length === 0) return { leased: [], unknown: [] };
+    return this.enqueue({ kind: 'recordDeliveries', attempts });
   }
 
   replayUndelivered(filter: ReplayFilter, now: number): Promise<number> {

@@ -4,7 +4,7 @@ import { AssertionError } from '../lib/assert.js';
 import { systemTimers, type Clock, type TimerHandle, type Timers } from '../ports/clock.js';
 import { SEND_ABORTED, type PartnerSender, type SendResult } from '../ports/partner.js';
 import type { OutboxDelivery } from '../ports/delivery.js';
-import type { Lease, OutboxChannel, OutboxEndpoint, OutboxRecord, Store } from '../ports/store.js';
+import type { DeliveryAttempt, Lease, OutboxChannel, OutboxEndpoint, OutboxRecord, Store } from '../ports/store.js';
 import { jittered } from './jitter.js';
 
 /**
@@ -29,6 +29,12 @@ import { jittered } from './jitter.js';
  *   one of its queue already leased (recordDelivery's `leaseNext`), so a transaction's events
  *   follow each other without a claim in between; otherwise the outbox is polled every
  *   `pollIntervalMs` for retries that came due.
+ * - **Acknowledgements in batches.** A 2xx is recorded with the others that came within
+ *   `ackWindowMs` in one store write (`recordDeliveries`), not one write each; a callback's
+ *   acknowledgement, which the engine waits on, takes the waiting ones along at once. Nothing
+ *   follows from an acknowledgement (the queue's next message, the engine's call) before its
+ *   batch is committed; one lost in a crash before that is delivered again (at least once).
+ *   Failed attempts are recorded one by one, each with its retry time.
  */
 export interface CallbackOutcome {
   readonly delivered: boolean;
@@ -76,6 +82,14 @@ export interface DispatcherOptions {
    * call, so the engine must not depend on it alone (the outbox row holds the truth).
    */
   readonly onCallbackOutcome?: (record: OutboxRecord, outcome: CallbackOutcome) => void | Promise<void>;
+  /**
+   * How long an event's acknowledgement waits for others to be recorded with it in one write
+   * (0: those of the same turn of the event loop). A callback's is recorded at once, with
+   * whatever waits.
+   */
+  readonly ackWindowMs?: number;
+  /** Most acknowledgements in one write; that many waiting are recorded at once. */
+  readonly ackBatchMax?: number;
   /** Told, for every acknowledged message, how long its DELIVERED record took to commit after the answer came (metrics). */
   readonly onAckRecorded?: (channel: OutboxChannel, seconds: number) => void;
 }
@@ -121,6 +135,8 @@ export const DEFAULT_DISPATCHER_OPTIONS = {
   leaseMs: 90_000,
   pollIntervalMs: 1_000,
   stopTimeoutMs: 10_000,
+  ackWindowMs: 5,
+  ackBatchMax: 256,
 } as const;
 
 interface Waiting {
@@ -146,6 +162,7 @@ export class Dispatcher implements OutboxDelivery {
   readonly #stopTimeoutMs: number;
   readonly #onCallbackOutcome: DispatcherOptions['onCallbackOutcome'];
   readonly #onAckRecorded: DispatcherOptions['onAckRecorded'];
+  readonly #acks: AckBatches;
 
   /** Deliveries running, by outbox id. */
   readonly #inFlight = new Map<string, Promise<void>>();
@@ -183,6 +200,12 @@ export class Dispatcher implements OutboxDelivery {
     this.#stopTimeoutMs = options.stopTimeoutMs ?? DEFAULT_DISPATCHER_OPTIONS.stopTimeoutMs;
     this.#onCallbackOutcome = options.onCallbackOutcome;
     this.#onAckRecorded = options.onAckRecorded;
+    this.#acks = new AckBatches(
+      this.#store,
+      this.#timers,
+      nonNegative(options.ackWindowMs ?? DEFAULT_DISPATCHER_OPTIONS.ackWindowMs, 'ackWindowMs'),
+      positive(options.ackBatchMax ?? DEFAULT_DISPATCHER_OPTIONS.ackBatchMax, 'ackBatchMax'),
+    );
   }
 
   start(): void {
@@ -201,6 +224,8 @@ export class Dispatcher implements OutboxDelivery {
     this.#running = false;
     this.wake();
     await this.#loop;
+    // Acknowledgements are recorded at once from now on; those waiting go now.
+    this.#acks.flush();
     this.#waiting.clear();
     this.#waitingCount = 0;
     const settled = Promise.allSettled([...this.#inFlight.values()]);
@@ -372,7 +397,7 @@ export class Dispatcher implements OutboxDelivery {
     if (result.error === SEND_ABORTED) return;
     const at = this.#clock.now();
     const nextAttemptAt = result.delivered ? null : retryAt(this.#schedules, record, at, this.#jitter, result.retryAfterMs ?? null);
-    const next = await this.#store.recordDelivery({
+    const attempt: DeliveryAttempt = {
       outboxId: record.id,
       at,
       durationMs: result.durationMs,
@@ -383,7 +408,12 @@ export class Dispatcher implements OutboxDelivery {
       // The next message of this queue comes back leased to us and goes out at once: one claim
       // cycle per message would space a transaction's eight events a claim round trip apart.
       ...(this.#running ? { leaseNext: { owner: this.#instanceId, leaseMs: this.#leaseMs } } : {}),
-    });
+    };
+    // An acknowledgement joins a batch (a callback's, which the engine waits on, or any once
+    // stopping, goes at once with those waiting); a failure is recorded alone, with its retry.
+    const next = result.delivered
+      ? await this.#acks.record(record, attempt, record.channel === 'callback' || !this.#running)
+      : await this.#store.recordDelivery(attempt);
     if (result.delivered) this.#onAckRecorded?.(record.channel, (performance.now() - answeredAt) / 1000);
     if (next !== undefined && this.#running) this.#admit(next, this.#clock.now());
     if (!result.delivered) {
@@ -424,6 +454,80 @@ export class Dispatcher implements OutboxDelivery {
   }
 }
 
+interface WaitingAck {
+  readonly record: OutboxRecord;
+  readonly attempt: DeliveryAttempt;
+  readonly resolve: (next: OutboxRecord | undefined) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * Acknowledgements waiting to be recorded together: one `recordDeliveries` write for all that
+ * came within the window (or `batchMax` of them, or whatever waits when one must go at once).
+ * Each caller is settled only after its batch committed, with the next message of its queue
+ * that the write leased (if any).
+ */
+class AckBatches {
+  readonly #store: Store;
+  readonly #timers: Timers;
+  readonly #windowMs: number;
+  readonly #batchMax: number;
+  #waiting: WaitingAck[] = [];
+  /** The window's timer while one runs (TimerHandle is opaque: it may be anything, undefined too). */
+  #window: { readonly timer: TimerHandle } | undefined;
+
+  constructor(store: Store, timers: Timers, windowMs: number, batchMax: number) {
+    this.#store = store;
+    this.#timers = timers;
+    this.#windowMs = windowMs;
+    this.#batchMax = batchMax;
+  }
+
+  /** Record the acknowledgement `attempt` of `record`: within the window, or now (with those waiting). */
+  record(record: OutboxRecord, attempt: DeliveryAttempt, now: boolean): Promise<OutboxRecord | undefined> {
+    return new Promise<OutboxRecord | undefined>((resolve, reject) => {
+      this.#waiting.push({ record, attempt, resolve, reject });
+      if (now || this.#waiting.length >= this.#batchMax) this.flush();
+      else this.#window ??= { timer: this.#timers.setTimeout(() => this.flush(), this.#windowMs) };
+    });
+  }
+
+  /** Record everything waiting now, in batches of at most batchMax. */
+  flush(): void {
+    if (this.#window !== undefined) {
+      this.#timers.clearTimeout(this.#window.timer);
+      this.#window = undefined;
+    }
+    while (this.#waiting.length > 0) void this.#write(this.#waiting.splice(0, this.#batchMax));
+  }
+
+  async #write(batch: readonly WaitingAck[]): Promise<void> {
+    try {
+      const recorded = await this.#store.recordDeliveries(batch.map((ack) => ack.attempt));
+      // A leased message is the next of its queue: it goes to the (only, as a queue sends its
+      // head alone) acknowledgement of that queue.
+      const leased = new Map(recorded.leased.map((next) => [queueKey(next), next]));
+      const unknown = new Set(recorded.unknown);
+      for (const ack of batch) {
+        if (unknown.has(ack.record.id)) {
+          ack.reject(new AssertionError(`no outbox message ${ack.record.id}`));
+          continue;
+        }
+        const key = queueKey(ack.record);
+        const next = leased.get(key);
+        leased.delete(key);
+        ack.resolve(next);
+      }
+    } catch (error) {
+      for (const ack of batch) ack.reject(error);
+    }
+  }
+}
+
+function queueKey(record: { readonly transactionId: string; readonly channel: OutboxChannel }): string {
+  return `${record.channel} ${record.transactionId}`;
+}
+
 function endpointKey(record: { readonly integratorId: string; readonly channel: OutboxChannel }): string {
   return `${record.channel} ${record.integratorId}`;
 }
@@ -441,6 +545,11 @@ function checkSchedule(schedule: readonly number[], channel: OutboxChannel): voi
   if (schedule.length === 0 || schedule[0] !== 0 || !schedule.every((delay) => Number.isSafeInteger(delay) && delay >= 0)) {
     throw new AssertionError(`retry schedule of ${channel}s must be non-negative integers starting with 0 (the first attempt is immediate)`);
   }
+}
+
+function nonNegative(value: number, name: string): number {
+  if (!Number.isFinite(value) || value < 0) throw new AssertionError(`dispatcher option ${name} must not be negative`);
+  return value;
 }
 
 function positive(value: number, name: string): number {

@@ -415,6 +415,14 @@ export interface DeliveryAttempt {
   readonly leaseNext?: Lease;
 }
 
+/** What recordDeliveries did: the next messages it leased (leaseNext) and the messages it does not have. */
+export interface RecordedDeliveries {
+  /** The next message of each queue an attempt let through, leased to that attempt's `leaseNext` owner (as recordDelivery returns it). */
+  readonly leased: readonly OutboxRecord[];
+  /** Outbox ids of attempts whose message the store does not have: nothing is recorded for them (recordDelivery would refuse each). */
+  readonly unknown: readonly string[];
+}
+
 export interface RefreshTokenRecord {
   /** SHA-256 of the token; the token itself is never stored. */
   readonly tokenHash: string;
@@ -523,6 +531,12 @@ export interface Store {
   claimOutbox(options: OutboxClaimOptions): Promise<OutboxRecord[]>;
   /** Record one delivery attempt and its consequence for the message; with `leaseNext`, the next message of its queue, leased, when there is one to take. */
   recordDelivery(attempt: DeliveryAttempt): Promise<OutboxRecord | undefined>;
+  /**
+   * Record several attempts in one write (one commit), each exactly as recordDelivery would,
+   * in the order given: the dispatcher's batch of acknowledgements. An attempt of an unknown
+   * message records nothing and is reported in `unknown`; the others are recorded all the same.
+   */
+  recordDeliveries(attempts: readonly DeliveryAttempt[]): Promise<RecordedDeliveries>;
   outbox(transactionId: string): Promise<OutboxRecord[]>;
   /** One outbox message by id (the `webhook-id`). */
   outboxMessage(id: string): Promise<OutboxRecord | undefined>;

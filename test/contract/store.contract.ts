@@ -1068,6 +1068,63 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
           assert.equal(await ack(c1.id, T0 + 5), undefined, 'nothing behind the callback');
         }));
 
+      void it('records a batch of attempts in one write as recordDelivery would one by one: each message, its attempt, the next of each queue leased', () =>
+        withStore(async (store, database) => {
+          const other = await database.open();
+          const [e1, e2] = [event(), event({ payloadVersion: 1, body: '{"type":"second"}' })];
+          const [f1, f2] = [event(), event()];
+          const c1 = callback();
+          const g1 = event();
+          const tx = await accept(store, transfer({ outbox: [e1, c1, e2] }));
+          const fx = await accept(store, transfer({ outbox: [f1, f2] }));
+          const gx = await accept(store, transfer({ outbox: [g1] }));
+          assert.deepEqual(await claim(store, T0), [e1.id, c1.id, f1.id, g1.id].sort());
+          const leaseNext = { owner: 'w', leaseMs: LEASE_MS };
+          const ack = { durationMs: 2.4, httpStatus: 204, error: null, delivered: true, nextAttemptAt: null, leaseNext };
+          const recorded = await store.recordDeliveries([
+            { outboxId: e1.id, at: T0 + 1, ...ack },
+            { outboxId: c1.id, at: T0 + 2, ...ack },
+            { outboxId: 'unknown', at: T0 + 2, ...ack },
+            { outboxId: f1.id, at: T0 + 3, ...ack, leaseNext: undefined },
+            { outboxId: g1.id, at: T0 + 4, durationMs: 1, httpStatus: 503, error: null, delivered: false, nextAttemptAt: T0 + 5_000 },
+          ]);
+          assert.deepEqual(recorded.unknown, ['unknown'], 'the unknown message is named, and stops none of the others');
+          assert.deepEqual(
+            recorded.leased.map((next) => next.id),
+            [e2.id],
+            'the next of a queue an attempt with leaseNext let through (f1 asked for none, the callback has none behind it)',
+          );
+          assert.equal(recorded.leased[0]?.body, JSON.stringify({ type: 'second', payload: JSON.parse(tx.rawBody) }), 'complete, with its payload');
+          assert.deepEqual(await claim(other, T0 + 5, 'other'), [f2.id], 'e2 is leased to the batch\'s owner; f2 was let through unleased');
+          const rows = new Map([...(await store.outbox(tx.id)), ...(await store.outbox(fx.id)), ...(await store.outbox(gx.id))].map((row) => [row.id, row]));
+          for (const [id, at] of [[e1.id, T0 + 1], [c1.id, T0 + 2], [f1.id, T0 + 3]] as const) {
+            assert.equal(rows.get(id)?.status, 'DELIVERED', id);
+            assert.equal(rows.get(id)?.deliveredAt, at, 'delivered when its answer came');
+            assert.equal(rows.get(id)?.attempts, 1);
+            assert.deepEqual(await store.deliveryAttempts(id), [{ outboxId: id, at, durationMs: 2, httpStatus: 204, error: null, delivered: true }]);
+          }
+          assert.equal(rows.get(g1.id)?.status, 'PENDING', 'a failure in a batch schedules its retry as alone');
+          assert.equal(rows.get(g1.id)?.nextAttemptAt, T0 + 5_000);
+          assert.equal(rows.get(g1.id)?.lastError, 'HTTP 503');
+          assert.deepEqual(await store.recordDeliveries([]), { leased: [], unknown: [] }, 'nothing to record writes nothing');
+        }));
+
+      void it('records the attempts of one message in a batch in their order, as one by one', () =>
+        withStore(async (store) => {
+          const [e1, e2] = [event(), event()];
+          const tx = await accept(store, transfer({ outbox: [e1, e2] }));
+          await claim(store, T0);
+          const recorded = await store.recordDeliveries([
+            { outboxId: e1.id, at: T0 + 1, durationMs: 1, httpStatus: 500, error: null, delivered: false, nextAttemptAt: T0 + 100 },
+            { outboxId: e1.id, at: T0 + 2, durationMs: 1, httpStatus: 200, error: null, delivered: true, nextAttemptAt: null, leaseNext: { owner: 'w', leaseMs: LEASE_MS } },
+          ]);
+          assert.deepEqual(recorded.leased.map((next) => next.id), [e2.id]);
+          const [first] = await store.outbox(tx.id);
+          assert.equal(first?.status, 'DELIVERED');
+          assert.equal(first?.attempts, 2);
+          assert.deepEqual((await store.deliveryAttempts(e1.id)).map((attempt) => attempt.delivered), [false, true]);
+        }));
+
       void it('hands nothing back while the message stays pending, or when the next one is not yet due; giving up lets the next through', () =>
         withStore(async (store) => {
           const [e1, e2] = [event(), event({ availableAt: T0 + 10_000 })];

@@ -37,7 +37,7 @@ export async function execute(client: Client, batch: readonly PendingWrite[]): P
   await lockInOrder(client, groups, replayScopes);
   await applyChanges(client, groups.applyChange, results);
   await recordRequests(client, groups.recordRequest, results);
-  await recordDeliveries(client, groups.recordDelivery, results);
+  await recordDeliveries(client, groups.recordDelivery, groups.recordDeliveries, results);
   if (groups.recordSchemeMessages.length > 0) {
     await insertSchemeMessages(client, groups.recordSchemeMessages.flatMap((entry) => entry.op.messages));
     for (const entry of groups.recordSchemeMessages) results[entry.index] = { ok: true, value: undefined };
@@ -62,7 +62,7 @@ export async function execute(client: Client, batch: readonly PendingWrite[]): P
 
 /**
  * The batch's one lock phase. Every existing transaction row the batch will write (state changes,
- * requests, lease releases, deliveries through their messages, replays) or refer to (recorded
+ * requests, lease releases, deliveries (one or a batch) through their messages, replays) or refer to (recorded
  * scheme messages: their foreign key's check locks the row too) is locked here by one
  * statement, in id order, before any of them is written; the statements after it lock only rows
  * already held, or pass over locked rows (SKIP LOCKED). So every batch of every instance takes its
@@ -73,7 +73,12 @@ export async function execute(client: Client, batch: readonly PendingWrite[]): P
  */
 async function lockInOrder(client: Client, groups: Groups, replayScopes: readonly string[][]): Promise<void> {
   const others =
-    groups.recordRequest.length + groups.releaseTransaction.length + groups.recordDelivery.length + groups.replayUndelivered.length + groups.recordSchemeMessages.length;
+    groups.recordRequest.length +
+    groups.releaseTransaction.length +
+    groups.recordDelivery.length +
+    groups.recordDeliveries.length +
+    groups.replayUndelivered.length +
+    groups.recordSchemeMessages.length;
   if (others === 0) return;
   const ids = [
     ...groups.applyChange.map((entry) => entry.op.change.transactionId),
@@ -82,7 +87,11 @@ async function lockInOrder(client: Client, groups: Groups, replayScopes: readonl
     ...groups.recordSchemeMessages.flatMap((entry) => entry.op.messages.map((message) => message.transactionId)),
     ...replayScopes.flat(),
   ];
-  await client.query(SQL.lockTransactions, [[...new Set(ids)], groups.recordDelivery.map((entry) => entry.op.attempt.outboxId)]);
+  const outboxIds = [
+    ...groups.recordDelivery.map((entry) => entry.op.attempt.outboxId),
+    ...groups.recordDeliveries.flatMap((entry) => entry.op.attempts.map((attempt) => attempt.outboxId)),
+  ];
+  await client.query(SQL.lockTransactions, [[...new Set(ids)], outboxIds]);
 }
 
 type Groups = { [K in WriteOp['kind']]: Entry<K>[] };
@@ -99,6 +108,7 @@ function groupByKind(batch: readonly PendingWrite[]): Groups {
     wakeDeliveredCallbacks: [],
     claimOutbox: [],
     recordDelivery: [],
+    recordDeliveries: [],
     replayUndelivered: [],
     saveRefreshToken: [],
     rotateRefreshToken: [],
@@ -129,6 +139,8 @@ function groupByKind(batch: readonly PendingWrite[]): Groups {
         return groups.claimOutbox.push({ index, op });
       case 'recordDelivery':
         return groups.recordDelivery.push({ index, op });
+      case 'recordDeliveries':
+        return groups.recordDeliveries.push({ index, op });
       case 'replayUndelivered':
         return groups.replayUndelivered.push({ index, op });
       case 'saveRefreshToken':

@@ -3,7 +3,7 @@
  * the next message of a queue through), and operator replays. Only a queue's head is due; a row
  * behind it waits blocked (OUTBOX_BLOCKED_AT) until the head leaves PENDING.
  */
-import type { OutboxClaimOptions, OutboxRecord } from '../../ports/store.js';
+import type { DeliveryAttempt, OutboxClaimOptions, OutboxRecord } from '../../ports/store.js';
 import { attemptErrorText, StoreWriteError, type OpOf, type ReplayFilter } from '../store-ops.js';
 import { compareText, outboxFromRow, type OutboxRow } from '../store-rows.js';
 import { compareKeys, key, rounds, type Client, type Entry, type ItemResult } from './pg-batch.js';
@@ -18,31 +18,40 @@ export async function claimOutbox(client: Client, options: OutboxClaimOptions): 
   return { ok: true, value: records };
 }
 
+/** What recording one attempt did: whether its message exists, and the next message leased for it (leaseNext). */
+export interface AttemptRecorded {
+  readonly known: boolean;
+  readonly leased: OutboxRecord | undefined;
+}
+
 /**
- * Attempts in one statement per round; then, in a statement of its own (so that it sees them),
+ * Attempts in one statement per round (a round holds at most one attempt per message; attempts
+ * of one message go in the order given); then, in a statement of its own (so that it sees them),
  * the queues of the messages that left PENDING (delivered, or given up on) let their next
  * message through: their head is unblocked. A late acknowledgement of a message already given
  * up on lets nothing more through: the head of its queue already has its time. An attempt with
  * leaseNext whose message has just left PENDING then gets that head, leased, if it is due and
- * free (as SQLite's recordDelivery).
+ * free (as SQLite's recordDelivery). Returns what each attempt did, by its position.
  */
-export async function recordDeliveries(client: Client, entries: readonly Entry<'recordDelivery'>[], results: ItemResult[]): Promise<void> {
-  for (const round of rounds(entries, (entry) => entry.op.attempt.outboxId)) {
-    const attempts = round.map((entry) => entry.op.attempt).sort((a, b) => compareText(a.outboxId, b.outboxId));
+export async function recordAttempts(client: Client, attempts: readonly DeliveryAttempt[]): Promise<AttemptRecorded[]> {
+  const recorded = new Array<AttemptRecorded>(attempts.length);
+  const positions = attempts.map((attempt, index) => ({ index, attempt }));
+  for (const round of rounds(positions, (entry) => entry.attempt.outboxId)) {
+    const sorted = round.map((entry) => entry.attempt).sort((a, b) => compareText(a.outboxId, b.outboxId));
     const updated = await client.query<{ id: string; transaction_id: string; channel: string; status: string; left_pending: boolean }>(SQL.recordDeliveries, [
-      attempts.map((attempt) => attempt.outboxId),
-      attempts.map((attempt) => attempt.at),
-      attempts.map((attempt) => Math.max(0, Math.round(attempt.durationMs))),
-      attempts.map((attempt) => attempt.httpStatus),
-      attempts.map((attempt) => attempt.error),
-      attempts.map((attempt) => attempt.delivered),
-      attempts.map((attempt) => attempt.nextAttemptAt),
-      attempts.map((attempt) => attemptErrorText(attempt)),
+      sorted.map((attempt) => attempt.outboxId),
+      sorted.map((attempt) => attempt.at),
+      sorted.map((attempt) => Math.max(0, Math.round(attempt.durationMs))),
+      sorted.map((attempt) => attempt.httpStatus),
+      sorted.map((attempt) => attempt.error),
+      sorted.map((attempt) => attempt.delivered),
+      sorted.map((attempt) => attempt.nextAttemptAt),
+      sorted.map((attempt) => attemptErrorText(attempt)),
     ]);
     // Every row now out of PENDING asks for its queue's head: for one that just left, that is
     // the next row; for one that had left before (a late acknowledgement, a late failure), the
     // head was unblocked then and this changes nothing.
-    const at = new Map(attempts.map((attempt) => [attempt.outboxId, attempt.at]));
+    const at = new Map(sorted.map((attempt) => [attempt.outboxId, attempt.at]));
     await unblockHeads(
       client,
       updated.rows
@@ -51,12 +60,39 @@ export async function recordDeliveries(client: Client, entries: readonly Entry<'
     );
     const leased = await leaseHeads(client, round, updated.rows);
     const known = new Set(updated.rows.map((row) => row.id));
-    for (const entry of round) {
-      const { outboxId } = entry.op.attempt;
-      results[entry.index] = known.has(outboxId)
-        ? { ok: true, value: leased.get(entry.index) }
-        : { ok: false, error: new StoreWriteError(`no outbox message ${outboxId}`) };
+    for (const entry of round) recorded[entry.index] = { known: known.has(entry.attempt.outboxId), leased: leased.get(entry.index) };
+  }
+  return recorded;
+}
+
+/**
+ * The batch's recordDelivery and recordDeliveries writes, all their attempts recorded together
+ * (recordAttempts). An unknown message fails its recordDelivery; a recordDeliveries reports it.
+ */
+export async function recordDeliveries(
+  client: Client,
+  singles: readonly Entry<'recordDelivery'>[],
+  batches: readonly Entry<'recordDeliveries'>[],
+  results: ItemResult[],
+): Promise<void> {
+  const attempts = [...singles.map((entry) => entry.op.attempt), ...batches.flatMap((entry) => entry.op.attempts)];
+  if (attempts.length === 0) return;
+  const recorded = await recordAttempts(client, attempts);
+  singles.forEach((entry, position) => {
+    const outcome = recorded[position]!;
+    results[entry.index] = outcome.known ? { ok: true, value: outcome.leased } : { ok: false, error: new StoreWriteError(`no outbox message ${entry.op.attempt.outboxId}`) };
+  });
+  let position = singles.length;
+  for (const entry of batches) {
+    const leased: OutboxRecord[] = [];
+    const unknown: string[] = [];
+    for (const attempt of entry.op.attempts) {
+      const outcome = recorded[position]!;
+      position += 1;
+      if (!outcome.known) unknown.push(attempt.outboxId);
+      else if (outcome.leased !== undefined) leased.push(outcome.leased);
     }
+    results[entry.index] = { ok: true, value: { leased, unknown } };
   }
 }
 
@@ -116,20 +152,20 @@ async function unblockHeads(client: Client, queues: readonly QueueHead[]): Promi
 }
 
 /**
- * recordDelivery's leaseNext: the head of each queue whose message this round took out of PENDING
+ * An attempt's leaseNext: the head of each queue whose message this round took out of PENDING
  * (not a late acknowledgement or failure of one that had left already: that handed its queue on
- * then), leased to the entry's owner if it is due and free; by entry index. Two such entries of
+ * then), leased to the attempt's owner if it is due and free; by the attempt's position. Two such entries of
  * one queue ask once, for the first, so one head is never handed to two.
  */
 async function leaseHeads(
   client: Client,
-  round: readonly Entry<'recordDelivery'>[],
+  round: readonly { readonly index: number; readonly attempt: DeliveryAttempt }[],
   updated: readonly { id: string; transaction_id: string; channel: string; left_pending: boolean }[],
 ): Promise<Map<number, OutboxRecord>> {
   const leftPending = new Map(updated.filter((row) => row.left_pending).map((row) => [row.id, row]));
   const askers = new Map<string, { index: number; transactionId: string; channel: string; at: number; owner: string; leaseUntil: number }>();
   for (const entry of round) {
-    const { attempt } = entry.op;
+    const { attempt } = entry;
     const row = leftPending.get(attempt.outboxId);
     if (attempt.leaseNext === undefined || row === undefined) continue;
     const queue = key(row.transaction_id, row.channel);

@@ -14,6 +14,7 @@ import type {
   OutboxBacklog,
   OutboxQuery,
   OutboxRecord,
+  RecordedDeliveries,
   RefreshTokenRecord,
   RevokedSession,
   Store,
@@ -300,7 +301,7 @@ class PostgresStore extends QueuedWrites implements Store {
     const { item, promise } = pendingWrite(op);
     this.#queue.push(item);
     // Registered before the caller's own reaction, so a message is known by the time it is sent.
-    if (op.kind === 'intake' || op.kind === 'applyChange' || op.kind === 'claimOutbox' || op.kind === 'recordDelivery') {
+    if (op.kind === 'intake' || op.kind === 'applyChange' || op.kind === 'claimOutbox' || op.kind === 'recordDelivery' || op.kind === 'recordDeliveries') {
       void promise.then((result) => this.#rememberOutbox(op, result), () => undefined);
     }
     return promise;
@@ -326,6 +327,11 @@ class PostgresStore extends QueuedWrites implements Store {
         const transactionId = this.#outboxTransactions.get(op.attempt.outboxId);
         return transactionId === undefined ? [] : [transactionId];
       }
+      case 'recordDeliveries':
+        return op.attempts.flatMap((attempt) => {
+          const transactionId = this.#outboxTransactions.get(attempt.outboxId);
+          return transactionId === undefined ? [] : [transactionId];
+        });
       default:
         return [];
     }
@@ -342,6 +348,10 @@ class PostgresStore extends QueuedWrites implements Store {
       this.#outboxTransactions.delete(op.attempt.outboxId);
       const next = result as OutboxRecord | undefined;
       if (next !== undefined) remember([next]);
+    }
+    if (op.kind === 'recordDeliveries') {
+      for (const attempt of op.attempts) this.#outboxTransactions.delete(attempt.outboxId);
+      remember((result as RecordedDeliveries).leased);
     }
   }
 }

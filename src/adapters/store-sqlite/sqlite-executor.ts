@@ -18,6 +18,7 @@ import type {
   OutboxClaimOptions,
   OutboxEndpoint,
   OutboxRecord,
+  RecordedDeliveries,
   RefreshTokenRecord,
   RefreshTokenRotation,
   RefreshTokenRotationOutcome,
@@ -141,6 +142,8 @@ export class SqliteExecutor {
         return this.#claimOutbox(op.options);
       case 'recordDelivery':
         return this.#recordDelivery(op.attempt);
+      case 'recordDeliveries':
+        return this.#recordDeliveries(op.attempts);
       case 'replayUndelivered':
         return this.#replay(op.filter, op.now);
       case 'saveRefreshToken':
@@ -358,6 +361,23 @@ export class SqliteExecutor {
     return rows.map(outboxFromRow).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || compareText(a.transactionId, b.transactionId) || a.seq - b.seq);
   }
 
+  /** Each attempt as #recordDelivery, in order, in this one op; an unknown message's attempt is reported, not thrown (it wrote nothing). */
+  #recordDeliveries(attempts: readonly DeliveryAttempt[]): RecordedDeliveries {
+    const leased: OutboxRecord[] = [];
+    const unknown: string[] = [];
+    for (const attempt of attempts) {
+      try {
+        const next = this.#recordDelivery(attempt);
+        if (next !== undefined) leased.push(next);
+      } catch (error) {
+        if (!(error instanceof StoreWriteError)) throw error;
+        unknown.push(attempt.outboxId);
+      }
+    }
+    return { leased, unknown };
+  }
+
+  /** Throws StoreWriteError, having written nothing, when the message is unknown. */
   #recordDelivery(attempt: DeliveryAttempt): OutboxRecord | undefined {
     const sql = this.#sql;
     const params = {
