@@ -127,6 +127,55 @@ void describe('request-to-pay state machine', () => {
     );
   });
 
+  void it('holds a cancellation asked while the request is being resent until the scheme takes the request, then sends its camt.056', () => {
+    const failing = decide(view(RTP.REQUEST_PENDING, { sends: 1 }), { type: 'sent', what: 'request', ok: false, retryable: true, error: 'connection refused' }, env());
+    assert.deepEqual(states(failing), [RTP.REQUEST_DELIVERY_FAILURE]);
+    const asked = decide(view(RTP.REQUEST_DELIVERY_FAILURE, failing.data, failing.dueAt), { type: 'cancel', cancellation: cancellation() }, env());
+    assert.deepEqual(asked.commands, [], 'no camt.056 for a pain.013 the scheme may not know');
+    assert.deepEqual([states(asked), asked.cancellationAnswers], [[], []], 'not withdrawn here: the failed send may have reached the scheme');
+    assert.equal(asked.dueAt, failing.dueAt, 'the resend timer stands');
+    const resent = decide(view(RTP.REQUEST_DELIVERY_FAILURE, asked.data, asked.dueAt), { type: 'tick' }, env(1_003_000));
+    assert.deepEqual(resent.commands, ['request'], 'the pain.013 again, the camt.056 still held');
+    const taken = decide(view(RTP.REQUEST_DELIVERY_FAILURE, resent.data, resent.dueAt), { type: 'sent', what: 'request', ok: true }, env(1_003_100));
+    assert.deepEqual(states(taken), [RTP.REQUEST_DELIVERED, RTP.PENDING]);
+    assert.deepEqual(taken.commands, ['cancel'], 'the camt.056 goes once the scheme holds the request');
+    assert.ok(taken.dueAt !== null && taken.dueAt < EXPIRES_AT, 'its resend timer is set');
+    const withdrawn = decide(view(RTP.PENDING, taken.data, taken.dueAt), cancelAnswer(true), env(1_003_200));
+    assert.deepEqual(pushed(withdrawn), ['CANCELLED']);
+    assert.deepEqual(
+      withdrawn.cancellationAnswers.map((answer) => [answer.accepted, answer.status]),
+      [[true, 'CANCELLED']],
+    );
+  });
+
+  void it('sends a held cancellation once a report shows the scheme holds the request, before the transport answered', () => {
+    const asked = decide(view(RTP.REQUEST_PENDING, { sends: 1 }), { type: 'cancel', cancellation: cancellation() }, env());
+    assert.deepEqual(asked.commands, [], 'the first send still in flight');
+    const reported = decide(view(RTP.REQUEST_PENDING, asked.data), status('PRESENTED'), env());
+    assert.deepEqual(states(reported), [RTP.REQUEST_DELIVERED, RTP.PENDING, RTP.PRESENTED]);
+    assert.deepEqual(reported.commands, ['cancel']);
+    const pendingReport = decide(view(RTP.REQUEST_DELIVERY_FAILURE, asked.data), status('PENDING'), env());
+    assert.deepEqual(pendingReport.commands, ['cancel'], 'a PENDING report too');
+  });
+
+  void it('answers a held cancellation when the request ends before the scheme takes it', () => {
+    const held = decide(view(RTP.REQUEST_DELIVERY_FAILURE, { sends: 2 }), { type: 'cancel', cancellation: cancellation() }, env()).data;
+    const refused = decide(view(RTP.REQUEST_DELIVERY_FAILURE, held), { type: 'sent', what: 'request', ok: false, retryable: false, error: 'refused' }, env());
+    assert.deepEqual(pushed(refused), ['REJECTED']);
+    assert.deepEqual(refused.commands, []);
+    assert.deepEqual(
+      refused.cancellationAnswers.map((answer) => [answer.accepted, answer.reasonCode, answer.status]),
+      [[false, 'ARJT', 'REJECTED']],
+    );
+    const expired = decide(view(RTP.REQUEST_DELIVERY_FAILURE, held), { type: 'tick' }, env(EXPIRES_AT));
+    assert.deepEqual(pushed(expired), ['EXPIRED']);
+    assert.deepEqual(expired.commands, ['expire'], 'the expiry notice, no camt.056 of the cancellation');
+    assert.deepEqual(
+      expired.cancellationAnswers.map((answer) => [answer.accepted, answer.reasonCode, answer.status]),
+      [[false, 'NARR', 'EXPIRED']],
+    );
+  });
+
   void it('pushes the latest status again, with its reason, on a status request', () => {
     const rejected = decide(view(RTP.PRESENTED, { sent: true }), status('REJECTED', 'AM04'), env());
     const again = decide(view(RTP.STATUS_REJECTED, rejected.data), { type: 'status_request' }, env());
@@ -147,7 +196,7 @@ void describe('request-to-pay state machine', () => {
     assert.deepEqual(pushed(decision), ['PENDING', 'PRESENTED']);
   });
 
-  void it('never takes an illegal transition, pushes one status per status state entered, ends final at most once and answers every cancellation once', () => {
+  void it('never takes an illegal transition, pushes one status per status state entered, ends final at most once, answers every cancellation once and sends no camt.056 before the scheme holds the request', () => {
     const input = fc.oneof(
       fc.constant<RtpInput>({ type: 'tick' }),
       fc.constantFrom<RtpInput>({ type: 'sent', what: 'request', ok: true }, { type: 'sent', what: 'cancel', ok: true }, { type: 'sent', what: 'expire', ok: true }),
@@ -165,7 +214,10 @@ void describe('request-to-pay state machine', () => {
         const asked = new Set<string>();
         const answered: string[] = [];
         let next: string = 'tick';
+        /** The transport took the pain.013, or the scheme reported on it. */
+        let taken = false;
         const apply = (decision: ReturnType<typeof decide>): void => {
+          if (decision.commands.includes('cancel')) assert.ok(taken, 'no camt.056 before the scheme holds the request');
           let from: string = current.state;
           for (const step of decision.steps) {
             assertLegalTransition(REQUEST_TO_PAY_MACHINE, from, step.state);
@@ -186,6 +238,7 @@ void describe('request-to-pay state machine', () => {
           now += advanceMs;
           next = input.type;
           if (input.type === 'cancel') asked.add(input.cancellation.messageId);
+          if (input.type === 'status' || (input.type === 'sent' && input.what === 'request' && input.ok)) taken = true;
           apply(decide(current, input, env(now)));
         }
         next = 'tick';
@@ -265,6 +318,23 @@ void describe('request-to-pay state machine, each decision in full', () => {
     assert.deepEqual(decide(view(RTP.PRESENTED, { sent: true, cancelling: traced, cancelSent: true }, DUE), { type: 'tick' }, env(NOW)), nothing({ sent: true, cancelling: traced, cancelSent: true }, EXPIRES_AT));
     const asked = decide(view(RTP.PRESENTED, { sends: 2, sent: true }, DUE), { type: 'cancel', cancellation: traced }, env(NOW));
     assert.deepEqual(asked, { ...nothing({ sends: 2, sent: true, cancelling: traced, cancelSent: false }, NOW + 3_000), commands: ['cancel'] });
+  });
+
+  void it('holds the cancellation while the request is not yet taken, resending only the request, and sends it with the PENDING the take brings', () => {
+    const held = { sends: 2, cancelling: traced, cancelSent: false };
+    for (const state of [RTP.REQUEST_PENDING, RTP.REQUEST_DELIVERY_FAILURE]) {
+      assert.deepEqual(decide(view(state, { sends: 2 }, DUE), { type: 'cancel', cancellation: traced }, env(NOW)), nothing(held, DUE), `${state}: kept, nothing sent`);
+      assert.deepEqual(decide(view(state, held, DUE), { type: 'tick' }, env(NOW)), { ...nothing({ ...held, sends: 3 }, NOW + 4_000), commands: ['request'] }, `${state}: the request again`);
+      assert.deepEqual(decide(view(state, held, DUE), { type: 'sent', what: 'request', ok: true }, env(NOW)), {
+        ...nothing({ ...held, sent: true, pushed: { status: 'PENDING' } }, NOW + 3_000),
+        steps: [
+          { state: RTP.REQUEST_DELIVERED, payloadJson: null },
+          { state: RTP.PENDING, payloadJson: null },
+        ],
+        pushes: [{ status: 'PENDING' }],
+        commands: ['cancel'],
+      }, `${state}: taken`);
+    }
   });
 
   void it('expires at the expiry, and tells the scheme until its transport takes the notice or refuses it for good', () => {

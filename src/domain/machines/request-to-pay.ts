@@ -121,7 +121,11 @@ export interface RtpData {
   readonly sends?: number;
   /** The scheme's transport took the request. */
   readonly sent?: boolean;
-  /** The cancellation sent to the scheme and not yet answered (one at a time; later ones wait for its answer). */
+  /**
+   * The cancellation asked and not yet answered (one at a time; later ones are refused DUPL). Its
+   * camt.056 goes to the scheme only once the scheme holds the request (`schemeHolds`): before, it
+   * would name a pain.013 the scheme may not know.
+   */
   readonly cancelling?: CancellationAsked;
   /** Whether `cancelling` (or the expiry notice) was taken by the transport. */
   readonly cancelSent?: boolean;
@@ -181,8 +185,28 @@ const NOTHING = (view: RtpView): RtpDecision => ({ steps: [], data: view.data, d
 export function decide(view: RtpView, input: RtpInput, env: RtpEnv): RtpDecision {
   const decision = decideOne(view, input, env);
   const reached = decision.steps.at(-1)?.state;
+  if (reached === undefined) return decision;
   // However the request ends, the cancellation in flight gets its answer in the same commit.
-  return reached !== undefined && isFinal(reached) ? withCancellationOutcome(decision, reached, env) : decision;
+  if (isFinal(reached)) return withCancellationOutcome(decision, reached, env);
+  // The scheme has just taken the request: the cancellation held back until then goes now.
+  if (!schemeHolds(view.state, view.data) && cancelDue(reached, decision.data)) {
+    return { ...decision, dueAt: nextTimer(reached, decision.data, env), commands: [...decision.commands, 'cancel'] };
+  }
+  return decision;
+}
+
+/**
+ * Whether the scheme holds the request: its transport took the pain.013, or the scheme reported on
+ * it. Until then (never sent, or every send failed or unanswered so far) a camt.056 could overtake
+ * the pain.013 and be refused as naming nothing the scheme knows (NOOR).
+ */
+function schemeHolds(state: RtpState, data: RtpData): boolean {
+  return data.sent === true || !(state === RTP.RECEIVED || SENDING.includes(state));
+}
+
+/** A cancellation whose camt.056 is to be sent (again): asked, not yet taken by the transport, and the scheme holds the request. */
+function cancelDue(state: RtpState, data: RtpData): boolean {
+  return data.cancelling !== undefined && data.cancelSent !== true && schemeHolds(state, data);
 }
 
 function decideOne(view: RtpView, input: RtpInput, env: RtpEnv): RtpDecision {
@@ -239,11 +263,11 @@ function onTick(view: RtpView, supported: boolean | undefined, env: RtpEnv): Rtp
   }
   const commands: RtpCommand[] = [];
   let next = data;
-  if (SENDING.includes(state) && data.sent !== true) {
+  if (!schemeHolds(state, data)) {
     next = { ...next, sends: (next.sends ?? 1) + 1 };
     commands.push('request');
   }
-  if (data.cancelling !== undefined && data.cancelSent !== true) commands.push('cancel');
+  if (cancelDue(state, data)) commands.push('cancel');
   return { ...NOTHING(view), data: next, dueAt: nextTimer(state, next, env), commands };
 }
 
@@ -327,8 +351,10 @@ function onCancel(view: RtpView, cancellation: CancellationAsked, env: RtpEnv): 
     return { ...NOTHING(view), data: answered(data, cancellation.messageId), cancellationAnswers: [answer] };
   }
   const next: RtpData = { ...data, cancelling: cancellation, cancelSent: false };
-  // Not sent yet: its first tick withdraws it without the scheme.
-  if (state === RTP.RECEIVED) return { ...NOTHING(view), data: next };
+  // Never sent: its first tick withdraws it without the scheme. Being sent: held until the scheme
+  // holds the request (decide() then sends it); a failed send may yet have reached the scheme, so
+  // it is never withdrawn here.
+  if (!schemeHolds(state, data)) return { ...NOTHING(view), data: next };
   return { ...NOTHING(view), data: next, dueAt: nextTimer(state, next, env), commands: ['cancel'] };
 }
 
@@ -397,6 +423,6 @@ function enter(view: RtpView, steps: readonly Step<RtpState>[], push: StatusPush
 
 /** The next timer of an open request: the expiry, or sooner to (re)send what the transport has not taken. */
 function nextTimer(state: RtpState, data: RtpData, env: RtpEnv): number {
-  const resend = (SENDING.includes(state) && data.sent !== true) || (data.cancelling !== undefined && data.cancelSent !== true);
+  const resend = !schemeHolds(state, data) || cancelDue(state, data);
   return resend ? Math.min(data.expiresAt, env.now + env.resendDelayMs((data.sends ?? 1) + 1)) : data.expiresAt;
 }
