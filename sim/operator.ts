@@ -14,6 +14,7 @@ import type {
   SubmitOutcome,
 } from '../src/ports/scheme.js';
 import type { Random } from './random.js';
+import { EXPIRY_REASON } from '../src/engine/kinds/request-to-pay.js';
 import type { Scheduler } from './scheduler.js';
 
 /** Probabilities of the scheme's faults (each drawn per message). */
@@ -70,6 +71,8 @@ export class SimOperator implements SchemeConnector {
   readonly requests = new Map<string, OperatorRequestToPay>();
   /** Cancellation keys answered, with the answer (the same on every resend). */
   readonly cancellations = new Map<string, boolean>();
+  /** Requests whose integrator's cancellation (not an expiry notice) named a pain.013 the operator never took (refused NOOR). */
+  readonly cancelledUnknown = new Set<string>();
   readonly #refusals = new Map<string, { reasonCode: string; reasonText: string }>();
   /** Answers sent (counted per delivery attempt), for the report. */
   answersSent = 0;
@@ -226,6 +229,7 @@ export class SimOperator implements SchemeConnector {
       accepted = state !== undefined && state.final === null;
       this.cancellations.set(cancellation.cancellationKey, accepted);
       if (state !== undefined && accepted) state.withdrawn = true;
+      if (state === undefined && cancellation.reasonCode !== EXPIRY_REASON) this.cancelledUnknown.add(key);
       this.#trace(key, `operator takes camt.056 ${cancellation.reasonCode}: ${accepted ? 'withdrawn' : state === undefined ? 'refused, original not found' : `refused, already ${state.final ?? ''}`}`);
     }
     const answer = accepted;

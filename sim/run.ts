@@ -482,6 +482,8 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
       if (states.has('REQUEST_TO_PAY_STATUS_PAID') && given?.final !== 'PAID') fail(id, `PAID, but the scheme says ${given?.final ?? 'nothing'}`, keys);
       if (states.has('REQUEST_TO_PAY_STATUS_REJECTED') && given !== undefined && given.final !== 'REJECTED') fail(id, `REJECTED, but the scheme says ${given.final ?? 'nothing'}`, keys);
       if (states.has('REQUEST_TO_PAY_STATUS_CANCELLED') && given?.final === 'PAID' && states.has('REQUEST_TO_PAY_REQUEST_DELIVERED')) fail(id, 'CANCELLED after the scheme held it, but the debtor paid', keys);
+      // The integrator's camt.056 waits until the scheme holds the pain.013 it withdraws.
+      if (operator.cancelledUnknown.has(id)) fail(id, 'the scheme got a camt.056 before the pain.013 it withdraws (refused NOOR)', keys);
       if (final && states.has('REQUEST_TO_PAY_STATUS_EXPIRED') && given?.final === 'PAID') stats.expiryRaces = (stats.expiryRaces ?? 0) + 1;
     }
     if (transaction.kind === 'IDENTIFIER_DETERMINATION') {
