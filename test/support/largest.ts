@@ -23,7 +23,8 @@ export interface LargestOptions {
    * Values set after filling, by JSON pointer; `*` stands for every member or item present at that
    * level. Used for parts whose content the schema does not show, and for fields the connector
    * refuses with a reason code beyond an ISO length shorter than intake's bound (a longer value is
-   * a rejection with that code, never a document).
+   * a rejection with that code, never a document). An override of `undefined` leaves the member
+   * out: a value a scheme refuses at intake (CBPR+ refuses what only the supplement could carry).
    */
   readonly overrides: Readonly<Record<string, unknown>>;
 }
@@ -94,14 +95,20 @@ function constrained(schema: Schema, pointer: string): string {
   return found[1];
 }
 
-/** Sets `value` at the path; `*` is every member or item present there; missing members on the way are created as objects. */
+/**
+ * Sets `value` at the path; `*` is every member or item present there; missing members on the way
+ * are created as objects. `undefined` deletes the member, creating nothing.
+ */
 function set(holder: unknown, tokens: readonly string[], value: unknown): void {
   const [token, ...rest] = tokens;
   if (token === undefined || holder === null || typeof holder !== 'object') return;
   const record = holder as Record<string, unknown>;
   const keys = token === '*' ? Object.keys(record) : [token];
   for (const key of keys) {
-    if (rest.length === 0) record[key] = structuredClone(value);
+    if (rest.length === 0) {
+      if (value === undefined) delete record[key];
+      else record[key] = structuredClone(value);
+    } else if (value === undefined) set(record[key], rest, value);
     else {
       if (record[key] === undefined) record[key] = {};
       set(record[key], rest, value);

@@ -9,7 +9,8 @@ import { readAcmt023 } from '../../src/connectors/iso20022/acmt023.js';
 import { acmt024Document, readAcmt024, type Acmt024Report } from '../../src/connectors/iso20022/acmt024.js';
 import { createIsoConnector, identificationReport, type SchemeFamily } from '../../src/connectors/iso20022/connector.js';
 import { schemeMessageId } from '../../src/connectors/iso20022/ids.js';
-import { text } from '../../src/connectors/iso20022/xml.js';
+import { MESSAGE_SUPPLEMENT } from '../../src/connectors/iso20022/supplement.js';
+import { child, children, readDocument, text } from '../../src/connectors/iso20022/xml.js';
 import { defaultDirectoryPath, loadDirectory, parseDirectory, type Directory } from '../../src/connectors/simulator/directory.js';
 import { SchemeSimulator, simulatorSettings, type SimulatorOptions } from '../../src/connectors/simulator/simulator.js';
 import { threadedSimulatorTransport } from '../../src/connectors/simulator/threaded-simulator.js';
@@ -107,6 +108,38 @@ void describe('acmt.023 written for a lookup', () => {
     const read = readAcmt023(await acmt023Of(lookup));
     assert.ok(read.ok);
     assert.equal(read.value.verificationId, schemeMessageId(lookup.idempotencyKey));
+  });
+
+  void it('carries an agent the assignment does not write in the supplement as an agent element holds it: address parts and branch cut to ISO lengths, members the interface does not name left out', async () => {
+    const address = { addressType: 'X'.repeat(50), streetName: 'S'.repeat(100), buildingNumber: 1234567890123, townName: 'T'.repeat(50), country: 'C'.repeat(80), addressLine: ['L'.repeat(90)] };
+    const lookup = outboundLookup(shapId('thandi@shap'), (request) => {
+      request.instructingAgent = {
+        bicfi: 'FIRNZAJJ',
+        address,
+        branch: { identification: 'B'.repeat(40), name: 'N'.repeat(200), address: { postCode: 'P'.repeat(20) } },
+        companyRegistration: 'R'.repeat(35),
+        unnamed: 'U'.repeat(40),
+      } as typeof request.instructingAgent;
+    });
+    const read = readDocument(await acmt023Of(lookup));
+    assert.ok(read.ok, read.ok ? '' : read.error);
+    const items = new Map<string, string>();
+    for (const supplementary of children(read.body, 'SplmtryData')) {
+      for (const item of children(child(supplementary, 'Envlp', MESSAGE_SUPPLEMENT), 'Itm')) items.set(text(item, 'Ptr') ?? '', text(item, 'Val') ?? '');
+    }
+    const agent = [...items].filter(([pointer]) => pointer.startsWith('/request/instructingAgent/'));
+    assert.deepEqual(new Map(agent), new Map([
+      ['/request/instructingAgent/bicfi', 'FIRNZAJJ'],
+      ['/request/instructingAgent/address/streetName', 'S'.repeat(70)],
+      ['/request/instructingAgent/address/buildingNumber', '1234567890123'],
+      ['/request/instructingAgent/address/townName', 'T'.repeat(35)],
+      ['/request/instructingAgent/address/country', 'C'.repeat(70)],
+      ['/request/instructingAgent/address/addressLine/0', 'L'.repeat(70)],
+      ['/request/instructingAgent/branch/identification', 'B'.repeat(35)],
+      ['/request/instructingAgent/branch/name', 'N'.repeat(140)],
+      ['/request/instructingAgent/branch/address/postCode', 'P'.repeat(16)],
+      ['/request/instructingAgent/companyRegistration', 'R'.repeat(35)],
+    ]));
   });
 
   void it('refuses, not retryable and without sending, a lookup the message cannot carry', async () => {

@@ -12,7 +12,8 @@ import type { XmlElement } from './xml.js';
  * (PartyIdentification135), accounts (CashAccount38/40), agents
  * (BranchAndFinancialInstitutionIdentification6) and remittance information, mapped from the
  * interface's shapes (docs/connectors.md, "How our CreditTransfer becomes a pacs.008"). The
- * pacs.008 of a credit transfer and the pain.013 of a request-to-pay share them.
+ * pacs.008 of a credit transfer and the pain.013 of a request-to-pay share them; the acmt.023
+ * carries the agents its assignment does not write as these elements hold them (agentAsWritten).
  */
 
 export const COUNTRY_CODE = /^[A-Z]{2}$/;
@@ -156,8 +157,8 @@ export class PartyMapper {
         branch === undefined
           ? undefined
           : {
-              Id: branch.identification === undefined ? undefined : clip(String(branch.identification), MAX35),
-              Nm: branch.name === undefined ? undefined : clip(String(branch.name), 140),
+              Id: branch.identification === undefined ? undefined : clip(String(branch.identification), BRANCH_ID_CHARS),
+              Nm: branch.name === undefined ? undefined : clip(String(branch.name), BRANCH_NAME_CHARS),
               PstlAdr: address(branch.address),
             },
     };
@@ -270,6 +271,29 @@ export function moneyOfAmount(amount: unknown): Money | undefined {
   return formatAmount(parsed.money).replace('.', '').replace(/^0+(?=\d)/, '').length <= 18 ? parsed.money : undefined;
 }
 
+/**
+ * PostalAddress24's parts the interface names, in the element's order: the member, its element and
+ * the ISO length (Max16Text, Max35Text, Max70Text) it is cut to.
+ */
+const ADDRESS_PARTS = [
+  ['department', 'Dept', 70],
+  ['streetName', 'StrtNm', 70],
+  ['buildingNumber', 'BldgNb', 16],
+  ['buildingName', 'BldgNm', 35],
+  ['floor', 'Flr', 70],
+  ['postBox', 'PstBx', 16],
+  ['postCode', 'PstCd', 16],
+  ['townName', 'TwnNm', 35],
+  ['townLocationName', 'TwnLctnNm', 35],
+  ['districtName', 'DstrctNm', 35],
+  ['countrySubDivision', 'CtrySubDvsn', 35],
+] as const;
+/** AdrLine: Max70Text. */
+const ADDRESS_LINE_CHARS = 70;
+/** BrnchId/Id (Max35Text) and BrnchId/Nm (Max140Text). */
+const BRANCH_ID_CHARS = MAX35;
+const BRANCH_NAME_CHARS = 140;
+
 function address(value: PostalAddress | undefined): XmlElement | undefined {
   if (value === undefined) return undefined;
   const country = value.country === undefined ? undefined : String(value.country);
@@ -279,20 +303,63 @@ function address(value: PostalAddress | undefined): XmlElement | undefined {
   // Address parts beyond ISO's lengths are cut (as MT-to-MX translation does); a country that is not an ISO code travels as an address line.
   return {
     AdrTp: type !== undefined && ADDRESS_TYPES.has(type) ? { Cd: type } : undefined,
-    Dept: scalar(value.department, 70),
-    StrtNm: scalar(value.streetName, 70),
-    BldgNb: scalar(value.buildingNumber, 16),
-    BldgNm: scalar(value.buildingName, 35),
-    Flr: scalar(value.floor, 70),
-    PstBx: scalar(value.postBox, 16),
-    PstCd: scalar(value.postCode, 16),
-    TwnNm: scalar(value.townName, 35),
-    TwnLctnNm: scalar(value.townLocationName, 35),
-    DstrctNm: scalar(value.districtName, 35),
-    CtrySubDvsn: scalar(value.countrySubDivision, 35),
+    ...Object.fromEntries(ADDRESS_PARTS.map(([member, element, max]) => [element, scalar(value[member], max)])),
     Ctry: countryCode,
-    AdrLine: lines.slice(0, ADDRESS_LINES_MAX).map((line) => clip(line, 70)),
+    AdrLine: lines.slice(0, ADDRESS_LINES_MAX).map((line) => clip(line, ADDRESS_LINE_CHARS)),
   };
+}
+
+/**
+ * An agent as an agent element (`PartyMapper.agent`) holds it, in the interface's shape, for a
+ * message that carries an agent in its supplement rather than in an element (the acmt.023's
+ * agents beyond its assignment): the members the interface names, its address parts and lines and
+ * its branch's identification, name and address cut to the ISO lengths the element has (an
+ * address type other than an AddressType2Code left out, a country that is no code cut as the
+ * address line it becomes), and what FinInstnId has no element for (the deprecated memberId and
+ * companyRegistration, additionalIdentifications) as carryAgentRest carries it. Each text keeps a
+ * number's literal; members the interface does not name are not sent on, as by the element.
+ */
+export function agentAsWritten(agent: InstitutionIdentification): Record<string, unknown> {
+  const branch = agent.branch;
+  return {
+    bicfi: agent.bicfi,
+    clearingSystemMemberId: agent.clearingSystemMemberId === undefined ? undefined : { memberId: agent.clearingSystemMemberId.memberId },
+    memberId: agent.memberId,
+    lei: agent.lei,
+    name: agent.name,
+    address: addressAsWritten(agent.address),
+    branch:
+      branch === undefined
+        ? undefined
+        : {
+            identification: cutText(branch, 'identification', BRANCH_ID_CHARS),
+            name: cutText(branch, 'name', BRANCH_NAME_CHARS),
+            address: addressAsWritten(branch.address),
+          },
+    companyRegistration: agent.companyRegistration,
+    additionalIdentifications: agent.additionalIdentifications,
+  };
+}
+
+/** A postal address with the parts PstlAdr writes, each cut as it writes it (address()). */
+function addressAsWritten(value: PostalAddress | undefined): Record<string, unknown> | undefined {
+  if (value === undefined) return undefined;
+  const type = value.addressType === undefined ? undefined : String(value.addressType);
+  const lines = value.addressLine;
+  return {
+    addressType: type !== undefined && ADDRESS_TYPES.has(type) ? type : undefined,
+    ...Object.fromEntries(ADDRESS_PARTS.map(([member, , max]) => [member, cutText(value, member, max)])),
+    country: cutText(value, 'country', ADDRESS_LINE_CHARS),
+    addressLine: lines === undefined ? undefined : lines.slice(0, ADDRESS_LINES_MAX).map((_, index) => cutText(lines, index, ADDRESS_LINE_CHARS)),
+  };
+}
+
+/** The text of `holder[key]` (a number as its literal) cut to `max` characters; undefined when it is no scalar. */
+function cutText(holder: object, key: string | number, max: number): string | undefined {
+  const value = (holder as Record<string | number, unknown>)[key];
+  if (typeof value === 'string') return clip(value, max);
+  if (typeof value === 'number') return clip(numberText(holder, key) ?? String(value), max);
+  return undefined;
 }
 
 function contact(value: Party['contactDetails']): XmlElement | undefined {
