@@ -469,6 +469,21 @@ export interface RevokedSession {
   readonly revokedAt: number;
 }
 
+/**
+ * What a store has made durable since it opened (Store.durableCounts). SQLite: `commits` are the
+ * writer's committed transactions, each one fsync of the WAL (synchronous = FULL), and
+ * `checkpointFsyncs` the checkpointer thread's (a checkpoint that copied frames syncs the WAL and
+ * then the database file); the writer's own backstop checkpoints and a WAL restart's header sync
+ * are not counted. PostgreSQL: `commits` are the COMMITs of the store's write batches (its reads
+ * autocommit and write nothing); its fsyncs are the server's own, so both fsync counts are undefined.
+ */
+export interface DurableCounts {
+  readonly commits: number;
+  /** Every fsync the store made: one per commit plus the checkpoints'. */
+  readonly fsyncs: number | undefined;
+  readonly checkpointFsyncs: number | undefined;
+}
+
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
 
@@ -577,6 +592,8 @@ export interface Store {
   ping(): Promise<void>;
   /** Writes queued in this process and not yet handed to the database (the admission control's writer backlog). */
   writesWaiting(): number;
+  /** Durable commits (and, where the store tells them, fsyncs) this process's store made since it opened: metrics and the bench. */
+  durableCounts(): DurableCounts;
   /** Flush pending writes and close. */
   close(): Promise<void>;
 }

@@ -271,6 +271,23 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
           assert.equal(heard.length, heardBefore, 'a stopped listener hears nothing');
         }));
 
+      void it('counts one durable commit for each intake written alone, and fewer commits than intakes written at once', () =>
+        withStore(async (store) => {
+          const before = store.durableCounts();
+          for (let n = 0; n < 5; n += 1) await accept(store, transfer());
+          const alone = store.durableCounts();
+          assert.equal(alone.commits - before.commits, 5, 'five intakes one after another: five commits');
+          await Promise.all(Array.from({ length: 40 }, () => accept(store, transfer())));
+          const together = store.durableCounts();
+          const grouped = together.commits - alone.commits;
+          assert.ok(grouped >= 1 && grouped < 40, `40 intakes at once group-committed in ${grouped} commits`);
+          // SQLite tells its fsyncs (one per commit, and the checkpointer's); PostgreSQL's are the server's own.
+          if (store.kind === 'sqlite') {
+            assert.ok(together.fsyncs !== undefined && before.fsyncs !== undefined && together.checkpointFsyncs !== undefined);
+            assert.equal(together.fsyncs, together.commits + together.checkpointFsyncs);
+          } else assert.equal(together.fsyncs, undefined);
+        }));
+
       void it('accepts exactly one of many identical intakes racing, and answers the rest duplicate', () =>
         withStore(async (store) => {
           const tx = transfer();

@@ -37,6 +37,8 @@ export interface BatchRunner {
   readonly requeue: (items: PendingWrite[]) => void;
   /** Told of each batch run again after a deadlock or serialization failure. */
   readonly onRetried?: (reason: BatchRetryReason, error: unknown) => void;
+  /** Told of each COMMIT that succeeded (Store.durableCounts). */
+  readonly onCommitted?: () => void;
 }
 
 /** Where a batch failed decides what may be done about it. */
@@ -142,6 +144,7 @@ async function run(runner: BatchRunner, batch: readonly PendingWrite[]): Promise
       broken = asError(error);
       throw new BatchError(error, false);
     }
+    runner.onCommitted?.();
     return results;
   } finally {
     // A connection that failed BEGIN, ROLLBACK or COMMIT is in an unknown state: destroy it.

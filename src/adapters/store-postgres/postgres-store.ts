@@ -9,6 +9,7 @@ import { BoundedMap } from '../../lib/bounded-map.js';
 import type {
   ChangeOutcome,
   DeliveryAttemptRecord,
+  DurableCounts,
   IntakeOutcome,
   HistoryRecord,
   OutboxBacklog,
@@ -151,6 +152,8 @@ class PostgresStore extends QueuedWrites implements Store {
   readonly #outboxTransactions = new BoundedMap<string, string>(OUTBOX_TRANSACTIONS_MAX);
   /** LISTENs for other instances' notices, from the first onChange on. */
   #listener: ChangeListener | undefined;
+  /** COMMITs of write batches so far (durableCounts). */
+  #commits = 0;
   #closed = false;
 
   constructor(pool: pg.Pool, connectionString: string, options: PostgresStoreOptions) {
@@ -158,7 +161,15 @@ class PostgresStore extends QueuedWrites implements Store {
     this.#pool = pool;
     this.#connectionString = connectionString;
     this.#onBackgroundError = options.onBackgroundError ?? ((error: Error) => console.error('postgres listener error:', error.message));
-    const runner: BatchRunner = { pool, execute, requeue: (again) => this.#queue.requeue(again), ...(options.onBatchRetried === undefined ? {} : { onRetried: options.onBatchRetried }) };
+    const runner: BatchRunner = {
+      pool,
+      execute,
+      requeue: (again) => this.#queue.requeue(again),
+      onCommitted: () => {
+        this.#commits += 1;
+      },
+      ...(options.onBatchRetried === undefined ? {} : { onRetried: options.onBatchRetried }),
+    };
     this.#queue = new WriteQueue<PendingWrite>((batch) => flush(runner, batch), {
       batchMax: options.groupCommitBatchMax ?? 256,
       queueMax: options.groupCommitQueueMax ?? 10_000,
@@ -287,6 +298,11 @@ class PostgresStore extends QueuedWrites implements Store {
   writesWaiting(): number {
     return this.#queue.waiting;
   }
+  /** PostgreSQL's fsyncs are the server's own: only the COMMITs this store issued are counted. */
+  durableCounts(): DurableCounts {
+    return { commits: this.#commits, fsyncs: undefined, checkpointFsyncs: undefined };
+  }
+
 
   async close(): Promise<void> {
     if (this.#closed) return;

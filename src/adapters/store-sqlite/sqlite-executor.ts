@@ -3,6 +3,7 @@
  * on the connection it is given. The same code runs in the writer worker thread (file databases)
  * and on the main thread (`:memory:`, which one thread cannot share with another).
  */
+import type { SqliteCounters } from './sqlite-counters.js';
 import Database from 'better-sqlite3';
 import type {
   ChangeOutcome,
@@ -37,10 +38,13 @@ export type OpOutcome = { readonly ok: true; readonly value: unknown } | { reado
 export class SqliteExecutor {
   readonly #db: Db;
   readonly #sql: ReturnType<typeof prepareWriteStatements>;
+  readonly #counters: SqliteCounters | undefined;
 
-  constructor(db: Db) {
+  /** `counters` counts every commit (Store.durableCounts). */
+  constructor(db: Db, counters?: SqliteCounters) {
     this.#db = db;
     this.#sql = prepareWriteStatements(db);
+    this.#counters = counters;
   }
 
   /**
@@ -113,6 +117,7 @@ export class SqliteExecutor {
       if (this.#db.inTransaction) sql.rollback.run();
       throw error;
     }
+    this.#counters?.committed();
     return outcomes;
   }
 
