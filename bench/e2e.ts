@@ -71,6 +71,8 @@ export interface E2eFigures {
    * `fsyncsPerTransfer` 0 there). NaN when the service serves no such metrics.
    */
   readonly commitsPerTransfer: number;
+  /** Of them, those holding a transaction's state (its path; the rest record callbacks and events, claims and leases). */
+  readonly transactionCommitsPerTransfer: number;
   readonly fsyncsPerTransfer: number;
   readonly checkpointFsyncsPerTransfer: number;
 }
@@ -79,7 +81,12 @@ export interface E2eFigures {
 async function durableOfAll(urls: readonly string[]): Promise<DurableCounts | undefined> {
   try {
     const all = await Promise.all(urls.map((url) => durableTotals(url)));
-    return all.reduce((sum, counts) => ({ commits: sum.commits + counts.commits, fsyncs: sum.fsyncs + counts.fsyncs, checkpointFsyncs: sum.checkpointFsyncs + counts.checkpointFsyncs }));
+    return all.reduce((sum, counts) => ({
+      commits: sum.commits + counts.commits,
+      transactionCommits: sum.transactionCommits + counts.transactionCommits,
+      fsyncs: sum.fsyncs + counts.fsyncs,
+      checkpointFsyncs: sum.checkpointFsyncs + counts.checkpointFsyncs,
+    }));
   } catch {
     return undefined;
   }
@@ -341,6 +348,7 @@ export async function runE2e(options: {
       commitP50Ms: histogramPercentileMs(histogramsBefore, histogramsAfter, 'regpay_store_commit_duration_seconds', 50),
       commitP99Ms: histogramPercentileMs(histogramsBefore, histogramsAfter, 'regpay_store_commit_duration_seconds', 99),
       commitsPerTransfer: durable?.commits ?? Number.NaN,
+      transactionCommitsPerTransfer: durable?.transactionCommits ?? Number.NaN,
       fsyncsPerTransfer: durable?.fsyncs ?? Number.NaN,
       checkpointFsyncsPerTransfer: durable?.checkpointFsyncs ?? Number.NaN,
     };

@@ -244,8 +244,15 @@ export interface LatencyFigures {
   readonly drainMs: readonly number[];
   /** The machine's 1-minute load average (2 cores here) before and after the part: how much else ran. */
   readonly loadAverage: readonly [number, number];
+  /** The same for the lookups one at a time (each waited for, its events delivered before the next): the commits on one lookup's path and after it. */
+  readonly unloadedCommitsPerLookup: number;
+  /** Of them, those holding the lookup's state (its path; the rest record its events, claims and leases). */
+  readonly unloadedTransactionCommitsPerLookup: number;
+  readonly unloadedFsyncsPerLookup: number;
+  readonly unloadedCheckpointFsyncsPerLookup: number;
   /** Store commits and fsyncs (SQLite: the checkpointer's included) over regpay's windows and their drains, per lookup sent in them. */
   readonly commitsPerLookup: number;
+  readonly transactionCommitsPerLookup: number;
   readonly fsyncsPerLookup: number;
   readonly checkpointFsyncsPerLookup: number;
   /** CPU regpay used over its windows, per lookup: in all and by thread. */
@@ -372,19 +379,22 @@ export async function measureAddedLatency(simulatorLatencyMs: number): Promise<L
         await quiesce(server.url);
         const unloadedSample = new Sample();
         unloadedSample.startedAt = performance.now();
+        const unloadedDurableBefore = await durableTotals(server.url);
         for (let n = 0; n < UNLOADED_LOOKUPS; n += 1) await lookup(regpayPool, unloadedSample, lookupBody(n));
         await quiesce(server.url);
+        const unloadedDurable = durablePer(unloadedDurableBefore, await durableTotals(server.url), UNLOADED_LOOKUPS);
         await offer(baselinePool, RATE, Math.min(3, WARM_UP_S));
         const baselineSamples: Sample[] = [await offer(baselinePool, RATE, WINDOW_S)];
         const regpaySamples: Sample[] = [];
         const cpu = new CpuShares();
         const drainMs: number[] = [];
-        const durable = { commits: 0, fsyncs: 0, checkpointFsyncs: 0 };
+        const durable = { commits: 0, transactionCommits: 0, fsyncs: 0, checkpointFsyncs: 0 };
         for (let round = 0; round < ROUNDS; round += 1) {
           const durableBefore = await durableTotals(server.url);
           const { sample, drainMs: drained } = await cpu.measure(pid, receiverPid, () => offer(regpayPool, RATE, WINDOW_S), () => quiesce(server.url));
           const durableAfter = await durableTotals(server.url);
           durable.commits += durableAfter.commits - durableBefore.commits;
+          durable.transactionCommits += durableAfter.transactionCommits - durableBefore.transactionCommits;
           durable.fsyncs += durableAfter.fsyncs - durableBefore.fsyncs;
           durable.checkpointFsyncs += durableAfter.checkpointFsyncs - durableBefore.checkpointFsyncs;
           regpaySamples.push(sample);
@@ -399,7 +409,7 @@ export async function measureAddedLatency(simulatorLatencyMs: number): Promise<L
         const perLookup = cpuPerUnit(new Map(), cpu.regpay, lookups);
         const lookupsSent = warmUp.sent + unloadedSample.sent + regpay.sent;
         const counters = await metricTotals(server.url);
-        const durablePerLookup = durablePer({ commits: 0, fsyncs: 0, checkpointFsyncs: 0 }, durable, lookups);
+        const durablePerLookup = durablePer({ commits: 0, transactionCommits: 0, fsyncs: 0, checkpointFsyncs: 0 }, durable, lookups);
         return {
           simulatorLatencyMs,
           offeredPerS: RATE,
@@ -421,7 +431,12 @@ export async function measureAddedLatency(simulatorLatencyMs: number): Promise<L
           machineBusyCores: round2(cpu.machineUs / cpu.windowUs),
           otherBusyCores: round2((cpu.machineUs - cpu.ownWindowUs) / cpu.windowUs),
           drainMs,
+          unloadedCommitsPerLookup: unloadedDurable.commits,
+          unloadedTransactionCommitsPerLookup: unloadedDurable.transactionCommits,
+          unloadedFsyncsPerLookup: unloadedDurable.fsyncs,
+          unloadedCheckpointFsyncsPerLookup: unloadedDurable.checkpointFsyncs,
           commitsPerLookup: durablePerLookup.commits,
+          transactionCommitsPerLookup: durablePerLookup.transactionCommits,
           fsyncsPerLookup: durablePerLookup.fsyncs,
           checkpointFsyncsPerLookup: durablePerLookup.checkpointFsyncs,
           cpuUsPerLookupByThread: perLookup.byThread.map(([thread, us]) => `${thread}: ${Math.round(us)}`),
@@ -624,11 +639,11 @@ export function identifierRows(figures: IdentifierFigures): string[] {
         `added p50 ${regpay.addedP50Ms} ms, p99 ${regpay.addedP99Ms} ms (target p99 < ${TARGET_ADDED_P99_MS} ms: ${regpay.addedP99Ms < TARGET_ADDED_P99_MS ? 'met' : 'MISSED'}), max ${regpay.addedMaxMs} ms, ` +
         `${regpay.achievedPerS}/s answered, ${regpay.answered}/${regpay.sent} SUCCESSFUL, wrong ${regpay.wrong}, errors ${regpay.errors}; ` +
         `bare stand-in p50 ${baseline.addedP50Ms} ms, p99 ${baseline.addedP99Ms} ms (errors ${baseline.errors + baseline.wrong}); p99 ratio ${part.p99Ratio} (rounds ${part.roundP99Ratios.join(', ')}); ` +
-        `one at a time: added p50 ${part.unloaded.addedP50Ms} ms, p99 ${part.unloaded.addedP99Ms} ms; ` +
+        `one at a time: added p50 ${part.unloaded.addedP50Ms} ms, p99 ${part.unloaded.addedP99Ms} ms, store commits ${part.unloadedCommitsPerLookup} (holding its state ${part.unloadedTransactionCommitsPerLookup}) and fsyncs ${part.unloadedFsyncsPerLookup} (checkpoints' ${part.unloadedCheckpointFsyncsPerLookup}) per lookup; ` +
         `CPU per lookup: service ${part.serviceCpuUsPerLookup} µs (${part.cpuUsPerLookupByThread.slice(0, 3).join(', ')}), receiver ${part.receiverCpuUsPerLookup} µs, generator ${part.generatorCpuUsPerLookup} µs; ` +
         `machine ${part.machineBusyCores} cores busy (others' ${part.otherBusyCores}); events drained ${part.drainMs.join(', ')} ms after the windows; ` +
         `${part.statesEnteredPerLookup} states entered and ${part.eventsDeliveredPerLookup} events delivered per lookup; ` +
-        `store commits ${part.commitsPerLookup} and fsyncs ${part.fsyncsPerLookup} (checkpoints' ${part.checkpointFsyncsPerLookup}) per lookup; ` +
+        `store commits ${part.commitsPerLookup} (holding its state ${part.transactionCommitsPerLookup}) and fsyncs ${part.fsyncsPerLookup} (checkpoints' ${part.checkpointFsyncsPerLookup}) per lookup; ` +
         `generator lag p99 ${regpay.generatorLagP99Ms} ms; load average ${part.loadAverage.join(' → ')}`,
     );
   }

@@ -277,7 +277,7 @@ function e2eRow(figures: E2eFigures): string {
     `p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms (intake p99 ${figures.intakeP99Ms} ms); events ${figures.eventsDelivered}/${figures.eventsExpected}; ` +
     `backlog every 5 s [${figures.backlogSamples.join(', ')}]; drained ${figures.drainMs} ms after the load; ` +
     `service CPU ${figures.serviceCpuUsPerTransfer} µs per transfer (main thread ${figures.mainThreadCpuUsPerTransfer} µs); ` +
-    `store commits ${figures.commitsPerTransfer} and fsyncs ${figures.fsyncsPerTransfer} (checkpoints' ${figures.checkpointFsyncsPerTransfer}) per transfer`
+    `store commits ${figures.commitsPerTransfer} (holding its state ${figures.transactionCommitsPerTransfer}) and fsyncs ${figures.fsyncsPerTransfer} (checkpoints' ${figures.checkpointFsyncsPerTransfer}) per transfer`
   );
 }
 

@@ -15,9 +15,11 @@ void describe('SQLite durable counters', () => {
   void it('shares its counts with another view of the same buffer (the writer and checkpointer threads)', () => {
     const counters = new SqliteCounters();
     const other = new SqliteCounters(counters.buffer);
-    other.committed();
-    other.committed();
+    other.committed('transactions');
+    other.committed('transactions');
+    other.committed('deliveries');
     other.checkpointed();
-    assert.deepEqual([counters.commits, counters.checkpointFsyncs], [2, 2]);
+    assert.deepEqual(counters.commitsHolding, { transactions: 2, deliveries: 1, other: 0 });
+    assert.equal(counters.checkpointFsyncs, 2);
   });
 });

@@ -66,11 +66,15 @@ export function createMetrics(options: MetricsOptions): Metrics {
   const { durable } = options;
   new Counter({
     name: 'regpay_store_commits_total',
-    help: 'Durable commits of the store since the process started (SQLite: write transactions of its writer, each one fsync of the WAL; PostgreSQL: COMMITs of its write batches)',
+    help:
+      'Durable commits of the store since the process started (SQLite: write transactions of its writer that changed rows, each one fsync of the WAL; PostgreSQL: COMMITs of its write batches), ' +
+      "by what they held: a transaction's state (transactions), else callbacks and events (deliveries), else claims, leases and the rest (other)",
+    labelNames: ['holding'],
     registers: [registry],
     collect() {
       this.reset();
-      this.inc(durable().commits);
+      const { commitsHolding } = durable();
+      for (const holding of ['transactions', 'deliveries', 'other'] as const) this.inc({ holding }, commitsHolding[holding]);
     },
   });
   new Counter({

@@ -8,6 +8,7 @@ import pg from 'pg';
 import { BoundedMap } from '../../lib/bounded-map.js';
 import type {
   ChangeOutcome,
+  CommitHolding,
   DeliveryAttemptRecord,
   DurableCounts,
   IntakeOutcome,
@@ -152,8 +153,8 @@ class PostgresStore extends QueuedWrites implements Store {
   readonly #outboxTransactions = new BoundedMap<string, string>(OUTBOX_TRANSACTIONS_MAX);
   /** LISTENs for other instances' notices, from the first onChange on. */
   #listener: ChangeListener | undefined;
-  /** COMMITs of write batches so far (durableCounts). */
-  #commits = 0;
+  /** COMMITs of write batches so far, by what they held (durableCounts). */
+  readonly #commitsHolding: Record<CommitHolding, number> = { transactions: 0, deliveries: 0, other: 0 };
   #closed = false;
 
   constructor(pool: pg.Pool, connectionString: string, options: PostgresStoreOptions) {
@@ -165,8 +166,8 @@ class PostgresStore extends QueuedWrites implements Store {
       pool,
       execute,
       requeue: (again) => this.#queue.requeue(again),
-      onCommitted: () => {
-        this.#commits += 1;
+      onCommitted: (holding) => {
+        this.#commitsHolding[holding] += 1;
       },
       ...(options.onBatchRetried === undefined ? {} : { onRetried: options.onBatchRetried }),
     };
@@ -300,7 +301,8 @@ class PostgresStore extends QueuedWrites implements Store {
   }
   /** PostgreSQL's fsyncs are the server's own: only the COMMITs this store issued are counted. */
   durableCounts(): DurableCounts {
-    return { commits: this.#commits, fsyncs: undefined, checkpointFsyncs: undefined };
+    const commitsHolding = { ...this.#commitsHolding };
+    return { commits: commitsHolding.transactions + commitsHolding.deliveries + commitsHolding.other, commitsHolding, fsyncs: undefined, checkpointFsyncs: undefined };
   }
 
 

@@ -4,10 +4,12 @@
  * atomic add per commit or checkpoint, nothing sent between threads (Store.durableCounts).
  */
 
+import type { CommitHolding } from '../../ports/store.js';
+
 /** Where each count lives in the shared buffer. */
-const COMMITS = 0;
-const CHECKPOINT_FSYNCS = 1;
-const SLOTS = 2;
+const COMMITS: Readonly<Record<CommitHolding, number>> = { transactions: 0, deliveries: 1, other: 2 };
+const CHECKPOINT_FSYNCS = 3;
+const SLOTS = 4;
 
 export class SqliteCounters {
   readonly #cells: BigInt64Array;
@@ -22,9 +24,9 @@ export class SqliteCounters {
     return this.#cells.buffer as SharedArrayBuffer;
   }
 
-  /** A transaction committed: with synchronous = FULL in WAL mode, one fsync of the WAL. */
-  committed(): void {
-    Atomics.add(this.#cells, COMMITS, 1n);
+  /** A transaction that changed rows committed, holding `holding`: with synchronous = FULL in WAL mode, one fsync of the WAL. */
+  committed(holding: CommitHolding): void {
+    Atomics.add(this.#cells, COMMITS[holding], 1n);
   }
 
   /** A checkpoint copied frames into the database file: it synced the WAL before and the database file after. */
@@ -32,8 +34,9 @@ export class SqliteCounters {
     Atomics.add(this.#cells, CHECKPOINT_FSYNCS, 2n);
   }
 
-  get commits(): number {
-    return Number(Atomics.load(this.#cells, COMMITS));
+  get commitsHolding(): Record<CommitHolding, number> {
+    const count = (holding: CommitHolding): number => Number(Atomics.load(this.#cells, COMMITS[holding]));
+    return { transactions: count('transactions'), deliveries: count('deliveries'), other: count('other') };
   }
 
   get checkpointFsyncs(): number {

@@ -260,10 +260,11 @@ class SqliteStore extends QueuedWrites implements Store {
   }
 
   durableCounts(): DurableCounts {
-    const commits = this.#counters.commits;
-    if (!this.#durable) return { commits, fsyncs: 0, checkpointFsyncs: 0 };
+    const commitsHolding = this.#counters.commitsHolding;
+    const commits = commitsHolding.transactions + commitsHolding.deliveries + commitsHolding.other;
+    if (!this.#durable) return { commits, commitsHolding, fsyncs: 0, checkpointFsyncs: 0 };
     const checkpointFsyncs = this.#counters.checkpointFsyncs;
-    return { commits, fsyncs: commits + checkpointFsyncs, checkpointFsyncs };
+    return { commits, commitsHolding, fsyncs: commits + checkpointFsyncs, checkpointFsyncs };
   }
 
   async close(): Promise<void> {
