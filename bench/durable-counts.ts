@@ -35,6 +35,7 @@ export function durablePer(before: DurableCounts, after: DurableCounts, units: n
   return {
     commits: per(before.commits, after.commits),
     transactionCommits: per(before.transactionCommits, after.transactionCommits),
-    fsyncs: per(before.fsyncs, after.fsyncs), checkpointFsyncs: per(before.checkpointFsyncs, after.checkpointFsyncs),
+    fsyncs: per(before.fsyncs, after.fsyncs),
+    checkpointFsyncs: per(before.checkpointFsyncs, after.checkpointFsyncs),
   };
 }

@@ -14,7 +14,8 @@
  *    ID_SOAK_LATENCY_MS (2,000) within a 10 s time budget: every answer checked, the time until
  *    all are answered, and the service process's peak RSS (VmHWM, and VmRSS sampled every 50 ms).
  *
- * ID_ONLY=latency or ID_ONLY=soak runs one half; ID_SERVER_NODE_ARGS passes node flags to the
+ * ID_ONLY=latency or ID_ONLY=soak runs one half; ID_PROCESSING (JSON) sets the service's
+ * `processing` settings (e.g. the admission bounds); ID_SERVER_NODE_ARGS passes node flags to the
  * service (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"); BENCH_BUILD_ROOT measures another build's
  * service (build-root.ts); BENCH_FIGURES_OUT names a file to write the figures to as JSON.
  */
@@ -45,6 +46,8 @@ const SOAK_BUDGET_MS = 10_000;
 const SERVER_NODE_ARGS = process.env.ID_SERVER_NODE_ARGS?.split(' ').filter((arg) => arg !== '') ?? [];
 /** ID_SERVER_OUTPUT=<file>: everything the service printed, written there when it stops (with e.g. ID_SERVER_NODE_ARGS=--trace-gc). */
 const SERVER_OUTPUT = process.env.ID_SERVER_OUTPUT;
+/** ID_PROCESSING='{"heldLookupsMax":256}': the service's `processing` settings (admission bounds) in both parts. */
+const PROCESSING = process.env.ID_PROCESSING === undefined ? undefined : (JSON.parse(process.env.ID_PROCESSING) as Record<string, unknown>);
 /** ID_EVENTS=false: the integrator without events (a diagnostic: what the events cost). */
 const EVENTS = process.env.ID_EVENTS !== 'false';
 /** Lookups sent one at a time before the paired windows: the latency with nothing else running. */
@@ -272,6 +275,7 @@ function regpayConfig(simulatorLatencyMs: number, timeBudgetMs: number, receiver
     extra: {
       server: { host: '127.0.0.1', port: 0, logLevel: 'warn' },
       schemes: { ZA_RPP: { connector: 'simulator', timeBudgetMs, simulatorLatencyMs } },
+      ...(PROCESSING === undefined ? {} : { processing: PROCESSING }),
     },
   });
 }
@@ -533,8 +537,10 @@ export async function soak(): Promise<SoakFigures> {
       const warmUp = new Sample();
       await Promise.all(Array.from({ length: 200 }, (_, n) => lookup(pool, warmUp, lookupBody(n))));
       const expected = SOAK_LATENCY_MS >= SOAK_BUDGET_MS ? 'FAILED AB06' : 'SUCCESSFUL';
+      // Admission bounds below 200 (ID_PROCESSING) refuse the rest with 503 OVERLOADED: that is all they may do.
       const warmedUp = warmUp.all.filter((answer) => answer.kind === expected).length;
-      if (warmedUp !== 200) throw new Error(`soak warm-up: ${warmedUp} of 200 answered ${expected} (${JSON.stringify(warmUp.all.slice(0, 3))}, ${JSON.stringify([...warmUp.errorKinds])})`);
+      const refused = warmUp.all.filter((answer) => answer.kind === 'HTTP 503 OVERLOADED').length;
+      if (warmedUp === 0 || warmedUp + refused !== 200) throw new Error(`soak warm-up: ${warmedUp} of 200 answered ${expected}, ${refused} refused (${JSON.stringify(warmUp.all.slice(0, 3))}, ${JSON.stringify([...warmUp.errorKinds])})`);
       await quiesce(server.url);
 
       const requests = Array.from({ length: SOAK_LOOKUPS }, (_, n) => lookupBody(n));
