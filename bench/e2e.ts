@@ -17,6 +17,7 @@ import { startBenchReceiver } from './receiver-process.js';
 import { cpuPerUnit, postgresCpuUs, threadCpuUs } from './thread-cpu.js';
 import { scratchDir } from './scratch-dir.js';
 import { serviceMain } from './build-root.js';
+import { durablePer, durableTotals, type DurableCounts } from './durable-counts.js';
 
 export interface E2eFigures {
   readonly offeredPerS: number;
@@ -63,6 +64,32 @@ export interface E2eFigures {
   /** A group commit's duration (`regpay_store_commit_duration_seconds`, the same way). */
   readonly commitP50Ms: number;
   readonly commitP99Ms: number;
+  /**
+   * Store commits and fsyncs per transfer accepted in the measured load, from the warm-up's end
+   * until drained (every instance's `regpay_store_commits_total` and `regpay_store_fsyncs_total`:
+   * SQLite's fsyncs include the checkpointer's; PostgreSQL's are the server's own and not counted,
+   * `fsyncsPerTransfer` 0 there). NaN when the service serves no such metrics.
+   */
+  readonly commitsPerTransfer: number;
+  /** Of them, those holding a transaction's state (its path; the rest record callbacks and events, claims and leases). */
+  readonly transactionCommitsPerTransfer: number;
+  readonly fsyncsPerTransfer: number;
+  readonly checkpointFsyncsPerTransfer: number;
+}
+
+/** Every instance's store commits and fsyncs summed; undefined when one serves no /metrics (the hollow service, metrics off). */
+async function durableOfAll(urls: readonly string[]): Promise<DurableCounts | undefined> {
+  try {
+    const all = await Promise.all(urls.map((url) => durableTotals(url)));
+    return all.reduce((sum, counts) => ({
+      commits: sum.commits + counts.commits,
+      transactionCommits: sum.transactionCommits + counts.transactionCommits,
+      fsyncs: sum.fsyncs + counts.fsyncs,
+      checkpointFsyncs: sum.checkpointFsyncs + counts.checkpointFsyncs,
+    }));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Histograms of the service read from its /metrics for the figures. */
@@ -271,6 +298,7 @@ export async function runE2e(options: {
     if (baseline.callbacks < warmUp.size) throw new Error(`warm-up not drained: ${baseline.callbacks} of ${warmUp.size} called back`);
 
     const histogramsBefore = await histogramsOfAll(servers.map((server) => server.url));
+    const durableBefore = await durableOfAll(servers.map((server) => server.url));
     const cpuBefore = serviceCpuUs();
     const started = Date.now();
     const sampler = setInterval(() => {
@@ -285,6 +313,8 @@ export async function runE2e(options: {
     const drainMs = Date.now() - offeredEnd;
     const cpu = cpuPerUnit(cpuBefore, serviceCpuUs(), Math.max(1, sentAt.size));
     const histogramsAfter = await histogramsOfAll(servers.map((server) => server.url));
+    const durableAfter = await durableOfAll(servers.map((server) => server.url));
+    const durable = durableBefore === undefined || durableAfter === undefined ? undefined : durablePer(durableBefore, durableAfter, sentAt.size);
     const databaseCpuAfter = postgresCpuUs();
     const latencies = [...sentAt].flatMap(([uetr, t0]) => (last.callbacks[uetr] === undefined ? [] : [last.callbacks[uetr] - t0])).sort((a, b) => a - b);
     intake.sort((a, b) => a - b);
@@ -317,6 +347,10 @@ export async function runE2e(options: {
       ackRecordP99Ms: histogramPercentileMs(histogramsBefore, histogramsAfter, 'regpay_delivery_ack_record_seconds', 99),
       commitP50Ms: histogramPercentileMs(histogramsBefore, histogramsAfter, 'regpay_store_commit_duration_seconds', 50),
       commitP99Ms: histogramPercentileMs(histogramsBefore, histogramsAfter, 'regpay_store_commit_duration_seconds', 99),
+      commitsPerTransfer: durable?.commits ?? Number.NaN,
+      transactionCommitsPerTransfer: durable?.transactionCommits ?? Number.NaN,
+      fsyncsPerTransfer: durable?.fsyncs ?? Number.NaN,
+      checkpointFsyncsPerTransfer: durable?.checkpointFsyncs ?? Number.NaN,
     };
   } finally {
     for (const pool of pools) await pool.close();

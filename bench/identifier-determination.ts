@@ -14,7 +14,8 @@
  *    ID_SOAK_LATENCY_MS (2,000) within a 10 s time budget: every answer checked, the time until
  *    all are answered, and the service process's peak RSS (VmHWM, and VmRSS sampled every 50 ms).
  *
- * ID_ONLY=latency or ID_ONLY=soak runs one half; ID_SERVER_NODE_ARGS passes node flags to the
+ * ID_ONLY=latency or ID_ONLY=soak runs one half; ID_PROCESSING (JSON) sets the service's
+ * `processing` settings (e.g. the admission bounds); ID_SERVER_NODE_ARGS passes node flags to the
  * service (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"); BENCH_BUILD_ROOT measures another build's
  * service (build-root.ts); BENCH_FIGURES_OUT names a file to write the figures to as JSON.
  */
@@ -30,6 +31,7 @@ import { scratchDir } from './scratch-dir.js';
 import { startStandIn } from './stand-in.js';
 import { cpuPerUnit, threadCpuUs } from './thread-cpu.js';
 import { serviceMain } from './build-root.js';
+import { durablePer, durableTotals } from './durable-counts.js';
 
 export const IDENTIFIER_DETERMINATION_PATH = '/api/v1/identifiers/outbound/identifier-determination';
 
@@ -44,6 +46,8 @@ const SOAK_BUDGET_MS = 10_000;
 const SERVER_NODE_ARGS = process.env.ID_SERVER_NODE_ARGS?.split(' ').filter((arg) => arg !== '') ?? [];
 /** ID_SERVER_OUTPUT=<file>: everything the service printed, written there when it stops (with e.g. ID_SERVER_NODE_ARGS=--trace-gc). */
 const SERVER_OUTPUT = process.env.ID_SERVER_OUTPUT;
+/** ID_PROCESSING='{"heldLookupsMax":256}': the service's `processing` settings (admission bounds) in both parts. */
+const PROCESSING = process.env.ID_PROCESSING === undefined ? undefined : (JSON.parse(process.env.ID_PROCESSING) as Record<string, unknown>);
 /** ID_EVENTS=false: the integrator without events (a diagnostic: what the events cost). */
 const EVENTS = process.env.ID_EVENTS !== 'false';
 /** Lookups sent one at a time before the paired windows: the latency with nothing else running. */
@@ -95,6 +99,8 @@ class Sample {
   /** Not 200, or no answer at all. */
   errors = 0;
   readonly errorKinds = new Map<string, number>();
+  /** Every answer read: its latency and what it said (`SUCCESSFUL`, `FAILED AB06`, `HTTP 503 OVERLOADED`, …; `wrong uetr`). */
+  readonly all: { readonly ms: number; readonly kind: string }[] = [];
   startedAt = 0;
   lastAnswerAt = 0;
 
@@ -114,17 +120,34 @@ async function lookup(pool: Pool, sample: Sample, request: { readonly body: stri
     const at = performance.now();
     sample.lastAnswerAt = Math.max(sample.lastAnswerAt, at);
     if (response.statusCode !== 200) {
+      sample.all.push({ ms: at - t0, kind: `HTTP ${response.statusCode} ${errorCode(text)}` });
       sample.error(`HTTP ${response.statusCode} ${text.slice(0, 120)}`);
       return;
     }
-    const answer = JSON.parse(text) as { uetr?: string; report?: { reportInformation?: { outcome?: string } } };
-    if (answer.uetr === request.uetr && answer.report?.reportInformation?.outcome === 'SUCCESSFUL') {
+    const answer = JSON.parse(text) as { uetr?: string; report?: { reportInformation?: { outcome?: string; reasonCode?: string } } };
+    const information = answer.report?.reportInformation;
+    sample.all.push({ ms: at - t0, kind: answer.uetr !== request.uetr ? 'wrong uetr' : `${information?.outcome ?? '?'}${information?.reasonCode === undefined ? '' : ` ${information.reasonCode}`}` });
+    if (answer.uetr === request.uetr && information?.outcome === 'SUCCESSFUL') {
       sample.answered += 1;
       sample.latenciesMs.push(at - t0);
     } else sample.wrong += 1;
   } catch (error) {
     sample.error(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
   }
+}
+
+/** Which refusal an ErrorDetail body is, by its catalogue message (src/domain/errors.ts): OVERLOADED, DETERMINATION_PENDING or its first words. */
+function errorCode(text: string): string {
+  let message: unknown;
+  try {
+    message = (JSON.parse(text) as { message?: unknown }).message;
+  } catch {
+    return '?';
+  }
+  if (typeof message !== 'string') return '?';
+  if (message.startsWith('Service overloaded')) return 'OVERLOADED';
+  if (message.startsWith('The identifier determination is not decided yet')) return 'DETERMINATION_PENDING';
+  return message.split(' ').slice(0, 4).join(' ');
 }
 
 /**
@@ -224,6 +247,17 @@ export interface LatencyFigures {
   readonly drainMs: readonly number[];
   /** The machine's 1-minute load average (2 cores here) before and after the part: how much else ran. */
   readonly loadAverage: readonly [number, number];
+  /** The same for the lookups one at a time (each waited for, its events delivered before the next): the commits on one lookup's path and after it. */
+  readonly unloadedCommitsPerLookup: number;
+  /** Of them, those holding the lookup's state (its path; the rest record its events, claims and leases). */
+  readonly unloadedTransactionCommitsPerLookup: number;
+  readonly unloadedFsyncsPerLookup: number;
+  readonly unloadedCheckpointFsyncsPerLookup: number;
+  /** Store commits and fsyncs (SQLite: the checkpointer's included) over regpay's windows and their drains, per lookup sent in them. */
+  readonly commitsPerLookup: number;
+  readonly transactionCommitsPerLookup: number;
+  readonly fsyncsPerLookup: number;
+  readonly checkpointFsyncsPerLookup: number;
   /** CPU regpay used over its windows, per lookup: in all and by thread. */
   readonly serviceCpuUsPerLookup: number;
   readonly cpuUsPerLookupByThread: readonly string[];
@@ -241,6 +275,7 @@ function regpayConfig(simulatorLatencyMs: number, timeBudgetMs: number, receiver
     extra: {
       server: { host: '127.0.0.1', port: 0, logLevel: 'warn' },
       schemes: { ZA_RPP: { connector: 'simulator', timeBudgetMs, simulatorLatencyMs } },
+      ...(PROCESSING === undefined ? {} : { processing: PROCESSING }),
     },
   });
 }
@@ -348,15 +383,24 @@ export async function measureAddedLatency(simulatorLatencyMs: number): Promise<L
         await quiesce(server.url);
         const unloadedSample = new Sample();
         unloadedSample.startedAt = performance.now();
+        const unloadedDurableBefore = await durableTotals(server.url);
         for (let n = 0; n < UNLOADED_LOOKUPS; n += 1) await lookup(regpayPool, unloadedSample, lookupBody(n));
         await quiesce(server.url);
+        const unloadedDurable = durablePer(unloadedDurableBefore, await durableTotals(server.url), UNLOADED_LOOKUPS);
         await offer(baselinePool, RATE, Math.min(3, WARM_UP_S));
         const baselineSamples: Sample[] = [await offer(baselinePool, RATE, WINDOW_S)];
         const regpaySamples: Sample[] = [];
         const cpu = new CpuShares();
         const drainMs: number[] = [];
+        const durable = { commits: 0, transactionCommits: 0, fsyncs: 0, checkpointFsyncs: 0 };
         for (let round = 0; round < ROUNDS; round += 1) {
+          const durableBefore = await durableTotals(server.url);
           const { sample, drainMs: drained } = await cpu.measure(pid, receiverPid, () => offer(regpayPool, RATE, WINDOW_S), () => quiesce(server.url));
+          const durableAfter = await durableTotals(server.url);
+          durable.commits += durableAfter.commits - durableBefore.commits;
+          durable.transactionCommits += durableAfter.transactionCommits - durableBefore.transactionCommits;
+          durable.fsyncs += durableAfter.fsyncs - durableBefore.fsyncs;
+          durable.checkpointFsyncs += durableAfter.checkpointFsyncs - durableBefore.checkpointFsyncs;
           regpaySamples.push(sample);
           drainMs.push(drained);
           baselineSamples.push(await offer(baselinePool, RATE, WINDOW_S));
@@ -369,6 +413,7 @@ export async function measureAddedLatency(simulatorLatencyMs: number): Promise<L
         const perLookup = cpuPerUnit(new Map(), cpu.regpay, lookups);
         const lookupsSent = warmUp.sent + unloadedSample.sent + regpay.sent;
         const counters = await metricTotals(server.url);
+        const durablePerLookup = durablePer({ commits: 0, transactionCommits: 0, fsyncs: 0, checkpointFsyncs: 0 }, durable, lookups);
         return {
           simulatorLatencyMs,
           offeredPerS: RATE,
@@ -390,6 +435,14 @@ export async function measureAddedLatency(simulatorLatencyMs: number): Promise<L
           machineBusyCores: round2(cpu.machineUs / cpu.windowUs),
           otherBusyCores: round2((cpu.machineUs - cpu.ownWindowUs) / cpu.windowUs),
           drainMs,
+          unloadedCommitsPerLookup: unloadedDurable.commits,
+          unloadedTransactionCommitsPerLookup: unloadedDurable.transactionCommits,
+          unloadedFsyncsPerLookup: unloadedDurable.fsyncs,
+          unloadedCheckpointFsyncsPerLookup: unloadedDurable.checkpointFsyncs,
+          commitsPerLookup: durablePerLookup.commits,
+          transactionCommitsPerLookup: durablePerLookup.transactionCommits,
+          fsyncsPerLookup: durablePerLookup.fsyncs,
+          checkpointFsyncsPerLookup: durablePerLookup.checkpointFsyncs,
           cpuUsPerLookupByThread: perLookup.byThread.map(([thread, us]) => `${thread}: ${Math.round(us)}`),
         };
       } finally {
@@ -432,6 +485,25 @@ export interface SoakFigures {
   readonly vmHwmMb: number;
   readonly rssAfterMb: number;
   readonly loadAverage: readonly [number, number];
+  /** The answer every lookup should get: SUCCESSFUL, or FAILED AB06 when the simulator answers after the budget (ID_SOAK_LATENCY_MS ≥ 10,000: a scheme that never answers). */
+  readonly expected: string;
+  /** Every answer by what it said (`SUCCESSFUL`, `FAILED AB06`, `HTTP 503 OVERLOADED`, …). */
+  readonly answersByKind: Record<string, number>;
+  /** Answered 200 with their own uetr within the budget + 100 ms of the request (the promise), and those later than the budget + 1 s (whatever they said). */
+  readonly answeredWithinBudget: number;
+  readonly answeredLaterThanBudgetPlus1s: number;
+  /** Refused 503 OVERLOADED (admission control), and how long a refusal took (p50/p99/max, ms): "at once" is the promise. */
+  readonly refusedOverloaded: number;
+  readonly refusalP50Ms: number;
+  readonly refusalP99Ms: number;
+  readonly refusalMaxMs: number;
+  /** p50/p99/max of every 200 answer, whatever its outcome (ms from the request). */
+  readonly answerP50Ms: number;
+  readonly answerP99Ms: number;
+  readonly answerMaxMs: number;
+  /** Store commits and fsyncs (regpay_store_commits_total, regpay_store_fsyncs_total) from the first soak lookup until all were answered, per lookup taken (not refused). */
+  readonly commitsPerLookup: number;
+  readonly fsyncsPerLookup: number;
 }
 
 function statusKb(pid: number, field: 'VmRSS' | 'VmHWM' | 'RssAnon' | 'RssFile'): number {
@@ -464,7 +536,11 @@ export async function soak(): Promise<SoakFigures> {
       // Warm-up: the lookup path compiled and the store's statements prepared.
       const warmUp = new Sample();
       await Promise.all(Array.from({ length: 200 }, (_, n) => lookup(pool, warmUp, lookupBody(n))));
-      if (warmUp.answered !== 200) throw new Error(`soak warm-up: ${warmUp.answered} of 200 answered (${JSON.stringify([...warmUp.errorKinds])})`);
+      const expected = SOAK_LATENCY_MS >= SOAK_BUDGET_MS ? 'FAILED AB06' : 'SUCCESSFUL';
+      // Admission bounds below 200 (ID_PROCESSING) refuse the rest with 503 OVERLOADED: that is all they may do.
+      const warmedUp = warmUp.all.filter((answer) => answer.kind === expected).length;
+      const refused = warmUp.all.filter((answer) => answer.kind === 'HTTP 503 OVERLOADED').length;
+      if (warmedUp === 0 || warmedUp + refused !== 200) throw new Error(`soak warm-up: ${warmedUp} of 200 answered ${expected}, ${refused} refused (${JSON.stringify(warmUp.all.slice(0, 3))}, ${JSON.stringify([...warmUp.errorKinds])})`);
       await quiesce(server.url);
 
       const requests = Array.from({ length: SOAK_LOOKUPS }, (_, n) => lookupBody(n));
@@ -484,6 +560,7 @@ export async function soak(): Promise<SoakFigures> {
         peakHeld = Math.max(peakHeld, pool.stats.running);
       }, 50);
       const sample = new Sample();
+      const durableBefore = await durableTotals(server.url);
       const started = performance.now();
       sample.startedAt = started;
       try {
@@ -492,7 +569,17 @@ export async function soak(): Promise<SoakFigures> {
         clearInterval(sampler);
       }
       sampleRss();
+      const durableAfter = await durableTotals(server.url);
       const latencies = [...sample.latenciesMs].sort((a, b) => a - b);
+      const answersByKind: Record<string, number> = {};
+      for (const answer of sample.all) answersByKind[answer.kind] = (answersByKind[answer.kind] ?? 0) + 1;
+      const ok = sample.all.filter((answer) => !answer.kind.startsWith('HTTP ') && answer.kind !== 'wrong uetr');
+      const answerMs = ok.map((answer) => answer.ms).sort((a, b) => a - b);
+      const refusalMs = sample.all
+        .filter((answer) => answer.kind === 'HTTP 503 OVERLOADED')
+        .map((answer) => answer.ms)
+        .sort((a, b) => a - b);
+      const taken = Math.max(1, SOAK_LOOKUPS - refusalMs.length);
       return {
         lookups: SOAK_LOOKUPS,
         simulatorLatencyMs: SOAK_LATENCY_MS,
@@ -517,6 +604,19 @@ export async function soak(): Promise<SoakFigures> {
         vmHwmMb: mb(statusKb(pid, 'VmHWM')),
         rssAfterMb: mb(statusKb(pid, 'VmRSS')),
         loadAverage: [loadBefore, round2(loadavg()[0]!)],
+        expected,
+        answersByKind,
+        answeredWithinBudget: ok.filter((answer) => answer.ms <= SOAK_BUDGET_MS + 100).length,
+        answeredLaterThanBudgetPlus1s: sample.all.filter((answer) => answer.ms > SOAK_BUDGET_MS + 1000).length,
+        refusedOverloaded: refusalMs.length,
+        refusalP50Ms: Math.round(percentile(refusalMs, 50)),
+        refusalP99Ms: Math.round(percentile(refusalMs, 99)),
+        refusalMaxMs: Math.round(refusalMs.at(-1) ?? Number.NaN),
+        answerP50Ms: Math.round(percentile(answerMs, 50)),
+        answerP99Ms: Math.round(percentile(answerMs, 99)),
+        answerMaxMs: Math.round(answerMs.at(-1) ?? Number.NaN),
+        commitsPerLookup: durablePer(durableBefore, durableAfter, taken).commits,
+        fsyncsPerLookup: durablePer(durableBefore, durableAfter, taken).fsyncs,
       };
     } finally {
       await pool.close();
@@ -545,10 +645,11 @@ export function identifierRows(figures: IdentifierFigures): string[] {
         `added p50 ${regpay.addedP50Ms} ms, p99 ${regpay.addedP99Ms} ms (target p99 < ${TARGET_ADDED_P99_MS} ms: ${regpay.addedP99Ms < TARGET_ADDED_P99_MS ? 'met' : 'MISSED'}), max ${regpay.addedMaxMs} ms, ` +
         `${regpay.achievedPerS}/s answered, ${regpay.answered}/${regpay.sent} SUCCESSFUL, wrong ${regpay.wrong}, errors ${regpay.errors}; ` +
         `bare stand-in p50 ${baseline.addedP50Ms} ms, p99 ${baseline.addedP99Ms} ms (errors ${baseline.errors + baseline.wrong}); p99 ratio ${part.p99Ratio} (rounds ${part.roundP99Ratios.join(', ')}); ` +
-        `one at a time: added p50 ${part.unloaded.addedP50Ms} ms, p99 ${part.unloaded.addedP99Ms} ms; ` +
+        `one at a time: added p50 ${part.unloaded.addedP50Ms} ms, p99 ${part.unloaded.addedP99Ms} ms, store commits ${part.unloadedCommitsPerLookup} (holding its state ${part.unloadedTransactionCommitsPerLookup}) and fsyncs ${part.unloadedFsyncsPerLookup} (checkpoints' ${part.unloadedCheckpointFsyncsPerLookup}) per lookup; ` +
         `CPU per lookup: service ${part.serviceCpuUsPerLookup} µs (${part.cpuUsPerLookupByThread.slice(0, 3).join(', ')}), receiver ${part.receiverCpuUsPerLookup} µs, generator ${part.generatorCpuUsPerLookup} µs; ` +
         `machine ${part.machineBusyCores} cores busy (others' ${part.otherBusyCores}); events drained ${part.drainMs.join(', ')} ms after the windows; ` +
         `${part.statesEnteredPerLookup} states entered and ${part.eventsDeliveredPerLookup} events delivered per lookup; ` +
+        `store commits ${part.commitsPerLookup} (holding its state ${part.transactionCommitsPerLookup}) and fsyncs ${part.fsyncsPerLookup} (checkpoints' ${part.checkpointFsyncsPerLookup}) per lookup; ` +
         `generator lag p99 ${regpay.generatorLagP99Ms} ms; load average ${part.loadAverage.join(' → ')}`,
     );
   }
@@ -558,6 +659,11 @@ export function identifierRows(figures: IdentifierFigures): string[] {
       `identifier determination soak: ${soakFigures.lookups} held at once (peak ${soakFigures.peakHeld} in flight), simulator ${soakFigures.simulatorLatencyMs} ms, budget ${soakFigures.timeBudgetMs} ms: ` +
         `${soakFigures.answered} SUCCESSFUL (all answered: ${soakFigures.allAnswered ? 'yes' : 'NO'}), wrong ${soakFigures.wrong}, errors ${soakFigures.errors}; all answered in ${soakFigures.durationMs} ms ` +
         `(latency min ${soakFigures.minMs}, p50 ${soakFigures.p50Ms}, p99 ${soakFigures.p99Ms}, max ${soakFigures.maxMs} ms); ` +
+        `expected ${soakFigures.expected}: answers ${JSON.stringify(soakFigures.answersByKind)}; ` +
+        `within budget + 100 ms ${soakFigures.answeredWithinBudget}, later than budget + 1 s ${soakFigures.answeredLaterThanBudgetPlus1s}, ` +
+        `refused 503 OVERLOADED ${soakFigures.refusedOverloaded} (p50 ${soakFigures.refusalP50Ms}, p99 ${soakFigures.refusalP99Ms}, max ${soakFigures.refusalMaxMs} ms); ` +
+        `200 answers p50 ${soakFigures.answerP50Ms}, p99 ${soakFigures.answerP99Ms}, max ${soakFigures.answerMaxMs} ms; ` +
+        `${soakFigures.commitsPerLookup} commits and ${soakFigures.fsyncsPerLookup} fsyncs per lookup taken; ` +
         `service RSS ${soakFigures.rssBeforeMb} MB before, peak ${soakFigures.peakRssSampledMb} MB sampled (anonymous ${soakFigures.peakRssAnonMb}, file ${soakFigures.peakRssFileMb}), VmHWM ${soakFigures.vmHwmMb} MB (target < ${TARGET_SOAK_RSS_MB} MB: ${soakFigures.vmHwmMb < TARGET_SOAK_RSS_MB ? 'met' : 'MISSED'}); load average ${soakFigures.loadAverage.join(' → ')}`,
     );
   }

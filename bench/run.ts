@@ -276,7 +276,8 @@ function e2eRow(figures: E2eFigures): string {
     `(${figures.completedPerS.toFixed(0)}/s from first request to last callback), events for ${figures.eventsDuringLoadPerS.toFixed(0)} transfers/s while offered, ` +
     `p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms (intake p99 ${figures.intakeP99Ms} ms); events ${figures.eventsDelivered}/${figures.eventsExpected}; ` +
     `backlog every 5 s [${figures.backlogSamples.join(', ')}]; drained ${figures.drainMs} ms after the load; ` +
-    `service CPU ${figures.serviceCpuUsPerTransfer} µs per transfer (main thread ${figures.mainThreadCpuUsPerTransfer} µs)`
+    `service CPU ${figures.serviceCpuUsPerTransfer} µs per transfer (main thread ${figures.mainThreadCpuUsPerTransfer} µs); ` +
+    `store commits ${figures.commitsPerTransfer} (holding its state ${figures.transactionCommitsPerTransfer}) and fsyncs ${figures.fsyncsPerTransfer} (checkpoints' ${figures.checkpointFsyncsPerTransfer}) per transfer`
   );
 }
 

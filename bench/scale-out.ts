@@ -88,7 +88,7 @@ export function scaleOutRows(figures: ScaleOutFigures): string[] {
     return (
       `${run.instances} instance${run.instances === 1 ? '' : 's'} at ${figures.offeredPerS}/s: ${f.completedDuringLoadPerS.toFixed(1)}/s completed while offered ` +
       `(${f.completed}/${f.accepted}), p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms, CPU/transfer service ${f.serviceCpuUsPerTransfer} µs + PostgreSQL ${f.databaseCpuUsPerTransfer} µs, ` +
-      `ack to DELIVERED recorded p50 ${f.ackRecordP50Ms} ms p99 ${f.ackRecordP99Ms} ms, group commit p50 ${f.commitP50Ms} ms p99 ${f.commitP99Ms} ms, PostgreSQL commits/transfer ${run.commitsPerTransfer} (rollbacks ${run.rollbacks}), ` +
+      `ack to DELIVERED recorded p50 ${f.ackRecordP50Ms} ms p99 ${f.ackRecordP99Ms} ms, group commit p50 ${f.commitP50Ms} ms p99 ${f.commitP99Ms} ms, PostgreSQL commits/transfer ${run.commitsPerTransfer} (rollbacks ${run.rollbacks}; of them the store's batch COMMITs ${f.commitsPerTransfer}, holding its state ${f.transactionCommitsPerTransfer}), ` +
       `duplicate callbacks ${f.duplicateCallbacks}, deadlocks ${run.deadlocks}`
     );
   };

@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   const ids = systemIds;
   const knownReason = (code: string): boolean => REASON_TEXTS.has(code);
   const metrics: Metrics | undefined = config.metrics.enabled
-    ? createMetrics({ backlog: () => store.outboxBacklog(), backlogRefreshMs: config.metrics.backlogRefreshMs, now: () => clock.now(), knownReason })
+    ? createMetrics({ backlog: () => store.outboxBacklog(), backlogRefreshMs: config.metrics.backlogRefreshMs, now: () => clock.now(), knownReason, durable: () => store.durableCounts() })
     : undefined;
   const storeLog = log.child({ component: 'store' });
   // Held requests are answered when another instance decides them: listen for its notices from the start.

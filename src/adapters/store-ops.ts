@@ -1,6 +1,7 @@
 import type {
   ChangeOutcome,
   ClaimOptions,
+  CommitHolding,
   DeliveryAttempt,
   IntakeOutcome,
   NewRequest,
@@ -91,6 +92,35 @@ export type WriteOp =
   | { readonly kind: 'createSetting'; readonly name: string; readonly value: string }
   | { readonly kind: 'recordSchemeMessages'; readonly messages: readonly NewSchemeMessage[] }
   | { readonly kind: 'pruneSchemeMessages'; readonly before: number; readonly limit: number };
+
+/**
+ * What a commit holds, for Store.durableCounts: `transactions` when any of its writes records a
+ * transaction's state, request, answer or scheme messages (the commits on a transaction's path),
+ * else `deliveries` when any claims or records callbacks and events, else `other` (the engine's
+ * claims and leases, tokens, settings, pruning).
+ */
+export function commitHolding(ops: Iterable<WriteOp>): CommitHolding {
+  let holding: CommitHolding = 'other';
+  for (const op of ops) {
+    switch (op.kind) {
+      case 'intake':
+      case 'recordRequest':
+      case 'setMessageResponse':
+      case 'applyChange':
+      case 'recordSchemeMessages':
+        return 'transactions';
+      case 'claimOutbox':
+      case 'recordDelivery':
+      case 'wakeDeliveredCallbacks':
+      case 'replayUndelivered':
+        holding = 'deliveries';
+        break;
+      default:
+        break;
+    }
+  }
+  return holding;
+}
 
 export interface ReplayFilter {
   readonly integratorId?: string;

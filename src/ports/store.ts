@@ -477,6 +477,27 @@ export interface RevokedSession {
   readonly revokedAt: number;
 }
 
+/** What a commit holds: a transaction's state (its path), callbacks and events (their claims and records), or the rest. */
+export type CommitHolding = 'transactions' | 'deliveries' | 'other';
+
+/**
+ * What a store has made durable since it opened (Store.durableCounts). SQLite: `commits` are the
+ * writer's committed transactions that changed rows, each one fsync of the WAL (synchronous =
+ * FULL; one that changed nothing writes nothing and is not counted), and
+ * `checkpointFsyncs` the checkpointer thread's (a checkpoint that copied frames syncs the WAL and
+ * then the database file); the writer's own backstop checkpoints and a WAL restart's header sync
+ * are not counted. PostgreSQL: `commits` are the COMMITs of the store's write batches, those that
+ * changed nothing included (its reads autocommit and write nothing); its fsyncs are the server's own, so both fsync counts are undefined.
+ */
+export interface DurableCounts {
+  /** Every commit, and by what it held (commitHolding in src/adapters/store-ops.ts). */
+  readonly commits: number;
+  readonly commitsHolding: Readonly<Record<CommitHolding, number>>;
+  /** Every fsync the store made: one per commit plus the checkpoints'. */
+  readonly fsyncs: number | undefined;
+  readonly checkpointFsyncs: number | undefined;
+}
+
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
 
@@ -591,6 +612,8 @@ export interface Store {
   ping(): Promise<void>;
   /** Writes queued in this process and not yet handed to the database (the admission control's writer backlog). */
   writesWaiting(): number;
+  /** Durable commits (and, where the store tells them, fsyncs) this process's store made since it opened: metrics and the bench. */
+  durableCounts(): DurableCounts;
   /** Flush pending writes and close. */
   close(): Promise<void>;
 }

@@ -271,6 +271,28 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
           assert.equal(heard.length, heardBefore, 'a stopped listener hears nothing');
         }));
 
+      void it('counts one durable commit for each intake written alone, and fewer commits than intakes written at once', () =>
+        withStore(async (store) => {
+          const before = store.durableCounts();
+          for (let n = 0; n < 5; n += 1) await accept(store, transfer());
+          const alone = store.durableCounts();
+          assert.equal(alone.commits - before.commits, 5, 'five intakes one after another: five commits');
+          assert.equal(alone.commitsHolding.transactions - before.commitsHolding.transactions, 5, "each holding a transaction's state");
+          await Promise.all(Array.from({ length: 40 }, () => accept(store, transfer())));
+          const together = store.durableCounts();
+          const grouped = together.commits - alone.commits;
+          assert.ok(grouped >= 1 && grouped < 40, `40 intakes at once group-committed in ${grouped} commits`);
+          // SQLite tells its fsyncs (one per commit that changed rows, and the checkpointer's) and
+          // does not count a commit that changed nothing; PostgreSQL's fsyncs are the server's own.
+          await store.claimDue({ now: T0 - 1, limit: 10, owner: 'nobody', leaseMs: LEASE_MS });
+          const afterEmptyClaim = store.durableCounts();
+          if (store.kind === 'sqlite') {
+            assert.equal(afterEmptyClaim.commits, together.commits, 'a claim that found nothing wrote nothing');
+            assert.ok(afterEmptyClaim.fsyncs !== undefined && afterEmptyClaim.checkpointFsyncs !== undefined);
+            assert.equal(afterEmptyClaim.fsyncs, afterEmptyClaim.commits + afterEmptyClaim.checkpointFsyncs);
+          } else assert.equal(afterEmptyClaim.fsyncs, undefined);
+        }));
+
       void it('accepts exactly one of many identical intakes racing, and answers the rest duplicate', () =>
         withStore(async (store) => {
           const tx = transfer();

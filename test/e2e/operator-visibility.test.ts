@@ -196,6 +196,8 @@ describe('operator visibility of transfers (admin API, metrics, logs, traces)', 
     assert.ok(value(/regpay_http_request_duration_seconds_count\{method="POST",route="\/api\/v1\/transactions\/outbound\/credit-transfer",status="202"\} (\d+)/) >= 3);
     assert.ok(value(/regpay_store_batch_writes_count (\d+)/) >= 1);
     assert.ok(value(/regpay_store_commit_duration_seconds_count (\d+)/) >= 1);
+    assert.ok(value(/regpay_store_commits_total\{holding="transactions"\} (\d+)/) >= 1, 'the store counts its commits');
+    assert.ok(value(/regpay_store_fsyncs_total\{source="commit"\} (\d+)/) >= 1, 'and on SQLite their fsyncs');
     assert.ok(value(/regpay_outbox_pending_messages\{integrator="other-bank",channel="callback"\} (\d+)/) >= 1, 'the stuck callback is in the backlog');
     assert.ok(value(/regpay_outbox_oldest_pending_age_seconds\{integrator="other-bank",channel="event"\} ([\d.e-]+)/) >= 0);
     for (const name of ['regpay_scheme_time_budgets_spent_total', 'regpay_store_batch_retries_total', 'regpay_delivery_attempts_total', 'regpay_transitions_refused_total']) {

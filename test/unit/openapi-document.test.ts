@@ -75,7 +75,7 @@ async function buildTestApp(options: AppOptions): Promise<FastifyInstance> {
     ids: systemIds,
     readiness: { accepting: () => true },
     processing,
-    ...(options.metrics === false ? {} : { metrics: createMetrics({ backlog: () => store.outboxBacklog(), backlogRefreshMs: 0, now: () => Date.now(), knownReason: () => true }) }),
+    ...(options.metrics === false ? {} : { metrics: createMetrics({ backlog: () => store.outboxBacklog(), backlogRefreshMs: 0, now: () => Date.now(), knownReason: () => true, durable: () => store.durableCounts() }) }),
   });
   app.addHook('onClose', () => store.close());
   apps.push(app);

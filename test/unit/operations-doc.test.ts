@@ -8,7 +8,7 @@ import { createMetrics } from '../../src/adapters/metrics/prometheus.js';
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 
 void describe('docs/operations.md and docs/grafana-dashboard.json', () => {
-  const metrics = createMetrics({ backlog: () => Promise.resolve([]), backlogRefreshMs: 0, now: () => 0, knownReason: () => true });
+  const metrics = createMetrics({ backlog: () => Promise.resolve([]), backlogRefreshMs: 0, now: () => 0, knownReason: () => true, durable: () => ({ commits: 0, commitsHolding: { transactions: 0, deliveries: 0, other: 0 }, fsyncs: 0, checkpointFsyncs: 0 }) });
   const defined = metrics.registry.getMetricsAsArray().map((metric) => metric.name);
   // Node's default process metrics (regpay_process_*, regpay_nodejs_*) come with prom-client.
   const own = defined.filter((name) => !name.startsWith('regpay_process_') && !name.startsWith('regpay_nodejs_'));

@@ -1,13 +1,14 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { PartnerSender } from '../../ports/partner.js';
-import type { OutboxBacklog } from '../../ports/store.js';
+import type { DurableCounts, OutboxBacklog } from '../../ports/store.js';
 
 /**
  * The service's Prometheus metrics (served at /metrics, listed in docs/operations.md). Names
  * follow Prometheus conventions, units last; labels are bounded sets (route patterns, status
  * codes, kinds, schemes, states, reason codes of the ISO table, configured integrators,
  * channels), never ids. Everything here is a counter or histogram bumped in memory, except the
- * outbox gauges, which a scrape computes from one store query at most every `backlogRefreshMs`.
+ * outbox gauges, which a scrape computes from one store query at most every `backlogRefreshMs`,
+ * and the store's commit and fsync counters, which a scrape reads from the store's own counts.
  */
 export interface Metrics {
   readonly registry: Registry;
@@ -33,6 +34,8 @@ export interface MetricsOptions {
   readonly now: () => number;
   /** Reason codes that get a label of their own; any other is counted as `other`. */
   readonly knownReason: (code: string) => boolean;
+  /** The store's durable commits and fsyncs so far (Store.durableCounts), read when /metrics is scraped. */
+  readonly durable: () => DurableCounts;
 }
 
 export function createMetrics(options: MetricsOptions): Metrics {
@@ -58,6 +61,33 @@ export function createMetrics(options: MetricsOptions): Metrics {
       this.reset();
       const now = options.now();
       for (const row of await backlog()) this.set({ integrator: row.integratorId, channel: row.channel }, Math.max(0, now - row.oldestCreatedAt) / 1000);
+    },
+  });
+  const { durable } = options;
+  new Counter({
+    name: 'regpay_store_commits_total',
+    help:
+      'Durable commits of the store since the process started (SQLite: write transactions of its writer that changed rows, each one fsync of the WAL; PostgreSQL: COMMITs of its write batches), ' +
+      "by what they held: a transaction's state (transactions), else callbacks and events (deliveries), else claims, leases and the rest (other)",
+    labelNames: ['holding'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      const { commitsHolding } = durable();
+      for (const holding of ['transactions', 'deliveries', 'other'] as const) this.inc({ holding }, commitsHolding[holding]);
+    },
+  });
+  new Counter({
+    name: 'regpay_store_fsyncs_total',
+    help: "fsyncs the SQLite store made since the process started, by source: a commit's of the WAL, a checkpoint's of the WAL and the database file (absent on PostgreSQL, whose fsyncs are the server's)",
+    labelNames: ['source'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      const counts = durable();
+      if (counts.fsyncs === undefined || counts.checkpointFsyncs === undefined) return;
+      this.inc({ source: 'commit' }, counts.fsyncs - counts.checkpointFsyncs);
+      this.inc({ source: 'checkpoint' }, counts.checkpointFsyncs);
     },
   });
   const metrics: Metrics = {

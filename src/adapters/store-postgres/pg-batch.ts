@@ -5,7 +5,8 @@
  * types and helpers the write steps share.
  */
 import type pg from 'pg';
-import type { OpOf, PendingWrite, WriteOp } from '../store-ops.js';
+import type { CommitHolding } from '../../ports/store.js';
+import { commitHolding, type OpOf, type PendingWrite, type WriteOp } from '../store-ops.js';
 import { compareText } from '../store-rows.js';
 import { settleInTurns } from '../write-queue.js';
 
@@ -37,6 +38,8 @@ export interface BatchRunner {
   readonly requeue: (items: PendingWrite[]) => void;
   /** Told of each batch run again after a deadlock or serialization failure. */
   readonly onRetried?: (reason: BatchRetryReason, error: unknown) => void;
+  /** Told of each COMMIT that succeeded and what it held (Store.durableCounts). */
+  readonly onCommitted?: (holding: CommitHolding) => void;
 }
 
 /** Where a batch failed decides what may be done about it. */
@@ -142,6 +145,7 @@ async function run(runner: BatchRunner, batch: readonly PendingWrite[]): Promise
       broken = asError(error);
       throw new BatchError(error, false);
     }
+    runner.onCommitted?.(commitHolding(batch.map((item) => item.op)));
     return results;
   } finally {
     // A connection that failed BEGIN, ROLLBACK or COMMIT is in an unknown state: destroy it.

@@ -8,7 +8,9 @@ import pg from 'pg';
 import { BoundedMap } from '../../lib/bounded-map.js';
 import type {
   ChangeOutcome,
+  CommitHolding,
   DeliveryAttemptRecord,
+  DurableCounts,
   IntakeOutcome,
   HistoryRecord,
   OutboxBacklog,
@@ -152,6 +154,8 @@ class PostgresStore extends QueuedWrites implements Store {
   readonly #outboxTransactions = new BoundedMap<string, string>(OUTBOX_TRANSACTIONS_MAX);
   /** LISTENs for other instances' notices, from the first onChange on. */
   #listener: ChangeListener | undefined;
+  /** COMMITs of write batches so far, by what they held (durableCounts). */
+  readonly #commitsHolding: Record<CommitHolding, number> = { transactions: 0, deliveries: 0, other: 0 };
   #closed = false;
 
   constructor(pool: pg.Pool, connectionString: string, options: PostgresStoreOptions) {
@@ -159,7 +163,15 @@ class PostgresStore extends QueuedWrites implements Store {
     this.#pool = pool;
     this.#connectionString = connectionString;
     this.#onBackgroundError = options.onBackgroundError ?? ((error: Error) => console.error('postgres listener error:', error.message));
-    const runner: BatchRunner = { pool, execute, requeue: (again) => this.#queue.requeue(again), ...(options.onBatchRetried === undefined ? {} : { onRetried: options.onBatchRetried }) };
+    const runner: BatchRunner = {
+      pool,
+      execute,
+      requeue: (again) => this.#queue.requeue(again),
+      onCommitted: (holding) => {
+        this.#commitsHolding[holding] += 1;
+      },
+      ...(options.onBatchRetried === undefined ? {} : { onRetried: options.onBatchRetried }),
+    };
     this.#queue = new WriteQueue<PendingWrite>((batch) => flush(runner, batch), {
       batchMax: options.groupCommitBatchMax ?? 256,
       queueMax: options.groupCommitQueueMax ?? 10_000,
@@ -288,6 +300,12 @@ class PostgresStore extends QueuedWrites implements Store {
   writesWaiting(): number {
     return this.#queue.waiting;
   }
+  /** PostgreSQL's fsyncs are the server's own: only the COMMITs this store issued are counted. */
+  durableCounts(): DurableCounts {
+    const commitsHolding = { ...this.#commitsHolding };
+    return { commits: commitsHolding.transactions + commitsHolding.deliveries + commitsHolding.other, commitsHolding, fsyncs: undefined, checkpointFsyncs: undefined };
+  }
+
 
   async close(): Promise<void> {
     if (this.#closed) return;

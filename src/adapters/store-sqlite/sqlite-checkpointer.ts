@@ -11,12 +11,15 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openConnection, type Db } from './sqlite-connection.js';
+import { copiedFrames, SqliteCounters, type CheckpointResult } from './sqlite-counters.js';
 
 export interface CheckpointerConfig {
   readonly filename: string;
   readonly busyTimeoutMs: number;
   /** Pause between checkpoints. */
   readonly intervalMs: number;
+  /** The store's SqliteCounters: each checkpoint that copied frames adds its two fsyncs. */
+  readonly counters: SharedArrayBuffer;
 }
 
 if (parentPort === null) throw new Error('sqlite-checkpointer.js runs as a worker thread of the SQLite writer');
@@ -35,9 +38,15 @@ if (db !== undefined) {
   const connection = db;
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
+  const counters = new SqliteCounters(config.counters);
+  let previous: CheckpointResult | undefined;
   const tick = (): void => {
     try {
-      connection.pragma('wal_checkpoint(PASSIVE)');
+      const [result] = connection.pragma('wal_checkpoint(PASSIVE)') as CheckpointResult[];
+      if (result !== undefined) {
+        if (copiedFrames(previous, result)) counters.checkpointed();
+        previous = result;
+      }
     } catch {
       // SQLITE_BUSY or a transient I/O error: the next tick tries again.
     }

@@ -3,6 +3,7 @@
  * on the connection it is given. The same code runs in the writer worker thread (file databases)
  * and on the main thread (`:memory:`, which one thread cannot share with another).
  */
+import type { SqliteCounters } from './sqlite-counters.js';
 import Database from 'better-sqlite3';
 import type {
   ChangeOutcome,
@@ -27,7 +28,7 @@ import type {
   TransactionRecord,
 } from '../../ports/store.js';
 import { unreachable } from '../../lib/assert.js';
-import { attemptErrorText, changeSteps, OUTBOX_BLOCKED_AT, StoreWriteError, storedMessageOutcome, type OpOf, type ReplayFilter, type WriteOp } from '../store-ops.js';
+import { attemptErrorText, changeSteps, commitHolding, OUTBOX_BLOCKED_AT, StoreWriteError, storedMessageOutcome, type OpOf, type ReplayFilter, type WriteOp } from '../store-ops.js';
 import type { Db } from './sqlite-connection.js';
 import { compareText, outboxFromRow, transactionFromRow, type MessageRow, type OutboxRow, type TransactionRow } from '../store-rows.js';
 import { LIMIT_PARAM, OUTBOX_COLUMNS, TRANSACTION_COLUMNS, type RefreshTokenRow } from './sqlite-rows.js';
@@ -38,10 +39,16 @@ export type OpOutcome = { readonly ok: true; readonly value: unknown } | { reado
 export class SqliteExecutor {
   readonly #db: Db;
   readonly #sql: ReturnType<typeof prepareWriteStatements>;
+  readonly #counters: SqliteCounters | undefined;
+  /** total_changes() after the last commit counted (or the migrations). */
+  #changesCounted: number;
 
-  constructor(db: Db) {
+  /** `counters` counts every commit that wrote something (Store.durableCounts). */
+  constructor(db: Db, counters?: SqliteCounters) {
     this.#db = db;
     this.#sql = prepareWriteStatements(db);
+    this.#counters = counters;
+    this.#changesCounted = this.#sql.totalChanges.get() as number;
   }
 
   /**
@@ -56,7 +63,7 @@ export class SqliteExecutor {
    * cost two more statements per op and a copy of every page an op touched first.
    */
   runBatch(ops: readonly WriteOp[]): OpOutcome[] {
-    return this.#inOneTransaction(() => this.#runWhole(ops)) ?? this.#inOneTransaction(() => this.#runIsolated(ops))!;
+    return this.#inOneTransaction(ops, () => this.#runWhole(ops)) ?? this.#inOneTransaction(ops, () => this.#runIsolated(ops))!;
   }
 
   /** The ops' outcomes, or undefined after rolling back when one of them threw. */
@@ -97,7 +104,7 @@ export class SqliteExecutor {
   }
 
   /** BEGIN, run, COMMIT; undefined (rolled back by `run`) passes through without a commit. */
-  #inOneTransaction(run: () => OpOutcome[] | undefined): OpOutcome[] | undefined {
+  #inOneTransaction(ops: readonly WriteOp[], run: () => OpOutcome[] | undefined): OpOutcome[] | undefined {
     const sql = this.#sql;
     sql.begin.run();
     let outcomes: OpOutcome[] | undefined;
@@ -114,7 +121,21 @@ export class SqliteExecutor {
       if (this.#db.inTransaction) sql.rollback.run();
       throw error;
     }
+    this.#countCommit(ops);
     return outcomes;
+  }
+
+  /**
+   * A commit that changed rows wrote WAL frames and fsynced them; one that changed none (a claim
+   * that found nothing due) wrote nothing, so it is not counted. Rows of an attempt rolled back
+   * before its batch ran again count with that batch: close enough for a count of fsyncs.
+   */
+  #countCommit(ops: readonly WriteOp[]): void {
+    if (this.#counters === undefined) return;
+    const changes = this.#sql.totalChanges.get() as number;
+    if (changes === this.#changesCounted) return;
+    this.#changesCounted = changes;
+    this.#counters.committed(commitHolding(ops));
   }
 
   #execute(op: WriteOp): unknown {
@@ -509,6 +530,8 @@ function prepareWriteStatements(db: Db) {
   const bigints = (statement: Database.Statement): Database.Statement => statement.safeIntegers(true);
   return {
     begin: db.prepare('BEGIN IMMEDIATE'),
+    /** Rows this connection has inserted, updated or deleted since it opened (the writer's: only it writes). */
+    totalChanges: db.prepare('SELECT total_changes()').pluck(),
     commit: db.prepare('COMMIT'),
     rollback: db.prepare('ROLLBACK'),
     savepoint: db.prepare('SAVEPOINT item'),

@@ -1,6 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import type {
   DeliveryAttemptRecord,
+  DurableCounts,
   HistoryRecord,
   OutboxBacklog,
   OutboxQuery,
@@ -23,6 +24,7 @@ import { pendingWrite, QueuedWrites, type OpOf, type PendingWrite, type WriteOp,
 import { settleInTurns, WriteQueue } from '../write-queue.js';
 import { InThreadWriter, WorkerThreadWriter, type BatchWriter } from './sqlite-batch-writer.js';
 import { migrate, openConnection, type Db } from './sqlite-connection.js';
+import { SqliteCounters } from './sqlite-counters.js';
 import { prepareDeterminationReads } from './sqlite-determinations.js';
 import { SqliteExecutor } from './sqlite-executor.js';
 import type { RefreshTokenRow } from './sqlite-rows.js';
@@ -71,16 +73,18 @@ export async function openSqliteStore(filename: string, options: SqliteStoreOpti
     const db = openConnection(filename, busyTimeoutMs, 'read-write');
     try {
       migrate(db);
-      return new SqliteStore(db, new InThreadWriter(new SqliteExecutor(db)), options);
+      const counters = new SqliteCounters();
+      return new SqliteStore(db, new InThreadWriter(new SqliteExecutor(db, counters)), counters, filename !== ':memory:', options);
     } catch (error) {
       db.close();
       throw error;
     }
   }
   // The writer opens and migrates first: the read connection must never see an older schema.
-  const writer = await WorkerThreadWriter.start({ filename, busyTimeoutMs });
+  const counters = new SqliteCounters();
+  const writer = await WorkerThreadWriter.start({ filename, busyTimeoutMs, counters: counters.buffer });
   try {
-    return new SqliteStore(openConnection(filename, busyTimeoutMs, 'read-only'), writer, options);
+    return new SqliteStore(openConnection(filename, busyTimeoutMs, 'read-only'), writer, counters, true, options);
   } catch (error) {
     await writer.close();
     throw error;
@@ -101,12 +105,17 @@ class SqliteStore extends QueuedWrites implements Store {
   readonly #sql: ReturnType<typeof prepareReadStatements>;
   readonly #determinations: ReturnType<typeof prepareDeterminationReads>;
   readonly #search: ReturnType<typeof prepareSearchReads>;
+  readonly #counters: SqliteCounters;
+  /** A file (its commits fsync), not `:memory:`. */
+  readonly #durable: boolean;
   #closed = false;
 
-  constructor(db: Db, writer: BatchWriter, options: SqliteStoreOptions) {
+  constructor(db: Db, writer: BatchWriter, counters: SqliteCounters, durable: boolean, options: SqliteStoreOptions) {
     super();
     this.#db = db;
     this.#writer = writer;
+    this.#counters = counters;
+    this.#durable = durable;
     this.#sql = prepareReadStatements(db);
     this.#determinations = prepareDeterminationReads(db);
     this.#search = prepareSearchReads(db);
@@ -248,6 +257,14 @@ class SqliteStore extends QueuedWrites implements Store {
 
   writesWaiting(): number {
     return this.#queue.waiting;
+  }
+
+  durableCounts(): DurableCounts {
+    const commitsHolding = this.#counters.commitsHolding;
+    const commits = commitsHolding.transactions + commitsHolding.deliveries + commitsHolding.other;
+    if (!this.#durable) return { commits, commitsHolding, fsyncs: 0, checkpointFsyncs: 0 };
+    const checkpointFsyncs = this.#counters.checkpointFsyncs;
+    return { commits, commitsHolding, fsyncs: commits + checkpointFsyncs, checkpointFsyncs };
   }
 
   async close(): Promise<void> {

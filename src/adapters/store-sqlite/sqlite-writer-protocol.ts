@@ -11,6 +11,8 @@ import { StoreWriteError, type WriteOp } from '../store-ops.js';
 export interface WriterConfig {
   readonly filename: string;
   readonly busyTimeoutMs: number;
+  /** The store's SqliteCounters, shared: the writer counts its commits, its checkpointer the checkpoints' fsyncs. */
+  readonly counters: SharedArrayBuffer;
 }
 
 export type ToWriter = { readonly type: 'batch'; readonly id: number; readonly ops: readonly WriteOp[] } | { readonly type: 'close' };

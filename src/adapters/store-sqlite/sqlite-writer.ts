@@ -7,6 +7,7 @@
 import { parentPort, Worker, workerData } from 'node:worker_threads';
 import type { CheckpointerConfig } from './sqlite-checkpointer.js';
 import { migrate, openConnection, WAL_AUTOCHECKPOINT_BACKSTOP_PAGES, WAL_AUTOCHECKPOINT_PAGES, type Db } from './sqlite-connection.js';
+import { SqliteCounters } from './sqlite-counters.js';
 import { SqliteExecutor } from './sqlite-executor.js';
 import { errorToWire, type FromWriter, type ToWriter, type WriterConfig } from './sqlite-writer-protocol.js';
 
@@ -27,7 +28,7 @@ function start(): void {
     db = openConnection(config.filename, config.busyTimeoutMs, 'read-write');
     try {
       migrate(db);
-      executor = new SqliteExecutor(db);
+      executor = new SqliteExecutor(db, new SqliteCounters(config.counters));
     } catch (error) {
       db.close();
       throw error;
@@ -72,7 +73,7 @@ interface Checkpointer {
 function startCheckpointer(db: Db): Checkpointer | undefined {
   try {
     const thread = new Worker(new URL('./sqlite-checkpointer.js', import.meta.url), {
-      workerData: { filename: config.filename, busyTimeoutMs: config.busyTimeoutMs, intervalMs: CHECKPOINT_INTERVAL_MS } satisfies CheckpointerConfig,
+      workerData: { filename: config.filename, busyTimeoutMs: config.busyTimeoutMs, intervalMs: CHECKPOINT_INTERVAL_MS, counters: config.counters } satisfies CheckpointerConfig,
     });
     db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_BACKSTOP_PAGES}`);
     thread.on('error', () => undefined);
