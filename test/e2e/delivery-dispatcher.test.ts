@@ -107,7 +107,8 @@ void describe('delivering the outbox', () => {
       return calls === 2 ? { status: 200, hang: true } : { status: calls % 2 === 0 ? 500 : 503 };
     });
     const integrator = await integratorConfig('bank-a', bank.url);
-    const dispatcher = start([integrator], { timeoutMs: 200 });
+    // Long enough that a loaded machine's quick 503 is never taken for a timeout; the hanging call times out.
+    const dispatcher = start([integrator], { timeoutMs: 1_000 });
     const callback = message(integrator, 'callback');
     const txId = await seedTransaction(store, integrator, [callback], T0);
     dispatcher.wake();
@@ -138,7 +139,7 @@ void describe('delivering the outbox', () => {
       recorded.map(({ httpStatus, error, delivered }) => ({ httpStatus, error, delivered })),
       [
         { httpStatus: 503, error: null, delivered: false },
-        { httpStatus: null, error: 'timed out after 200 ms', delivered: false },
+        { httpStatus: null, error: 'timed out after 1000 ms', delivered: false },
         ...[3, 4, 5, 6, 7, 8].map((n) => ({ httpStatus: n % 2 === 0 ? 500 : 503, error: null, delivered: false })),
       ],
     );
