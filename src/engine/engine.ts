@@ -303,7 +303,7 @@ export class Engine implements SchemeAnswers, Processing {
     for (;;) {
       const remembered = storedOnly ? undefined : this.#transactions.get(transactionId);
       this.#transactions.delete(transactionId);
-      const transaction = remembered ?? (await store.getTransaction(transactionId));
+      const transaction = remembered ?? (await this.#read(transactionId));
       const driver = transaction === undefined ? undefined : DRIVERS.get(transaction.kind);
       if (input.type === 'scheme' && (transaction === undefined || driver?.answers(transaction, input.report) !== true)) {
         const { report } = input;
@@ -416,17 +416,34 @@ export class Engine implements SchemeAnswers, Processing {
     return { transaction, integrator, connector, ...(await this.#original(transaction)), ...(partner === undefined ? {} : { partner }) };
   }
 
+  /**
+   * The transaction as stored; with its message in the same read when this engine does not hold
+   * the message (a transaction another instance took up: an answer to a transfer it sent).
+   */
+  async #read(transactionId: string): Promise<TransactionRecord | undefined> {
+    const { store } = this.#deps;
+    if (this.#messages.has(transactionId)) return store.getTransaction(transactionId);
+    const read = await store.getTransactionWithMessage(transactionId);
+    if (read === undefined) return undefined;
+    if (read.rawBody !== null) this.#messages.set(transactionId, this.#parsed(transactionId, read.rawBody));
+    return read.transaction;
+  }
+
   async #original(transaction: TransactionRecord): Promise<OriginalMessage> {
     const cached = this.#messages.get(transaction.id);
     if (cached !== undefined) return cached;
     const stored = await this.#deps.store.findMessage(transaction.integratorId, transaction.messageId);
     if (stored === undefined) throw new AssertionError(`raw message of ${transaction.id} is missing`);
-    // The lossless parser keeps the literal text of every number (amounts, exchange rates) for the scheme message.
-    const parsed = parseJson(stored.rawBody);
-    if (!parsed.ok) throw new AssertionError(`stored message of ${transaction.id} does not parse: ${parsed.message}`);
-    const original = { rawBody: stored.rawBody, message: parsed.value };
+    const original = this.#parsed(transaction.id, stored.rawBody);
     this.#messages.set(transaction.id, original);
     return original;
+  }
+
+  /** A stored message parsed: the lossless parser keeps the literal text of every number (amounts, exchange rates) for the scheme message. */
+  #parsed(transactionId: string, rawBody: string): OriginalMessage {
+    const parsed = parseJson(rawBody);
+    if (!parsed.ok) throw new AssertionError(`stored message of ${transactionId} does not parse: ${parsed.message}`);
+    return { rawBody, message: parsed.value };
   }
 
   /** The decision as one atomic change: every transition asserted, one event per state entered, the kind's own messages. */

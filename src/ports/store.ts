@@ -141,6 +141,12 @@ export interface TransactionRecord {
   readonly data: Readonly<Record<string, unknown>>;
 }
 
+/** A transaction and the raw body of its message (Store.getTransactionWithMessage). */
+export interface TransactionWithMessage {
+  readonly transaction: TransactionRecord;
+  readonly rawBody: string | null;
+}
+
 export interface StoredMessage {
   readonly integratorId: string;
   readonly messageId: string;
@@ -491,6 +497,13 @@ export interface Store {
    */
   onChange(listener: (transactionId: string) => void): () => void;
   getTransaction(id: string): Promise<TransactionRecord | undefined>;
+  /**
+   * A transaction with the raw body of the message that started it, in one read (one query on
+   * PostgreSQL): what the engine needs to take up a transaction it does not remember, e.g. a
+   * scheme answer that reached this instance for a transfer another instance sent. `rawBody` is
+   * null when the message is missing (never, for a transaction stored by intake).
+   */
+  getTransactionWithMessage(id: string): Promise<TransactionWithMessage | undefined>;
   history(transactionId: string): Promise<HistoryRecord[]>;
 
   /** Apply one decided state change with its history row and outbox rows, atomically (optimistic on version); with `leaseOutbox`, lease what of them is deliverable at once. */

@@ -223,6 +223,21 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
           assert.equal((await store.findTransaction('bank-a', tx.uetr))?.id, tx.id);
         }));
 
+      void it('reads a transaction as stored now together with the raw body of its own message, not another integrator\'s under the same message id', () =>
+        withStore(async (store) => {
+          const tx = await accept(store, transfer({ amountMinor: 2n ** 60n + 1n }));
+          const other = await accept(store, transfer({ integratorId: 'bank-b', messageId: tx.messageId, rawBody: '{"schema":"CreditTransfer","of":"bank-b"}' }));
+          await store.applyChange({ transactionId: tx.id, expectedVersion: 1, toState: 'B', at: T0 + 5, cause: null, dueAt: T0 + 9, data: { submissions: 1 }, outbox: [] });
+          const read = await store.getTransactionWithMessage(tx.id);
+          assert.deepEqual(read, { transaction: await store.getTransaction(tx.id), rawBody: tx.rawBody });
+          assert.equal(read?.transaction.state, 'B');
+          assert.equal(read?.transaction.version, 2);
+          assert.equal(read?.transaction.amountMinor, 2n ** 60n + 1n);
+          assert.deepEqual(read?.transaction.data, { submissions: 1 });
+          assert.equal((await store.getTransactionWithMessage(other.id))?.rawBody, other.rawBody);
+          assert.equal(await store.getTransactionWithMessage(randomUUID()), undefined);
+        }));
+
       void it('lets transactions of different kinds share a uetr (a determination and the payment it resolved), each found by its kind', () =>
         withStore(async (store) => {
           const payment = await accept(store);

@@ -5,6 +5,7 @@
  */
 import type pg from 'pg';
 import { OUTBOX_BLOCKED_AT, outboxPayloadSql } from '../store-ops.js';
+import { aliasedTransactionColumns } from '../store-rows.js';
 
 export const TRANSACTION_COLUMNS =
   'id, integrator_id, kind, uetr, scheme, message_id, state, version, amount_minor, currency, created_at, updated_at, due_at, traceparent, tracestate, data';
@@ -18,6 +19,13 @@ export function named(name: string, text: string): pg.QueryConfig {
 
 export const SQL = {
   transactionById: named('transaction_by_id', `SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE id = $1`),
+  // The engine taking up a transaction it does not remember: the row and its message in one round trip.
+  transactionWithMessage: named(
+    'transaction_with_message',
+    `SELECT ${aliasedTransactionColumns(TRANSACTION_COLUMNS)}, m.raw_body
+     FROM transactions t LEFT JOIN messages m ON m.integrator_id = t.integrator_id AND m.message_id = t.message_id
+     WHERE t.id = $1`,
+  ),
   transactionByUetr: named('transaction_by_uetr', `SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE integrator_id = $1 AND uetr = $2 AND kind = $3`),
   messageByKey: named('message_by_key', 'SELECT * FROM messages WHERE integrator_id = $1 AND message_id = $2'),
   historyOf: named('history_of', 'SELECT * FROM state_history WHERE transaction_id = $1 ORDER BY version'),
