@@ -335,6 +335,7 @@ export class Engine implements SchemeAnswers, Processing {
         ...this.#change(driver, context, decision),
         ...(recorded.length === 0 ? {} : { schemeMessages: recorded }),
         ...(input.type === 'tick' && input.urgent === true ? { urgent: true } : {}),
+        ...(commutes(input, decision) ? { commutes: { data: transaction.data } } : {}),
       };
       const outcome = await store.applyChange(change);
       if (!outcome.ok) {
@@ -344,6 +345,9 @@ export class Engine implements SchemeAnswers, Processing {
         if (staleRetries > this.#options.staleRetriesMax) break;
         continue;
       }
+      // Already made by another instance's change (StateChange.commutes): nothing of it was written but its scheme messages.
+      const alreadyEntered = outcome.alreadyEntered ?? 0;
+      if (alreadyEntered > 0 && alreadyEntered === decision.steps.length) return 'done';
       const committed: TransactionRecord = {
         ...transaction,
         state: change.toState,
@@ -358,7 +362,8 @@ export class Engine implements SchemeAnswers, Processing {
       else if (change.outbox.length > 0 && change.leaseOutbox === undefined) this.#deps.delivery?.wake();
       const milestones = this.#deps.milestones;
       if (milestones !== undefined) {
-        if (decision.steps.length > 0) milestones.statesEntered(transaction, decision.steps.map((step) => step.state));
+        const entered = decision.steps.slice(alreadyEntered);
+        if (entered.length > 0) milestones.statesEntered(transaction, entered.map((step) => step.state));
         if (decision.outcome !== undefined) milestones.decided(transaction, decision.outcome, change.at);
       }
       // A command carries out the committed decision: it sees the transaction as committed.
@@ -537,6 +542,17 @@ type Handled = 'done' | 'stale' | 'refused' | 'unknown';
 interface OriginalMessage {
   readonly rawBody: string;
   readonly message: unknown;
+}
+
+/**
+ * Whether a decision's change may commute with another instance's (StateChange.commutes): it
+ * records a fact from outside that another instance may record at the same moment (what a
+ * transport did with a message, a scheme's answer: the sender's record of its submission races
+ * the answer a load balancer handed to another instance), enters a state, and makes no scheme
+ * call (a call decided on an older version is never made twice).
+ */
+function commutes(input: EngineInput, decision: KindDecision): boolean {
+  return (input.type === 'sent' || input.type === 'scheme') && decision.steps.length > 0 && decision.commands.length === 0;
 }
 
 function sameTimer(transaction: TransactionRecord, decision: KindDecision): boolean {

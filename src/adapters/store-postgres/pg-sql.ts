@@ -124,6 +124,13 @@ export const SQL = {
      ORDER BY t.id
      FOR UPDATE OF t`,
   ),
+  // Of changes decided on an older version (StateChange.commutes): each row's working data and the states entered since that version.
+  enteredSince: named(
+    'entered_since',
+    `SELECT t.id, t.data,
+       ARRAY(SELECT h.to_state FROM state_history h WHERE h.transaction_id = t.id AND h.version > c.expected ORDER BY h.version) AS entered
+     FROM unnest($1::text[], $2::int[]) AS c(id, expected) JOIN transactions t ON t.id = c.id`,
+  ),
   // Transactions by id, and those of outbox messages by message id, locked in one id order.
   lockTransactions: named(
     'lock_transactions',
