@@ -549,7 +549,7 @@ interface OriginalMessage {
  * records a fact from outside that another instance may record at the same moment (what a
  * transport did with a message, a scheme's answer: the sender's record of its submission races
  * the answer a load balancer handed to another instance), enters a state, and makes no scheme
- * call (a call decided on an older version is never made twice).
+ * call (a decision that makes one is always decided again on the row as it is now).
  */
 function commutes(input: EngineInput, decision: KindDecision): boolean {
   return (input.type === 'sent' || input.type === 'scheme') && decision.steps.length > 0 && decision.commands.length === 0;
