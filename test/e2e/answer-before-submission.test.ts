@@ -57,6 +57,8 @@ interface Instances {
   /** Changes refused as stale, by instance. */
   readonly stale: { sender: number; answering: number };
   readonly store: Store;
+  /** The answering instance's reads of the transaction and its message. */
+  readonly answeringReads: { getTransactionWithMessage: number; getTransaction: number; findMessage: number };
   /** Hooks around the answering instance's store calls. */
   readonly answeringHooks: { afterRead: () => void; beforeChange: () => Promise<void> };
   /** Resolves once the sender's record of its submission (the state REQUEST_DELIVERED or nothing) is committed. */
@@ -91,11 +93,23 @@ async function twoInstances(database: string): Promise<Instances> {
     },
   });
   const answeringHooks = { afterRead: (): void => undefined, beforeChange: (): Promise<void> => Promise.resolve() };
+  const reads = { getTransactionWithMessage: 0, getTransaction: 0, findMessage: 0 };
   const answeringStore = withStoreMethods(second, {
     getTransactionWithMessage: (target) => async (id) => {
+      reads.getTransactionWithMessage += 1;
       const read = await target.getTransactionWithMessage(id);
       answeringHooks.afterRead();
       return read;
+    },
+    getTransaction: (target) => async (id) => {
+      reads.getTransaction += 1;
+      const read = await target.getTransaction(id);
+      answeringHooks.afterRead();
+      return read;
+    },
+    findMessage: (target) => (integratorId, messageId) => {
+      reads.findMessage += 1;
+      return target.findMessage(integratorId, messageId);
     },
     applyChange: (target) => async (change) => {
       await answeringHooks.beforeChange();
@@ -112,6 +126,7 @@ async function twoInstances(database: string): Promise<Instances> {
     stale,
     store: first,
     answeringHooks,
+    answeringReads: reads,
     submissionRecorded: recorded.promise,
     stop: async () => {
       for (const { engine, connector } of [sender, answering]) {
@@ -176,7 +191,7 @@ async function assertRecordedOnce(store: Store, transactionId: string): Promise<
 
 function raceTests(name: string, database: () => Promise<string>): void {
   void describe(`${name}: the operator's answer reaches another instance before the sender records its submission`, () => {
-    void it('the answer is recorded at once, and the late submission record is already made: no change is refused as stale', async () => {
+    void it('the answer is recorded at once, and the late submission record is already made: no change is refused as stale', { timeout: 30_000 }, async () => {
       const url = await database();
       const instances = await twoInstances(url);
       try {
@@ -188,13 +203,14 @@ function raceTests(name: string, database: () => Promise<string>): void {
         await eventually(async () => (await instances.store.schemeMessages(transactionId)).length === 2, 'both scheme messages kept');
         await assertRecordedOnce(instances.store, transactionId);
         assert.deepEqual(instances.stale, { sender: 0, answering: 0 });
+        assert.deepEqual(instances.answeringReads, { getTransactionWithMessage: 1, getTransaction: 0, findMessage: 0 }, 'the transfer it did not send, with its message, in one read');
       } finally {
         await instances.stop();
         await dropTestDatabase(url);
       }
     });
 
-    void it('an answer decided before the submission record commits is applied after it without being refused as stale', async () => {
+    void it('an answer decided before the submission record commits is applied after it without being refused as stale', { timeout: 30_000 }, async () => {
       const url = await database();
       const instances = await twoInstances(url);
       try {
@@ -213,6 +229,7 @@ function raceTests(name: string, database: () => Promise<string>): void {
         await answered;
         await assertRecordedOnce(instances.store, transactionId);
         assert.deepEqual(instances.stale, { sender: 0, answering: 0 });
+        assert.deepEqual(instances.answeringReads, { getTransactionWithMessage: 1, getTransaction: 0, findMessage: 0 }, 'the transfer it did not send, with its message, in one read');
       } finally {
         await instances.stop();
         await dropTestDatabase(url);
