@@ -18,6 +18,7 @@ import type {
   StoredMessageOutcome,
   TransactionRecord,
 } from '../ports/store.js';
+import { isDeepStrictEqual } from 'node:util';
 import { withEventPayload } from '../domain/events.js';
 import { AssertionError } from '../lib/assert.js';
 import type { Settleable } from './write-queue.js';
@@ -233,6 +234,50 @@ export function changeSteps(change: StateChange, currentState: string): { readon
     return row;
   });
   return { steps, version: change.expectedVersion + steps.length };
+}
+
+/** What becomes of a change that `commutes` with the changes made since its version (StateChange.commutes). */
+export type Commuted =
+  /** Applied on the current version, its first `skipped` states (and their events) left out. */
+  | { readonly kind: 'rebased'; readonly change: StateChange; readonly skipped: number }
+  /** Already made: only its scheme messages are kept. */
+  | { readonly kind: 'made'; readonly skipped: number };
+
+/**
+ * A change refused by its version that may still apply (StateChange.commutes), given the row's
+ * version and working data now and the states entered by the versions since the change's, in
+ * order (its history rows: a version that entered no state writes none, and keeps the change
+ * stale). Undefined: stale.
+ */
+export function commuted(change: StateChange, current: { readonly version: number; readonly data: unknown }, enteredSince: readonly string[]): Commuted | undefined {
+  const basis = change.commutes;
+  if (basis === undefined || current.version <= change.expectedVersion || enteredSince.length !== current.version - change.expectedVersion) return undefined;
+  const states = [...(change.via ?? []).map((step) => step.state), change.toState];
+  const startsWith = (longer: readonly string[], shorter: readonly string[]): boolean => shorter.every((state, index) => longer[index] === state);
+  if (enteredSince.length < states.length) {
+    if (!startsWith(states, enteredSince) || !sameJson(current.data, basis.data)) return undefined;
+    const skipped = enteredSince.length;
+    return {
+      kind: 'rebased',
+      skipped,
+      change: {
+        ...change,
+        expectedVersion: current.version,
+        via: (change.via ?? []).slice(skipped),
+        // The events of the states left out were written with the versions that entered them.
+        outbox: change.outbox.filter((message) => message.payloadVersion === undefined || message.payloadVersion > current.version),
+      },
+    };
+  }
+  if (!startsWith(enteredSince, states)) return undefined;
+  const bringsNothingElse =
+    (change.data === undefined || sameJson(change.data, basis.data)) && change.outcome === undefined && change.outbox.every((message) => message.payloadVersion !== undefined);
+  return bringsNothingElse ? { kind: 'made', skipped: states.length } : undefined;
+}
+
+/** Equal as JSON values (working data as read back from either store). */
+function sameJson(a: unknown, b: unknown): boolean {
+  return isDeepStrictEqual(JSON.parse(JSON.stringify(a)), JSON.parse(JSON.stringify(b)));
 }
 
 /** `last_error` text for a failed attempt: the transport error, else the HTTP status. */

@@ -157,6 +157,19 @@ function identityFromRow(row: TransactionRow | SummaryRow) {
   };
 }
 
+/** A transaction row joined with its message's raw body (Store.getTransactionWithMessage). */
+export interface TransactionWithMessageRow extends TransactionRow {
+  raw_body: string | null;
+}
+
+/** The columns of a transaction read, of the transactions table aliased `t` (a read joining another table). */
+export function aliasedTransactionColumns(columns: string): string {
+  return columns
+    .split(',')
+    .map((column) => `t.${column.trim()}`)
+    .join(', ');
+}
+
 export function transactionFromRow(row: TransactionRow): TransactionRecord {
   return {
     ...identityFromRow(row),

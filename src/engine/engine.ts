@@ -303,7 +303,7 @@ export class Engine implements SchemeAnswers, Processing {
     for (;;) {
       const remembered = storedOnly ? undefined : this.#transactions.get(transactionId);
       this.#transactions.delete(transactionId);
-      const transaction = remembered ?? (await store.getTransaction(transactionId));
+      const transaction = remembered ?? (await this.#read(transactionId));
       const driver = transaction === undefined ? undefined : DRIVERS.get(transaction.kind);
       if (input.type === 'scheme' && (transaction === undefined || driver?.answers(transaction, input.report) !== true)) {
         const { report } = input;
@@ -335,6 +335,7 @@ export class Engine implements SchemeAnswers, Processing {
         ...this.#change(driver, context, decision),
         ...(recorded.length === 0 ? {} : { schemeMessages: recorded }),
         ...(input.type === 'tick' && input.urgent === true ? { urgent: true } : {}),
+        ...(commutes(input, decision) ? { commutes: { data: transaction.data } } : {}),
       };
       const outcome = await store.applyChange(change);
       if (!outcome.ok) {
@@ -344,6 +345,9 @@ export class Engine implements SchemeAnswers, Processing {
         if (staleRetries > this.#options.staleRetriesMax) break;
         continue;
       }
+      // Already made by another instance's change (StateChange.commutes): nothing of it was written but its scheme messages.
+      const alreadyEntered = outcome.alreadyEntered ?? 0;
+      if (alreadyEntered > 0 && alreadyEntered === decision.steps.length) return 'done';
       const committed: TransactionRecord = {
         ...transaction,
         state: change.toState,
@@ -358,7 +362,8 @@ export class Engine implements SchemeAnswers, Processing {
       else if (change.outbox.length > 0 && change.leaseOutbox === undefined) this.#deps.delivery?.wake();
       const milestones = this.#deps.milestones;
       if (milestones !== undefined) {
-        if (decision.steps.length > 0) milestones.statesEntered(transaction, decision.steps.map((step) => step.state));
+        const entered = decision.steps.slice(alreadyEntered);
+        if (entered.length > 0) milestones.statesEntered(transaction, entered.map((step) => step.state));
         if (decision.outcome !== undefined) milestones.decided(transaction, decision.outcome, change.at);
       }
       // A command carries out the committed decision: it sees the transaction as committed.
@@ -416,17 +421,34 @@ export class Engine implements SchemeAnswers, Processing {
     return { transaction, integrator, connector, ...(await this.#original(transaction)), ...(partner === undefined ? {} : { partner }) };
   }
 
+  /**
+   * The transaction as stored; with its message in the same read when this engine does not hold
+   * the message (a transaction another instance took up: an answer to a transfer it sent).
+   */
+  async #read(transactionId: string): Promise<TransactionRecord | undefined> {
+    const { store } = this.#deps;
+    if (this.#messages.has(transactionId)) return store.getTransaction(transactionId);
+    const read = await store.getTransactionWithMessage(transactionId);
+    if (read === undefined) return undefined;
+    if (read.rawBody !== null) this.#messages.set(transactionId, this.#parsed(transactionId, read.rawBody));
+    return read.transaction;
+  }
+
   async #original(transaction: TransactionRecord): Promise<OriginalMessage> {
     const cached = this.#messages.get(transaction.id);
     if (cached !== undefined) return cached;
     const stored = await this.#deps.store.findMessage(transaction.integratorId, transaction.messageId);
     if (stored === undefined) throw new AssertionError(`raw message of ${transaction.id} is missing`);
-    // The lossless parser keeps the literal text of every number (amounts, exchange rates) for the scheme message.
-    const parsed = parseJson(stored.rawBody);
-    if (!parsed.ok) throw new AssertionError(`stored message of ${transaction.id} does not parse: ${parsed.message}`);
-    const original = { rawBody: stored.rawBody, message: parsed.value };
+    const original = this.#parsed(transaction.id, stored.rawBody);
     this.#messages.set(transaction.id, original);
     return original;
+  }
+
+  /** A stored message parsed: the lossless parser keeps the literal text of every number (amounts, exchange rates) for the scheme message. */
+  #parsed(transactionId: string, rawBody: string): OriginalMessage {
+    const parsed = parseJson(rawBody);
+    if (!parsed.ok) throw new AssertionError(`stored message of ${transactionId} does not parse: ${parsed.message}`);
+    return { rawBody, message: parsed.value };
   }
 
   /** The decision as one atomic change: every transition asserted, one event per state entered, the kind's own messages. */
@@ -520,6 +542,17 @@ type Handled = 'done' | 'stale' | 'refused' | 'unknown';
 interface OriginalMessage {
   readonly rawBody: string;
   readonly message: unknown;
+}
+
+/**
+ * Whether a decision's change may commute with another instance's (StateChange.commutes): it
+ * records a fact from outside that another instance may record at the same moment (what a
+ * transport did with a message, a scheme's answer: the sender's record of its submission races
+ * the answer a load balancer handed to another instance), enters a state, and makes no scheme
+ * call (a decision that makes one is always decided again on the row as it is now).
+ */
+function commutes(input: EngineInput, decision: KindDecision): boolean {
+  return (input.type === 'sent' || input.type === 'scheme') && decision.steps.length > 0 && decision.commands.length === 0;
 }
 
 function sameTimer(transaction: TransactionRecord, decision: KindDecision): boolean {

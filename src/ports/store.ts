@@ -141,6 +141,12 @@ export interface TransactionRecord {
   readonly data: Readonly<Record<string, unknown>>;
 }
 
+/** A transaction and the raw body of its message (Store.getTransactionWithMessage). */
+export interface TransactionWithMessage {
+  readonly transaction: TransactionRecord;
+  readonly rawBody: string | null;
+}
+
 export interface StoredMessage {
   readonly integratorId: string;
   readonly messageId: string;
@@ -197,6 +203,21 @@ export interface StateChange {
   readonly schemeMessages?: readonly NewSchemeMessage[];
   /** A held request waits on it (its deadline came): the writer takes it ahead of the writes that are not urgent, as it takes an intake. */
   readonly urgent?: boolean;
+  /**
+   * The change records a fact from outside (a transport's acknowledgement, a scheme's answer)
+   * that another instance may record at the same moment, and `data` is the working data it was
+   * decided on. Only for a change that enters at least one state. When the row moved on since
+   * `expectedVersion`, the change is not refused as stale if the versions since entered, one
+   * state each, exactly the change's own first states (another decision recorded the same
+   * steps first, as a scheme answer does for the submission it proves arrived):
+   * - fewer states than the change enters, the working data still `data`: the rest of the change
+   *   is applied on the current version, without entering those states again (no history row, no
+   *   event: an event of a version already written is left out);
+   * - all of them (and maybe more): the change is already made, provided it brings nothing else
+   *   (no data of its own, no message but its events, no outcome): only its scheme messages are kept.
+   * ChangeOutcome.alreadyEntered says how many of its states were so left out.
+   */
+  readonly commutes?: { readonly data: Readonly<Record<string, unknown>> };
 }
 
 /** A transaction's final answer as its kind states it (APPROVED, REJECTED; SUCCESSFUL, FAILED; PAID, EXPIRED...). */
@@ -354,7 +375,13 @@ export type RequestOutcome = { readonly kind: 'accepted' } | StoredMessageOutcom
 
 export type ChangeOutcome =
   /** `leased`: the messages leased by `leaseOutbox`, in seq order (none without it). */
-  | { readonly ok: true; readonly version: number; readonly leased: readonly OutboxRecord[] }
+  | {
+      readonly ok: true;
+      readonly version: number;
+      readonly leased: readonly OutboxRecord[];
+      /** Of a change that `commutes`: how many of its first states another change had entered since its version (all: nothing of it was written but its scheme messages). */
+      readonly alreadyEntered?: number;
+    }
   | { readonly ok: false; readonly reason: 'stale' | 'not_found' };
 
 export interface ClaimOptions {
@@ -520,6 +547,13 @@ export interface Store {
    */
   onChange(listener: (transactionId: string) => void): () => void;
   getTransaction(id: string): Promise<TransactionRecord | undefined>;
+  /**
+   * A transaction with the raw body of the message that started it, in one read (one query on
+   * PostgreSQL): what the engine needs to take up a transaction it does not remember, e.g. a
+   * scheme answer that reached this instance for a transfer another instance sent. `rawBody` is
+   * null when the message is missing (never, for a transaction stored by intake).
+   */
+  getTransactionWithMessage(id: string): Promise<TransactionWithMessage | undefined>;
   history(transactionId: string): Promise<HistoryRecord[]>;
 
   /** Apply one decided state change with its history row and outbox rows, atomically (optimistic on version); with `leaseOutbox`, lease what of them is deliverable at once. */

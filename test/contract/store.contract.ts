@@ -9,7 +9,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { NewOutboxMessage, NewRequest, NewTransaction, OutboxEndpoint, RefreshTokenRecord, RefreshTokenRotationOutcome, Store, TransactionRecord } from '../../src/ports/store.js';
+import type { NewOutboxMessage, NewRequest, NewTransaction, OutboxEndpoint, RefreshTokenRecord, RefreshTokenRotationOutcome, StateChange, Store, TransactionRecord } from '../../src/ports/store.js';
 
 export interface TestDatabase {
   /** A new store instance (its own connection or pool) on this database; migrations run on open. */
@@ -221,6 +221,21 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
           await accept(store, { ...tx, id: randomUUID(), integratorId: 'bank-b', outbox: [event()] });
           assert.equal((await store.findTransaction('bank-b', tx.uetr))?.integratorId, 'bank-b');
           assert.equal((await store.findTransaction('bank-a', tx.uetr))?.id, tx.id);
+        }));
+
+      void it('reads a transaction as stored now together with the raw body of its own message, not another integrator\'s under the same message id', () =>
+        withStore(async (store) => {
+          const tx = await accept(store, transfer({ amountMinor: 2n ** 60n + 1n }));
+          const other = await accept(store, transfer({ integratorId: 'bank-b', messageId: tx.messageId, rawBody: '{"schema":"CreditTransfer","of":"bank-b"}' }));
+          await store.applyChange({ transactionId: tx.id, expectedVersion: 1, toState: 'B', at: T0 + 5, cause: null, dueAt: T0 + 9, data: { submissions: 1 }, outbox: [] });
+          const read = await store.getTransactionWithMessage(tx.id);
+          assert.deepEqual(read, { transaction: await store.getTransaction(tx.id), rawBody: tx.rawBody });
+          assert.equal(read?.transaction.state, 'B');
+          assert.equal(read?.transaction.version, 2);
+          assert.equal(read?.transaction.amountMinor, 2n ** 60n + 1n);
+          assert.deepEqual(read?.transaction.data, { submissions: 1 });
+          assert.equal((await store.getTransactionWithMessage(other.id))?.rawBody, other.rawBody);
+          assert.equal(await store.getTransactionWithMessage(randomUUID()), undefined);
         }));
 
       void it('lets transactions of different kinds share a uetr (a determination and the payment it resolved), each found by its kind', () =>
@@ -583,6 +598,126 @@ export function storeContract(name: string, newDatabase: () => Promise<TestDatab
             'a decision made on an intermediate version is stale',
           );
         }));
+
+      void describe('a change that commutes (decided on an older version, recording a fact another change recorded first)', () => {
+        const envelope = (type: string, payloadVersion: number) => event({ body: JSON.stringify({ type, schema: 'Event' }), payloadVersion, availableAt: T0 + 10 });
+        const basis = { submissions: 1 };
+        const sentDoc = { direction: 'sent' as const, messageName: 'pacs.008.001.10', messageId: 'SENT0001', at: T0 + 10, document: '<Document>pacs.008</Document>' };
+        const receivedDoc = { direction: 'received' as const, messageName: 'pacs.002.001.10', messageId: 'ANSWER0001', at: T0 + 10, document: '<Document>pacs.002</Document>' };
+        /** A transfer at version 2, in PENDING with working data `basis`: both changes below are decided on it. */
+        async function pending(store: Store): Promise<NewTransaction> {
+          const tx = await accept(store);
+          const outcome = await store.applyChange({ transactionId: tx.id, expectedVersion: 1, toState: 'PENDING', at: T0 + 5, cause: null, dueAt: T0 + 1_000, data: basis, outbox: [] });
+          assert.deepEqual(outcome, { ok: true, version: 2, leased: [] });
+          return tx;
+        }
+        /** The transport's acknowledgement: PENDING → DELIVERED, nothing else of its own. */
+        const submission = (tx: NewTransaction, overrides: Partial<StateChange> = {}): StateChange => ({
+          transactionId: tx.id,
+          expectedVersion: 2,
+          toState: 'DELIVERED',
+          at: T0 + 10,
+          cause: null,
+          dueAt: T0 + 60_000,
+          data: basis,
+          outbox: [envelope('DELIVERED', 3)],
+          schemeMessages: [{ transactionId: tx.id, ...sentDoc }],
+          commutes: { data: basis },
+          ...overrides,
+        });
+        /** The scheme's answer, which proves the submission arrived: PENDING → DELIVERED → ANSWERED, with a verdict and a callback. */
+        const answer = (tx: NewTransaction, overrides: Partial<StateChange> = {}): StateChange => ({
+          transactionId: tx.id,
+          expectedVersion: 2,
+          via: [{ state: 'DELIVERED', cause: '{"answer":"ACSC"}' }],
+          toState: 'ANSWERED',
+          at: T0 + 20,
+          cause: '{"answer":"ACSC"}',
+          dueAt: T0 + 30_000,
+          data: { ...basis, verdict: 'APPROVED' },
+          outbox: [envelope('DELIVERED', 3), envelope('ANSWERED', 4), callback({ availableAt: T0 + 20 })],
+          outcome: { outcome: 'APPROVED', reasonCode: null },
+          schemeMessages: [{ transactionId: tx.id, ...receivedDoc }],
+          commutes: { data: basis },
+          ...overrides,
+        });
+        const types = async (store: Store, id: string) =>
+          // After the intake's own event: each event by its type, a callback by its channel.
+          (await store.outbox(id)).slice(1).map((row) => (row.channel === 'event' ? (JSON.parse(row.body) as { type: string }).type : row.channel));
+
+        void it('applies the rest of a change on the version a change entering its first states made, entering none of them twice', () =>
+          withStore(async (store) => {
+            const tx = await pending(store);
+            assert.deepEqual(await store.applyChange(submission(tx)), { ok: true, version: 3, leased: [] });
+            assert.deepEqual(await store.applyChange(answer(tx)), { ok: true, version: 4, leased: [], alreadyEntered: 1 });
+            const stored = await store.getTransaction(tx.id);
+            assert.equal(stored?.state, 'ANSWERED');
+            assert.equal(stored?.version, 4);
+            assert.equal(stored?.dueAt, T0 + 30_000);
+            assert.deepEqual(stored?.data, { ...basis, verdict: 'APPROVED' });
+            assert.deepEqual(
+              (await store.history(tx.id)).slice(2).map((row) => [row.version, row.fromState, row.toState, row.cause]),
+              [
+                [3, 'PENDING', 'DELIVERED', null],
+                [4, 'DELIVERED', 'ANSWERED', '{"answer":"ACSC"}'],
+              ],
+            );
+            assert.deepEqual(await types(store, tx.id), ['DELIVERED', 'ANSWERED', 'callback'], 'the event of DELIVERED once, the answer\'s own left out');
+            assert.deepEqual((await store.schemeMessages(tx.id)).map((row) => row.direction).sort(), ['received', 'sent']);
+            assert.equal((await store.searchTransactions({ integratorIds: ['bank-a'], id: tx.id, limit: 1 }))[0]?.outcome, 'APPROVED');
+          }));
+
+        void it('a change whose states were all entered since, bringing nothing else, is already made: only its scheme messages are kept', () =>
+          withStore(async (store) => {
+            const tx = await pending(store);
+            assert.deepEqual(await store.applyChange(answer(tx)), { ok: true, version: 4, leased: [] });
+            const before = { transaction: await store.getTransaction(tx.id), history: await store.history(tx.id), outbox: await store.outbox(tx.id) };
+            assert.deepEqual(await store.applyChange(submission(tx)), { ok: true, version: 4, leased: [], alreadyEntered: 1 });
+            assert.deepEqual({ transaction: await store.getTransaction(tx.id), history: await store.history(tx.id), outbox: await store.outbox(tx.id) }, before);
+            assert.deepEqual((await store.schemeMessages(tx.id)).map((row) => row.direction).sort(), ['received', 'sent']);
+          }));
+
+        void it('is stale when it does not commute: without commutes, after a version that entered other states or none, after the working data changed, or when it brings something of its own', () =>
+          withStore(async (store) => {
+            const stale = { ok: false, reason: 'stale' };
+            // Without commutes: today's optimistic rule.
+            const plain = await pending(store);
+            await store.applyChange(submission(plain));
+            const { commutes: _, ...uncommuted } = answer(plain);
+            assert.deepEqual(await store.applyChange(uncommuted), stale);
+            // The version since entered another state.
+            const failed = await pending(store);
+            await store.applyChange(submission(failed, { toState: 'DELIVERY_FAILED', outbox: [] }));
+            assert.deepEqual(await store.applyChange(answer(failed)), stale);
+            // The version since entered no state (a timer-only change writes no history row).
+            const timer = await pending(store);
+            await store.applyChange(submission(timer, { toState: 'PENDING', outbox: [] }));
+            assert.deepEqual(await store.applyChange(answer(timer)), stale);
+            // The working data changed since.
+            const counted = await pending(store);
+            await store.applyChange(submission(counted, { data: { submissions: 2 } }));
+            assert.deepEqual(await store.applyChange(answer(counted)), stale);
+            // Already entered, but the late change brings a callback, data or an outcome of its own.
+            for (const own of [{ outbox: [envelope('DELIVERED', 3), callback()] }, { data: { submissions: 2 } }, { outcome: { outcome: 'APPROVED', reasonCode: null } }]) {
+              const answered = await pending(store);
+              await store.applyChange(answer(answered));
+              assert.deepEqual(await store.applyChange(submission(answered, own)), stale, JSON.stringify(own));
+              assert.deepEqual((await store.schemeMessages(answered.id)).map((row) => row.direction), ['received'], 'nothing of a stale change is kept');
+            }
+            // Each left as the change that came first made it.
+            assert.equal((await store.getTransaction(plain.id))?.state, 'DELIVERED');
+            assert.equal((await store.getTransaction(failed.id))?.state, 'DELIVERY_FAILED');
+          }));
+
+        void it('a change and the one it commutes with, written at once, both apply in their order', () =>
+          withStore(async (store) => {
+            const tx = await pending(store);
+            const [first, second] = await Promise.all([store.applyChange(submission(tx)), store.applyChange(answer(tx))]);
+            assert.deepEqual(first, { ok: true, version: 3, leased: [] });
+            assert.deepEqual(second, { ok: true, version: 4, leased: [], alreadyEntered: 1 });
+            assert.deepEqual(await types(store, tx.id), ['DELIVERED', 'ANSWERED', 'callback']);
+          }));
+      });
 
       void it('a timer-only change writes no history row but makes an older decision stale', () =>
         withStore(async (store) => {

@@ -3,8 +3,8 @@
  * a change is optimistic (refused as `stale` if its row moved) and writes its state, history and
  * outbox rows in the batch's transaction, so an event exists exactly when its state does.
  */
-import type { ChangeOutcome, HistoryRecord, Lease, NewOutboxMessage, NewSchemeMessage, OutboxRecord } from '../../ports/store.js';
-import { changeSteps } from '../store-ops.js';
+import type { ChangeOutcome, HistoryRecord, Lease, NewOutboxMessage, NewSchemeMessage, OutboxRecord, StateChange } from '../../ports/store.js';
+import { changeSteps, commuted } from '../store-ops.js';
 import { outboxFromRow, type OutboxRow } from '../store-rows.js';
 import { key, rounds, type Client, type Entry, type ItemResult } from './pg-batch.js';
 import { SQL } from './pg-sql.js';
@@ -18,16 +18,43 @@ export async function applyChanges(client: Client, entries: readonly Entry<'appl
     const ids = round.map((entry) => entry.op.change.transactionId);
     const locked = await client.query<{ id: string; version: number; state: string; integrator_id: string; max_seq: number }>(SQL.lockForChange, [ids]);
     const current = new Map(locked.rows.map((row) => [row.id, row]));
-    const valid: { entry: Entry<'applyChange'>; state: string; integratorId: string; maxSeq: number }[] = [];
+    const valid: { entry: Entry<'applyChange'>; change: StateChange; state: string; integratorId: string; maxSeq: number; alreadyEntered?: number }[] = [];
+    const moved: Entry<'applyChange'>[] = [];
+    const made: NewSchemeMessage[] = [];
     for (const entry of round) {
       const { change } = entry.op;
       const row = current.get(change.transactionId);
       if (row === undefined) results[entry.index] = { ok: true, value: { ok: false, reason: 'not_found' } };
-      else if (row.version !== change.expectedVersion) results[entry.index] = { ok: true, value: { ok: false, reason: 'stale' } };
-      else valid.push({ entry, state: row.state, integratorId: row.integrator_id, maxSeq: row.max_seq });
+      else if (row.version === change.expectedVersion) valid.push({ entry, change, state: row.state, integratorId: row.integrator_id, maxSeq: row.max_seq });
+      else if (change.commutes !== undefined && row.version > change.expectedVersion) moved.push(entry);
+      else results[entry.index] = { ok: true, value: { ok: false, reason: 'stale' } };
     }
-    if (valid.length === 0) continue;
-    const planned = valid.map(({ entry, state, integratorId, maxSeq }) => ({ entry, change: entry.op.change, integratorId, maxSeq, ...changeSteps(entry.op.change, state) }));
+    if (moved.length > 0) {
+      // Changes decided on an older version (another instance's change came first): what the versions since entered, read on the rows this batch holds.
+      const since = await client.query<{ id: string; data: unknown; entered: string[] }>(SQL.enteredSince, [
+        moved.map((entry) => entry.op.change.transactionId),
+        moved.map((entry) => entry.op.change.expectedVersion),
+      ]);
+      const enteredOf = new Map(since.rows.map((row) => [row.id, row]));
+      for (const entry of moved) {
+        const { change } = entry.op;
+        const row = current.get(change.transactionId);
+        const read = enteredOf.get(change.transactionId);
+        const outcome = row === undefined || read === undefined ? undefined : commuted(change, { version: row.version, data: read.data }, read.entered);
+        if (row === undefined || outcome === undefined) results[entry.index] = { ok: true, value: { ok: false, reason: 'stale' } };
+        else if (outcome.kind === 'rebased') {
+          valid.push({ entry, change: outcome.change, state: row.state, integratorId: row.integrator_id, maxSeq: row.max_seq, alreadyEntered: outcome.skipped });
+        } else {
+          made.push(...(change.schemeMessages ?? []));
+          results[entry.index] = { ok: true, value: { ok: true, version: row.version, leased: [], alreadyEntered: outcome.skipped } satisfies ChangeOutcome };
+        }
+      }
+    }
+    if (valid.length === 0) {
+      await insertSchemeMessages(client, made);
+      continue;
+    }
+    const planned = valid.map(({ entry, change, state, integratorId, maxSeq, alreadyEntered }) => ({ entry, change, integratorId, maxSeq, alreadyEntered, ...changeSteps(change, state) }));
     await client.query(SQL.updateStates, [
       planned.map(({ change }) => change.transactionId),
       planned.map(({ change }) => change.expectedVersion),
@@ -39,7 +66,7 @@ export async function applyChanges(client: Client, entries: readonly Entry<'appl
       planned.map(({ change }) => change.outcome?.outcome ?? null),
       planned.map(({ change }) => change.outcome?.reasonCode ?? null),
     ]);
-    await insertSchemeMessages(client, planned.flatMap(({ change }) => change.schemeMessages ?? []));
+    await insertSchemeMessages(client, [...made, ...planned.flatMap(({ change }) => change.schemeMessages ?? [])]);
     const leasedIds = await insertHistoryAndOutbox(
       client,
       planned.flatMap(({ change, steps }) =>
@@ -51,8 +78,11 @@ export async function applyChanges(client: Client, entries: readonly Entry<'appl
     const notify = planned.filter(({ change }) => change.notify === true).map(({ change }) => change.transactionId);
     // Delivered to every listening instance when (and only if) this batch commits.
     if (notify.length > 0) await client.query(SQL.notifyChanged, [notify]);
-    for (const { entry, change, version } of planned) {
-      results[entry.index] = { ok: true, value: { ok: true, version, leased: leased.get(change.transactionId) ?? [] } satisfies ChangeOutcome };
+    for (const { entry, change, version, alreadyEntered } of planned) {
+      results[entry.index] = {
+        ok: true,
+        value: { ok: true, version, leased: leased.get(change.transactionId) ?? [], ...(alreadyEntered === undefined ? {} : { alreadyEntered }) } satisfies ChangeOutcome,
+      };
     }
   }
 }

@@ -5,6 +5,7 @@
  */
 import type pg from 'pg';
 import { OUTBOX_BLOCKED_AT, outboxPayloadSql } from '../store-ops.js';
+import { aliasedTransactionColumns } from '../store-rows.js';
 
 export const TRANSACTION_COLUMNS =
   'id, integrator_id, kind, uetr, scheme, message_id, state, version, amount_minor, currency, created_at, updated_at, due_at, traceparent, tracestate, data';
@@ -18,6 +19,13 @@ export function named(name: string, text: string): pg.QueryConfig {
 
 export const SQL = {
   transactionById: named('transaction_by_id', `SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE id = $1`),
+  // The engine taking up a transaction it does not remember: the row and its message in one round trip.
+  transactionWithMessage: named(
+    'transaction_with_message',
+    `SELECT ${aliasedTransactionColumns(TRANSACTION_COLUMNS)}, m.raw_body
+     FROM transactions t LEFT JOIN messages m ON m.integrator_id = t.integrator_id AND m.message_id = t.message_id
+     WHERE t.id = $1`,
+  ),
   transactionByUetr: named('transaction_by_uetr', `SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE integrator_id = $1 AND uetr = $2 AND kind = $3`),
   messageByKey: named('message_by_key', 'SELECT * FROM messages WHERE integrator_id = $1 AND message_id = $2'),
   historyOf: named('history_of', 'SELECT * FROM state_history WHERE transaction_id = $1 ORDER BY version'),
@@ -115,6 +123,13 @@ export const SQL = {
      FROM transactions t WHERE t.id = ANY($1::text[])
      ORDER BY t.id
      FOR UPDATE OF t`,
+  ),
+  // Of changes decided on an older version (StateChange.commutes): each row's working data and the states entered since that version.
+  enteredSince: named(
+    'entered_since',
+    `SELECT t.id, t.data,
+       ARRAY(SELECT h.to_state FROM state_history h WHERE h.transaction_id = t.id AND h.version > c.expected ORDER BY h.version) AS entered
+     FROM unnest($1::text[], $2::int[]) AS c(id, expected) JOIN transactions t ON t.id = c.id`,
   ),
   // Transactions by id, and those of outbox messages by message id, locked in one id order.
   lockTransactions: named(

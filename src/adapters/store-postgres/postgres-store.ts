@@ -30,6 +30,7 @@ import type {
   TransactionQuery,
   TransactionRecord,
   TransactionSummary,
+  TransactionWithMessage,
 } from '../../ports/store.js';
 import { migrationSql, pendingMigrations, schemaMigrationsTableSql, type AppliedMigration } from '../migrations.js';
 import { QueuedWrites, pendingWrite, type OpOf, type PendingWrite, type WriteOp, type WriteResults } from '../store-ops.js';
@@ -44,6 +45,7 @@ import {
   type MessageRow,
   type OutboxRow,
   type TransactionRow,
+  type TransactionWithMessageRow,
 } from '../store-rows.js';
 import { WriteQueue } from '../write-queue.js';
 import { flush, type BatchRetryReason, type BatchRunner } from './pg-batch.js';
@@ -214,6 +216,12 @@ class PostgresStore extends QueuedWrites implements Store {
     const result = await this.#pool.query<TransactionRow>(SQL.transactionById, [id]);
     const row = result.rows[0];
     return row && transactionFromRow(row);
+  }
+
+  async getTransactionWithMessage(id: string): Promise<TransactionWithMessage | undefined> {
+    const result = await this.#pool.query<TransactionWithMessageRow>(SQL.transactionWithMessage, [id]);
+    const row = result.rows[0];
+    return row && { transaction: transactionFromRow(row), rawBody: row.raw_body };
   }
 
   async history(transactionId: string): Promise<HistoryRecord[]> {

@@ -28,7 +28,7 @@ import type {
   TransactionRecord,
 } from '../../ports/store.js';
 import { unreachable } from '../../lib/assert.js';
-import { attemptErrorText, changeSteps, commitHolding, OUTBOX_BLOCKED_AT, StoreWriteError, storedMessageOutcome, type OpOf, type ReplayFilter, type WriteOp } from '../store-ops.js';
+import { attemptErrorText, changeSteps, commitHolding, commuted, OUTBOX_BLOCKED_AT, StoreWriteError, storedMessageOutcome, type OpOf, type ReplayFilter, type WriteOp } from '../store-ops.js';
 import type { Db } from './sqlite-connection.js';
 import { compareText, outboxFromRow, transactionFromRow, type MessageRow, type OutboxRow, type TransactionRow } from '../store-rows.js';
 import { LIMIT_PARAM, OUTBOX_COLUMNS, TRANSACTION_COLUMNS, type RefreshTokenRow } from './sqlite-rows.js';
@@ -257,7 +257,7 @@ export class SqliteExecutor {
     const sql = this.#sql;
     const current = sql.versionOf.get(change.transactionId) as { version: number; state: string; integrator_id: string } | undefined;
     if (current === undefined) return { ok: false, reason: 'not_found' };
-    if (current.version !== change.expectedVersion) return { ok: false, reason: 'stale' };
+    if (current.version !== change.expectedVersion) return this.#commuted(change, current.version);
     const { steps, version } = changeSteps(change, current.state);
     sql.updateState.run({
       id: change.transactionId,
@@ -275,6 +275,21 @@ export class SqliteExecutor {
     const { seq } = sql.maxSeq.get(change.transactionId) as { seq: number };
     const leasedIds = this.#insertOutbox(change.transactionId, current.integrator_id, change.outbox, seq, change.at, change.leaseOutbox);
     return { ok: true, version, leased: this.#leased(leasedIds) };
+  }
+
+  /** A change decided on an older version: applied on the current one, or already made, when it commutes with the versions since; otherwise stale. */
+  #commuted(change: StateChange, version: number): ChangeOutcome {
+    if (change.commutes === undefined || version < change.expectedVersion) return { ok: false, reason: 'stale' };
+    const { data } = this.#sql.dataOf.get(change.transactionId) as { data: string };
+    const entered = (this.#sql.enteredSince.all(change.transactionId, change.expectedVersion) as { to_state: string }[]).map((row) => row.to_state);
+    const moved = commuted(change, { version, data: JSON.parse(data) as unknown }, entered);
+    if (moved === undefined) return { ok: false, reason: 'stale' };
+    if (moved.kind === 'made') {
+      this.#insertSchemeMessages(change.schemeMessages ?? []);
+      return { ok: true, version, leased: [], alreadyEntered: moved.skipped };
+    }
+    const outcome = this.#applyChange(moved.change);
+    return outcome.ok ? { ...outcome, alreadyEntered: moved.skipped } : outcome;
   }
 
   /** A message already kept (a resend, or one received twice) is skipped; an unknown transaction fails the op (foreign key). */
@@ -539,6 +554,8 @@ function prepareWriteStatements(db: Db) {
     rollbackToSavepoint: db.prepare('ROLLBACK TO item'),
 
     versionOf: db.prepare('SELECT version, state, integrator_id FROM transactions WHERE id = ?'),
+    dataOf: db.prepare('SELECT data FROM transactions WHERE id = ?'),
+    enteredSince: db.prepare('SELECT to_state FROM state_history WHERE transaction_id = ? AND version > ? ORDER BY version'),
     insertTransaction: db.prepare(
       `INSERT INTO transactions (id, integrator_id, kind, uetr, scheme, message_id, state, version, amount_minor, currency,
          created_at, updated_at, due_at, lease_owner, lease_until, traceparent, tracestate, data, lookup_key, end_to_end_id)

@@ -18,6 +18,7 @@ import type {
   WaitingTransaction,
   TransactionQuery,
   TransactionRecord,
+  TransactionWithMessage,
   TransactionSummary,
 } from '../../ports/store.js';
 import { pendingWrite, QueuedWrites, type OpOf, type PendingWrite, type WriteOp, type WriteResults } from '../store-ops.js';
@@ -30,6 +31,7 @@ import { SqliteExecutor } from './sqlite-executor.js';
 import type { RefreshTokenRow } from './sqlite-rows.js';
 import { prepareSearchReads } from './sqlite-search.js';
 import {
+  aliasedTransactionColumns,
   attemptFromRow,
   historyFromRow,
   messageFromRow,
@@ -40,6 +42,7 @@ import {
   type MessageRow,
   type OutboxRow,
   type TransactionRow,
+  type TransactionWithMessageRow,
 } from '../store-rows.js';
 import { LIMIT_PARAM, OUTBOX_COLUMNS, TRANSACTION_COLUMNS } from './sqlite-rows.js';
 
@@ -164,6 +167,13 @@ class SqliteStore extends QueuedWrites implements Store {
     return read(() => {
       const row = this.#sql.transactionById.get(id) as TransactionRow | undefined;
       return row && transactionFromRow(row);
+    });
+  }
+
+  getTransactionWithMessage(id: string): Promise<TransactionWithMessage | undefined> {
+    return read(() => {
+      const row = this.#sql.transactionWithMessage.get(id) as TransactionWithMessageRow | undefined;
+      return row && { transaction: transactionFromRow(row), rawBody: row.raw_body };
     });
   }
 
@@ -304,6 +314,13 @@ function prepareReadStatements(db: Db) {
     ping: db.prepare('SELECT 1'),
     // Rows carrying amount_minor are read with safeIntegers so money never passes through a double.
     transactionById: db.prepare(`SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE id = ?`).safeIntegers(true),
+    transactionWithMessage: db
+      .prepare(
+        `SELECT ${aliasedTransactionColumns(TRANSACTION_COLUMNS)}, m.raw_body
+         FROM transactions t LEFT JOIN messages m ON m.integrator_id = t.integrator_id AND m.message_id = t.message_id
+         WHERE t.id = ?`,
+      )
+      .safeIntegers(true),
     transactionByUetr: db.prepare(`SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE integrator_id = ? AND uetr = ? AND kind = ?`).safeIntegers(true),
     messageByKey: db.prepare('SELECT * FROM messages WHERE integrator_id = ? AND message_id = ?'),
     historyOf: db.prepare('SELECT * FROM state_history WHERE transaction_id = ? ORDER BY version'),
