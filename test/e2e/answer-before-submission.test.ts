@@ -1,19 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { openStore } from '../../src/adapters/store.js';
-import { systemClock, systemIds } from '../../src/adapters/system/system.js';
-import { acceptCreditTransfer } from '../../src/app/accept-credit-transfer.js';
-import { schemeRulesOf } from '../../src/connectors/registry.js';
 import type { SchemeMessage, SchemeTransport } from '../../src/connectors/transport.js';
 import { CT } from '../../src/domain/machines/credit-transfer.js';
-import { validateCreditTransfer } from '../../src/domain/messages/validate.js';
 import type { Engine } from '../../src/engine/engine.js';
-import { newTraceparent } from '../../src/lib/trace.js';
 import type { InboundReport, SubmitOutcome } from '../../src/ports/scheme.js';
 import type { ChangeOutcome, Store } from '../../src/ports/store.js';
-import { creditTransfer } from '../fixtures/credit-transfer.js';
-import { eventually, integratorConfig, withStoreMethods } from '../support/delivery.js';
-import { DEMO_INSTITUTION, zaRppEngine } from '../support/engine.js';
+import { eventually, withStoreMethods } from '../support/delivery.js';
+import { acceptedTransfer, zaRppEngine } from '../support/engine.js';
 import { dropTestDatabase, freshPostgresUrl } from '../support/postgres.js';
 
 /** A transport that hands each pacs.008 to `onSubmit` and says delivered once it returns (the operator's 2xx). */
@@ -139,20 +133,6 @@ async function twoInstances(database: string): Promise<Instances> {
   };
 }
 
-async function acceptTransfer(store: Store): Promise<{ transactionId: string; uetr: string }> {
-  const integrator = await integratorConfig('bank-a', 'http://127.0.0.1:9', DEMO_INSTITUTION);
-  const body = creditTransfer('ZA_RPP');
-  const valid = validateCreditTransfer(JSON.parse(JSON.stringify(body)));
-  assert.ok(valid.ok);
-  await acceptCreditTransfer(
-    { store, clock: systemClock, ids: systemIds, schemeRules: schemeRulesOf },
-    { integrator, transfer: valid.value, rawBody: JSON.stringify(body), trace: { traceparent: newTraceparent(), tracestate: null } },
-  );
-  const transaction = await store.findTransaction('bank-a', body.transactionIdentifiers.uetr);
-  assert.ok(transaction);
-  return { transactionId: transaction.id, uetr: transaction.uetr };
-}
-
 /** The scheme's approval of the transfer, as the operator link hands it to the engine. */
 function approval(transactionId: string, uetr: string): InboundReport {
   return {
@@ -195,7 +175,7 @@ function raceTests(name: string, database: () => Promise<string>): void {
       const url = await database();
       const instances = await twoInstances(url);
       try {
-        const { transactionId, uetr } = await acceptTransfer(instances.store);
+        const { transactionId, uetr } = await acceptedTransfer(instances.store);
         // The operator answers before its 2xx to the sender arrives: the answer is committed first.
         instances.transport.onSubmit = () => instances.answering.receive(approval(transactionId, uetr));
         instances.sender.start();
@@ -214,7 +194,7 @@ function raceTests(name: string, database: () => Promise<string>): void {
       const url = await database();
       const instances = await twoInstances(url);
       try {
-        const { transactionId, uetr } = await acceptTransfer(instances.store);
+        const { transactionId, uetr } = await acceptedTransfer(instances.store);
         const answerRead = signal();
         instances.answeringHooks.afterRead = answerRead.resolve;
         // The answering instance decides on the row as it was before the submission was recorded, and writes after.

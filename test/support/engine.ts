@@ -1,6 +1,12 @@
+import assert from 'node:assert/strict';
 import { answersOnly } from './inbound.js';
 import { pino, type Logger } from 'pino';
 import { systemClock, systemIds } from '../../src/adapters/system/system.js';
+import { acceptCreditTransfer } from '../../src/app/accept-credit-transfer.js';
+import { schemeRulesOf } from '../../src/connectors/registry.js';
+import { validateCreditTransfer } from '../../src/domain/messages/validate.js';
+import { newTraceparent } from '../../src/lib/trace.js';
+import { creditTransfer } from '../fixtures/credit-transfer.js';
 import { createIsoConnector } from '../../src/connectors/iso20022/connector.js';
 import type { SchemeTransport } from '../../src/connectors/transport.js';
 import { ZA_RPP } from '../../src/connectors/za-rpp/family.js';
@@ -38,4 +44,22 @@ export async function zaRppEngine(
   });
   await connector.start(answersOnly(engine));
   return { engine, connector };
+}
+
+/**
+ * A ZA_RPP credit transfer of `bank-a` accepted as another instance's intake would (committed,
+ * not handed to any engine): due at once, left to claims or to the engine a test drives.
+ */
+export async function acceptedTransfer(store: Store): Promise<{ transactionId: string; uetr: string }> {
+  const integrator = await integratorConfig('bank-a', 'http://127.0.0.1:9', DEMO_INSTITUTION);
+  const body = creditTransfer('ZA_RPP');
+  const valid = validateCreditTransfer(JSON.parse(JSON.stringify(body)));
+  assert.ok(valid.ok);
+  await acceptCreditTransfer(
+    { store, clock: systemClock, ids: systemIds, schemeRules: schemeRulesOf },
+    { integrator, transfer: valid.value, rawBody: JSON.stringify(body), trace: { traceparent: newTraceparent(), tracestate: null } },
+  );
+  const transaction = await store.findTransaction('bank-a', body.transactionIdentifiers.uetr);
+  assert.ok(transaction);
+  return { transactionId: transaction.id, uetr: transaction.uetr };
 }

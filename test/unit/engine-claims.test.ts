@@ -1,16 +1,10 @@
-import { schemeRulesOf } from '../../src/connectors/registry.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { systemClock, systemIds } from '../../src/adapters/system/system.js';
-import { acceptCreditTransfer } from '../../src/app/accept-credit-transfer.js';
-import { validateCreditTransfer } from '../../src/domain/messages/validate.js';
 import { Engine } from '../../src/engine/engine.js';
 import { jittered } from '../../src/engine/jitter.js';
-import { newTraceparent } from '../../src/lib/trace.js';
 import type { Store } from '../../src/ports/store.js';
-import { creditTransfer } from '../fixtures/credit-transfer.js';
-import { DEMO_INSTITUTION, zaRppEngine } from '../support/engine.js';
-import { eventually, integratorConfig, memoryStore, withStoreMethods } from '../support/delivery.js';
+import { acceptedTransfer, zaRppEngine } from '../support/engine.js';
+import { eventually, memoryStore, withStoreMethods } from '../support/delivery.js';
 import { HangingScheme } from '../support/scheme.js';
 
 const IN_FLIGHT_MAX = 3;
@@ -23,16 +17,7 @@ async function engineOn(store: Store, instanceId: string, scheme: HangingScheme)
 
 /** Transfers accepted as by another instance (not handed over): due at once, left to claims. */
 async function acceptedForClaims(store: Store, count: number): Promise<void> {
-  const integrator = await integratorConfig('bank-a', 'http://127.0.0.1:9', DEMO_INSTITUTION);
-  for (let i = 0; i < count; i += 1) {
-    const body = creditTransfer('ZA_RPP');
-    const valid = validateCreditTransfer(JSON.parse(JSON.stringify(body)));
-    assert.ok(valid.ok);
-    await acceptCreditTransfer(
-      { store, clock: systemClock, ids: systemIds, schemeRules: schemeRulesOf },
-      { integrator, transfer: valid.value, rawBody: JSON.stringify(body), trace: { traceparent: newTraceparent(), tracestate: null } },
-    );
-  }
+  for (let i = 0; i < count; i += 1) await acceptedTransfer(store);
 }
 
 void describe('engine: claims sized to what it can run', () => {
