@@ -12,6 +12,9 @@ export interface AdmissionLimits {
   readonly heldLookupsMax: number;
 }
 
+/** What a request asks of this instance: a new transaction, or a sync lookup held open until it is answered. */
+export type AdmissionWork = 'intake' | 'held lookup';
+
 /** Retry-After of a refused intake: the backlogs drain in about a commit or two. */
 const RETRY_AFTER_S = 1;
 
@@ -39,7 +42,7 @@ export class Admission {
   }
 
   /** Throws 503 OVERLOADED when the engine's or the writer's backlog is at its bound (and, for a held lookup, when too many are held). */
-  refuseWhenOverloaded(work: 'intake' | 'held lookup'): void {
+  refuseWhenOverloaded(work: AdmissionWork): void {
     const backlog = this.#processing?.backlog?.() ?? 0;
     const writes = this.#store.writesWaiting();
     let why: string | undefined;
@@ -48,6 +51,15 @@ export class Admission {
     else if (work === 'held lookup' && this.#held >= this.#limits.heldLookupsMax) why = `${this.#held} sync lookups are held (processing.heldLookupsMax ${this.#limits.heldLookupsMax})`;
     if (why === undefined) return;
     throw new ApiError('OVERLOADED', `not taken: ${why}; nothing was stored, retry the identical request`, [], { 'Retry-After': String(RETRY_AFTER_S) });
+  }
+
+  /**
+   * Admit one piece of work: refused (503 OVERLOADED) beyond a bound, else taken, a held lookup
+   * counted as held (checked and counted in one step) until the returned function is called.
+   */
+  admit(work: AdmissionWork): () => void {
+    this.refuseWhenOverloaded(work);
+    return work === 'held lookup' ? this.hold() : () => undefined;
   }
 
   /** Count a sync lookup as held until the returned function is called. */

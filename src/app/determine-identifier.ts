@@ -14,6 +14,12 @@ import { retryOfStoredMessage } from './stored-message.js';
 export interface DetermineIdentifierDeps extends AdmitDeps, SchemeRulesDeps {
   /** The scheme's time budget: how long a held request waits for the scheme's report. */
   readonly timeBudgetMs: (scheme: SchemeName) => number;
+  /**
+   * How long before the end of its budget a sync lookup's timeout is decided (configuration
+   * `processing.heldLookupMarginMs`; at most a tenth of the budget): the decision, its commit and
+   * the answer then leave within the budget, however many fall due at once. None: at the end.
+   */
+  readonly heldLookupMarginMs?: number;
   /** How often a held request reads its transaction when no notice of a change came (notices can be lost). */
   readonly pollIntervalMs: number;
   /** The held request's waits (the system's timers by default). */
@@ -61,18 +67,32 @@ export async function determineIdentifier(deps: DetermineIdentifierDeps, input: 
   ]);
   await checkLookupAtIntake(deps, integrator, request);
 
-  const mode: AnswerMode = input.respondAsync || integrator.identifierDetermination === 'async' ? 'async' : 'sync';
+  const mode = answerMode(integrator, input.respondAsync);
   // Whole milliseconds: the deadline becomes the transaction's timer, an integer column.
   const receivedAt = Math.floor(input.receivedAt ?? deps.clock.now());
   // Refused before anything is stored when its answer could not be kept in time; a sync lookup
-  // counts as held from here (checked and counted in one step) until it is answered.
-  deps.admission?.refuseWhenOverloaded(mode === 'sync' ? 'held lookup' : 'intake');
-  const release = mode === 'sync' ? deps.admission?.hold() : undefined;
+  // counts as held from here until it is answered. (The integrator API admits earlier, before the
+  // body is read: http/plugins/admission.ts; its use cases come without `admission`.)
+  const release = deps.admission?.admit(mode === 'sync' ? 'held lookup' : 'intake');
   try {
     return await intakeAndAnswer(deps, input, mode, receivedAt);
   } finally {
     release?.();
   }
+}
+
+/** Sync unless the integrator's configuration or the request (`Prefer: respond-async`) asks for async. */
+export function answerMode(integrator: IntegratorConfig, respondAsync: boolean): AnswerMode {
+  return respondAsync || integrator.identifierDetermination === 'async' ? 'async' : 'sync';
+}
+
+/**
+ * When a determination's timeout is decided (its `deadlineAt`): the end of the budget, counted
+ * from the request's arrival; for a held (sync) lookup a margin before it, so that the answer is
+ * out within the budget and not a commit queue later. The margin is at most a tenth of the budget.
+ */
+export function timeoutDecidedAt(receivedAt: number, budgetMs: number, mode: AnswerMode, marginMs = 0): number {
+  return receivedAt + budgetMs - (mode === 'sync' ? Math.min(marginMs, Math.floor(budgetMs / 10)) : 0);
 }
 
 async function intakeAndAnswer(deps: DetermineIdentifierDeps, input: DetermineIdentifierInput, mode: AnswerMode, receivedAt: number): Promise<DetermineIdentifierResult> {
@@ -89,7 +109,7 @@ async function intakeAndAnswer(deps: DetermineIdentifierDeps, input: DetermineId
     message,
     trace: input.trace,
     // The budget counts from the integrator's request's arrival: the held request is answered within it.
-    data: { mode, deadlineAt: receivedAt + deps.timeBudgetMs(request.scheme) } satisfies IdData,
+    data: { mode, deadlineAt: timeoutDecidedAt(receivedAt, deps.timeBudgetMs(request.scheme), mode, deps.heldLookupMarginMs) } satisfies IdData,
     lookupKey: request.lookupKey,
   });
   let transactionId: string;

@@ -66,6 +66,7 @@ export const DEFAULTS = {
   processingBacklogMax: 4_096,
   processingWriteBacklogMax: 2_048,
   processingHeldLookupsMax: 1_024,
+  processingHeldLookupMarginMs: 1_000,
   deliveryEndpointInFlightMax: 64,
   deliveryConnectionsPerOriginMax: 64,
   deliveryClaimBatchMax: 256,
@@ -285,6 +286,8 @@ const ProcessingSchema = Type.Object(
     writeBacklogMax: Type.Integer({ minimum: 1, maximum: 1_000_000, default: DEFAULTS.processingWriteBacklogMax }),
     /** Admission control: sync identifier determinations held at once beyond which a new one gets 503 OVERLOADED. */
     heldLookupsMax: Type.Integer({ minimum: 1, maximum: 1_000_000, default: DEFAULTS.processingHeldLookupsMax }),
+    /** How long before the end of its time budget a sync lookup's timeout is decided (at most a tenth of the budget), so its answer is out within the budget. */
+    heldLookupMarginMs: Type.Integer({ minimum: 0, maximum: 600_000, default: DEFAULTS.processingHeldLookupMarginMs }),
   },
   { additionalProperties: false, default: {} },
 );

@@ -231,6 +231,12 @@ export interface ProcessingConfig {
   readonly writeBacklogMax: number;
   /** Sync identifier determinations held at once at which a new one is refused (503 OVERLOADED). */
   readonly heldLookupsMax: number;
+  /**
+   * How long before the end of its time budget a sync lookup's timeout is decided (at most a tenth
+   * of the budget): the decision, its commit and the answer leave within the budget even when many
+   * fall due at once (docs/identifier-determination.md, "Time budget and AB06").
+   */
+  readonly heldLookupMarginMs: number;
 }
 
 /** The operator's credential for the admin API (`/admin/v1`); absent = no admin API. */

@@ -16,6 +16,7 @@ import { demoInboxRoutes } from './routes/demo-inbox.js';
 import { ConnectionGate } from './connection-gate.js';
 import { LingeringClose, lingeringClosePlugin } from './lingering-close.js';
 import { allowlistPlugin, ConnectionHolder } from './plugins/allowlist.js';
+import { admissionPlugin } from './plugins/admission.js';
 import { authPlugin } from './plugins/auth.js';
 import { closingPlugin } from './plugins/closing.js';
 import { errorsPlugin } from './plugins/errors.js';
@@ -126,6 +127,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
     proxyPayments: config.proxyPayments,
     timeBudgetMs: (scheme: SchemeName) => config.schemes[scheme]?.timeBudgetMs ?? TIME_BUDGET_MS_DEFAULTS[scheme],
     pollIntervalMs: config.server.heldRequestPollMs,
+    heldLookupMarginMs: config.processing.heldLookupMarginMs,
     admission: new Admission(config.processing, deps.store, deps.processing),
     expiryHorizonMs: config.requestToPay.expiryHorizonMs,
   };
@@ -145,15 +147,19 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyBaseLog
   const { demoInbox } = deps;
   if (demoInbox !== undefined) demoInboxRoutes(app, demoInbox);
 
+  // The integrator API admits its intake before the body is read (plugins/admission.ts), so its
+  // use cases run without admitting again; the admin's samples above admit in the use case.
+  const { admission, ...apiUseCases } = useCases;
   await app.register(
     async (api) => {
       if (deps.tracing !== undefined) intakeSpans(api, deps.tracing);
       await api.register(authPlugin, { config, store: deps.store, clock: deps.clock });
+      await api.register(admissionPlugin, { admission });
       await api.register(rateLimitPlugin, { config, clock: deps.clock });
-      creditTransferRoutes(api, useCases);
-      identifierDeterminationRoutes(api, useCases);
-      requestToPayRoutes(api, useCases);
-      inboundRoutes(api, useCases);
+      creditTransferRoutes(api, apiUseCases);
+      identifierDeterminationRoutes(api, apiUseCases);
+      requestToPayRoutes(api, apiUseCases);
+      inboundRoutes(api, apiUseCases);
     },
     { prefix: '/api/v1' },
   );

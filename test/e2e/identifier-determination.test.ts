@@ -178,7 +178,8 @@ void describe('identifier determination end to end (service, simulated operator 
     assert.equal(answer.status, 200, answer.text);
     assert.equal(info(answer).outcome, 'FAILED');
     assert.equal(info(answer).reasonCode, 'AB06');
-    assert.ok(answer.elapsedMs >= TIME_BUDGET_MS, `answered after ${answer.elapsedMs} ms, before the budget`);
+    // Decided processing.heldLookupMarginMs (capped at a tenth of the budget) before the budget ends, so the answer is out within it.
+    assert.ok(answer.elapsedMs >= TIME_BUDGET_MS - TIME_BUDGET_MS / 10, `answered after ${answer.elapsedMs} ms, before the budget less its margin`);
     assert.ok(answer.elapsedMs < TIME_BUDGET_MS + 1_500, `answered after ${answer.elapsedMs} ms`);
   });
 

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { openStore } from '../../src/adapters/store.js';
 import { systemClock, systemIds } from '../../src/adapters/system/system.js';
 import { Admission } from '../../src/app/admission.js';
-import { determineIdentifier } from '../../src/app/determine-identifier.js';
+import { determineIdentifier, timeoutDecidedAt } from '../../src/app/determine-identifier.js';
 import { configFromObject } from '../../src/config/load.js';
 import type { Config } from '../../src/config/types.js';
 import { createIsoConnector } from '../../src/connectors/iso20022/connector.js';
@@ -17,6 +19,7 @@ import { AnswerNotRecordedError, Engine } from '../../src/engine/engine.js';
 import { buildApp } from '../../src/http/app.js';
 import { newTraceparent } from '../../src/lib/trace.js';
 import type { Processing } from '../../src/ports/processing.js';
+import type { SchemeTransport } from '../../src/connectors/transport.js';
 import type { SchemeConnector } from '../../src/ports/scheme.js';
 import type { Store } from '../../src/ports/store.js';
 import { creditTransfer } from '../fixtures/credit-transfer.js';
@@ -38,6 +41,8 @@ const SLACK_MS = 300;
 const IN_FLIGHT_MAX = 2;
 /** The engine's backlog bound, the same for intake (processing.backlogMax) and for scheme reports. */
 const BACKLOG_MAX = 3;
+/** processing.heldLookupMarginMs at its default (1 s) is capped at a tenth of the budget. */
+const MARGIN_MS = BUDGET_MS / 10;
 
 
 function processingOf(engine: Engine): Processing {
@@ -121,7 +126,7 @@ void describe('admission control: budgets kept under load, excess refused at onc
     const elapsedMs = performance.now() - started;
     assert.equal(response.statusCode, 200, response.body);
     assert.ok(elapsedMs <= BUDGET_MS + SLACK_MS, `answered ${Math.round(elapsedMs)} ms after the request, budget ${BUDGET_MS} ms`);
-    assert.ok(elapsedMs >= BUDGET_MS - 5, `answered ${Math.round(elapsedMs)} ms after the request, before the budget ran out`);
+    assert.ok(elapsedMs >= BUDGET_MS - MARGIN_MS - 5, `answered ${Math.round(elapsedMs)} ms after the request, before the budget less its margin ran out`);
     const answer = JSON.parse(response.body) as { report: { reportInformation: { outcome: string; reasonCode?: string } } };
     assert.equal(answer.report.reportInformation.outcome, 'FAILED');
     assert.equal(answer.report.reportInformation.reasonCode, 'AB06');
@@ -171,6 +176,38 @@ void describe('admission control: budgets kept under load, excess refused at onc
     }
   });
 
+  void it('beyond processing.backlogMax refuses intake before reading its body: a lookup and a transfer whose body never arrives get 503 OVERLOADED at once', async () => {
+    if (engine.backlog() < BACKLOG_MAX) void engine.decideNow(hangingTransfers[0]!);
+    assert.equal(engine.backlog(), BACKLOG_MAX);
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = app.server.address() as AddressInfo;
+    for (const path of ['/api/v1/identifiers/outbound/identifier-determination', '/api/v1/transactions/outbound/credit-transfer']) {
+      const started = performance.now();
+      const answer = await new Promise<{ status: number; retryAfter: unknown; body: string }>((resolve, reject) => {
+        const request = httpRequest({ host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': '4096', authorization: basicAuth() } }, (response) => {
+          let body = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => void (body += chunk));
+          response.on('end', () => {
+            request.destroy();
+            resolve({ status: response.statusCode ?? 0, retryAfter: response.headers['retry-after'], body });
+          });
+        });
+        request.on('error', reject);
+        request.setTimeout(2_000, () => request.destroy(new Error(`${path}: no answer while its body is incomplete`)));
+        // A tenth of the body, and never the rest: only a check before the body is read can answer.
+        request.write('{"request":{'.padEnd(400, ' '));
+      });
+      const elapsedMs = performance.now() - started;
+      assert.equal(answer.status, 503, answer.body);
+      assert.equal(answer.retryAfter, '1');
+      const detail = JSON.parse(answer.body) as { schema: string; detail: string };
+      assert.equal(detail.schema, 'ErrorDetail');
+      assert.match(detail.detail, /backlogMax/);
+      assert.ok(elapsedMs < 400, `refused after ${Math.round(elapsedMs)} ms, not at once`);
+    }
+  });
+
   void it('beyond its backlog bound the engine refuses a scheme report (its sender delivers it again) and answers a request busy; both are taken once it drains', async () => {
     assert.ok(engine.backlog() >= BACKLOG_MAX);
     const transactionId = hangingTransfers[1]!;
@@ -193,6 +230,90 @@ void describe('admission control: budgets kept under load, excess refused at onc
     await eventually(() => engine.backlog() < BACKLOG_MAX, 'the backlog drains once the sends return');
     await engine.receive(report);
     assert.equal((await store.schemeMessages(transactionId)).filter((row) => row.direction === 'received').length, 1, 'the report delivered again was kept');
+  });
+});
+
+void describe('held lookups falling due at once: the timeout decided a margin before the budget ends', () => {
+  /** A budget long enough that its tenth (the margin, processing.heldLookupMarginMs capped) covers a loaded machine's delays. */
+  const budgetMs = 3_000;
+  const lookups = 100;
+
+  void it('decides a sync lookup\'s timeout heldLookupMarginMs before the end of its budget, at most a tenth of it; an async one\'s at the end', () => {
+    assert.equal(timeoutDecidedAt(1_000, 10_000, 'sync', 1_000), 10_000);
+    assert.equal(timeoutDecidedAt(1_000, 10_000, 'sync', 5_000), 10_000, 'a tenth of the budget at most');
+    assert.equal(timeoutDecidedAt(1_000, 500, 'sync', 1_000), 1_450);
+    assert.equal(timeoutDecidedAt(1_000, 10_000, 'sync'), 11_000, 'no margin given: at the end');
+    assert.equal(timeoutDecidedAt(1_000, 10_000, 'async', 1_000), 11_000, 'an async lookup keeps the whole budget');
+  });
+
+  /** A scheme that takes every message at once and never reports on it. */
+  const silentScheme: SchemeTransport = {
+    send: () => Promise.resolve({ kind: 'delivered' }),
+    start: () => Promise.resolve(),
+    stop: () => Promise.resolve(),
+  };
+
+  void it(`answers ${lookups} sync lookups held at once, the scheme never answering, all within the budget (not a commit queue after it), each with the AB06 it stored`, async () => {
+    const store = await openStore('sqlite::memory:');
+    const config = await configFromObject(
+      testConfigObject({
+        database: 'sqlite::memory:',
+        integratorExtra: { limits: { requestsPerSecond: 1_000_000, burst: 1_000_000 } },
+        extra: { schemes: { ZA_RPP: { connector: 'simulator', timeBudgetMs: budgetMs } }, server: { host: '127.0.0.1', port: 0, heldRequestPollMs: 10_000 } },
+      }),
+    );
+    const connector = createIsoConnector(ZA_RPP, { scheme: 'ZA_RPP', transport: silentScheme, clock: systemClock });
+    const engine = new Engine({
+      store,
+      clock: systemClock,
+      ids: systemIds,
+      connectors: new Map([['ZA_RPP', connector]]),
+      integrators: new Map(config.integrators.map((integrator) => [integrator.id, integrator])),
+      schemes: config.schemes,
+      instanceId: 'instance-a',
+      log: pino({ level: 'silent' }),
+      options: { pollIntervalMs: 10 },
+    });
+    await connector.start(answersOnly(engine));
+    engine.start();
+    try {
+      const marginMs = Math.min(config.processing.heldLookupMarginMs, budgetMs / 10);
+      const deps = {
+        store,
+        clock: systemClock,
+        ids: systemIds,
+        processing: processingOf(engine),
+        schemeRules: schemeRulesOf,
+        timeBudgetMs: () => budgetMs,
+        pollIntervalMs: 10_000,
+        heldLookupMarginMs: config.processing.heldLookupMarginMs,
+      };
+      const integrator = config.integrators.find((candidate) => candidate.id === 'demo-bank')!;
+      // All arrived in the same millisecond: their timeouts fall due in the same instant.
+      const receivedAt = systemClock.now();
+      const answers = await Promise.all(
+        Array.from({ length: lookups }, async () => {
+          const body = identifierDetermination('MOBILE');
+          const valid = validateOutboundIdentifierDeterminationRequest(JSON.parse(JSON.stringify(body)));
+          assert.ok(valid.ok);
+          const result = await determineIdentifier(deps, { integrator, request: valid.value, rawBody: JSON.stringify(body), trace: { traceparent: newTraceparent(), tracestate: null }, respondAsync: false, receivedAt });
+          return { result, uetr: body.request.uetr, elapsedMs: systemClock.now() - receivedAt };
+        }),
+      );
+      const late = answers.filter(({ elapsedMs }) => elapsedMs > budgetMs).map(({ elapsedMs }) => elapsedMs);
+      assert.deepEqual(late, [], `answered after the ${budgetMs} ms budget`);
+      for (const { result, uetr, elapsedMs } of answers) {
+        assert.equal(result.kind, 'answered');
+        assert.match(result.kind === 'answered' ? result.response : '', /"reasonCode":"AB06"/);
+        assert.ok(elapsedMs >= budgetMs - marginMs, `answered ${elapsedMs} ms after the request, before the budget less its margin`);
+        const transaction = (await store.findTransaction('demo-bank', uetr, 'IDENTIFIER_DETERMINATION'))!;
+        assert.equal((transaction.data as { deadlineAt?: number }).deadlineAt, receivedAt + budgetMs - marginMs, 'the timeout falls due the margin before the budget ends');
+      }
+    } finally {
+      await engine.stop();
+      await connector.stop();
+      await store.close();
+    }
   });
 });
 

@@ -25,6 +25,7 @@ export function creditTransferRoutes(app: FastifyInstance, deps: AcceptCreditTra
         response: { 202: { description: 'Accepted for processing', type: 'null' }, ...commonErrorResponses },
       },
       validatorCompiler: domainValidator(validateOutboundCreditTransfer, 'CreditTransfer'),
+      config: { admission: 'intake' },
     },
     async (request, reply) => {
       assert(request.integrator !== null && request.rawBody !== undefined, 'auth and body parsing ran');

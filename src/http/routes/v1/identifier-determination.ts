@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { determineIdentifier, type DetermineIdentifierDeps } from '../../../app/determine-identifier.js';
+import { answerMode, determineIdentifier, type DetermineIdentifierDeps } from '../../../app/determine-identifier.js';
 import {
   IdentifierDeterminationRequestSchema,
   validateOutboundIdentifierDeterminationRequest,
@@ -43,6 +43,13 @@ export function identifierDeterminationRoutes(app: FastifyInstance, deps: Determ
           },
         },
         validatorCompiler: domainValidator(validateOutboundIdentifierDeterminationRequest, 'IdentifierDeterminationRequest'),
+        // A sync lookup is held (and bounded as such) from its arrival; an async one is intake.
+        config: {
+          admission: (request) => {
+            assert(request.integrator !== null, 'admission runs after authentication');
+            return answerMode(request.integrator, prefersAsync(request.headers.prefer)) === 'sync' ? 'held lookup' : 'intake';
+          },
+        },
       },
       async (request, reply) => {
         assert(request.integrator !== null && request.rawBody !== undefined, 'auth and body parsing ran');

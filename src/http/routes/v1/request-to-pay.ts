@@ -43,6 +43,7 @@ export function requestToPayRoutes(app: FastifyInstance, deps: RequestToPayDeps)
         response: { ...accepted('Accepted; status pushes follow'), ...commonErrorResponses },
       },
       validatorCompiler: domainValidator(validateOutboundRequestToPay, 'RequestToPay'),
+      config: { admission: 'intake' },
     },
     async (request, reply) => {
       assert(request.integrator !== null && request.rawBody !== undefined, 'auth and body parsing ran');
