@@ -65,7 +65,7 @@ export const DEFAULTS = {
   deliveryInFlightMax: 512,
   processingBacklogMax: 4_096,
   processingWriteBacklogMax: 2_048,
-  processingHeldLookupsMax: 1_024,
+  processingHeldLookupsMax: 256,
   processingHeldLookupMarginMs: 1_000,
   deliveryEndpointInFlightMax: 64,
   deliveryConnectionsPerOriginMax: 64,
