@@ -405,8 +405,9 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
       const now = scheduler.now();
       void (async () => {
         const rows = await inspector.undelivered(integratorId);
-        const count = await process.deps.store.replayUndelivered({ integratorId }, now);
+        // Counted before the write: one that committed while its caller heard it failed replayed them too.
         for (const row of rows) replayed.add(row);
+        const count = await process.deps.store.replayUndelivered({ integratorId }, now);
         stats.replayed = (stats.replayed ?? 0) + count;
         trace(undefined, `operator replays ${count} undelivered of ${integratorId}`);
         if (count > 0) process.deps.delivery.wake();
