@@ -147,8 +147,15 @@ function approval(transactionId: string, uetr: string): InboundReport {
   };
 }
 
-/** What both orders must leave: every state entered once, in the machine's order, one event each, one callback, both scheme messages kept. */
-async function assertRecordedOnce(store: Store, transactionId: string): Promise<void> {
+/**
+ * What both orders must leave: every state entered once, in the machine's order, one event each,
+ * one callback, both scheme messages kept; no change refused as stale on either instance; and
+ * the answering instance read the transfer with its message once.
+ */
+async function assertRecordedOnce(instances: Instances, transactionId: string): Promise<void> {
+  const { store } = instances;
+  assert.deepEqual(instances.stale, { sender: 0, answering: 0 });
+  assert.deepEqual(instances.answeringReads, { getTransactionWithMessage: 1, getTransaction: 0, findMessage: 0 }, 'the transfer it did not send, with its message, in one read');
   const history = await store.history(transactionId);
   assert.deepEqual(
     history.map((row) => row.toState),
@@ -181,9 +188,7 @@ function raceTests(name: string, database: () => Promise<string>): void {
         instances.sender.start();
         await instances.submissionRecorded;
         await eventually(async () => (await instances.store.schemeMessages(transactionId)).length === 2, 'both scheme messages kept');
-        await assertRecordedOnce(instances.store, transactionId);
-        assert.deepEqual(instances.stale, { sender: 0, answering: 0 });
-        assert.deepEqual(instances.answeringReads, { getTransactionWithMessage: 1, getTransaction: 0, findMessage: 0 }, 'the transfer it did not send, with its message, in one read');
+        await assertRecordedOnce(instances, transactionId);
       } finally {
         await instances.stop();
         await dropTestDatabase(url);
@@ -207,9 +212,7 @@ function raceTests(name: string, database: () => Promise<string>): void {
         instances.sender.start();
         await eventually(() => answered !== undefined, 'the operator answered');
         await answered;
-        await assertRecordedOnce(instances.store, transactionId);
-        assert.deepEqual(instances.stale, { sender: 0, answering: 0 });
-        assert.deepEqual(instances.answeringReads, { getTransactionWithMessage: 1, getTransaction: 0, findMessage: 0 }, 'the transfer it did not send, with its message, in one read');
+        await assertRecordedOnce(instances, transactionId);
       } finally {
         await instances.stop();
         await dropTestDatabase(url);

@@ -13,6 +13,7 @@ import { ZA_RPP } from '../../src/connectors/za-rpp/family.js';
 import { Engine, type EngineOptions } from '../../src/engine/engine.js';
 import type { SchemeConnector } from '../../src/ports/scheme.js';
 import type { Store } from '../../src/ports/store.js';
+import type { Config } from '../../src/config/types.js';
 import { integratorConfig } from './delivery.js';
 
 /** The demo integrator's institution, as the credit-transfer fixtures name it. */
@@ -40,6 +41,33 @@ export async function zaRppEngine(
     schemes: {},
     instanceId,
     log,
+    options: { pollIntervalMs: 10, ...options },
+  });
+  await connector.start(answersOnly(engine));
+  return { engine, connector };
+}
+
+/**
+ * An engine on `store` for the integrators and schemes of `config` (instance `instance-a`), whose
+ * ZA_RPP connector speaks through `transport`; its connector is started with the engine's answers,
+ * the engine not.
+ */
+export async function configuredZaRppEngine(
+  store: Store,
+  config: Config,
+  transport: SchemeTransport,
+  options: Partial<EngineOptions> = {},
+): Promise<{ engine: Engine; connector: SchemeConnector }> {
+  const connector = createIsoConnector(ZA_RPP, { scheme: 'ZA_RPP', transport, clock: systemClock });
+  const engine = new Engine({
+    store,
+    clock: systemClock,
+    ids: systemIds,
+    connectors: new Map([['ZA_RPP', connector]]),
+    integrators: new Map(config.integrators.map((integrator) => [integrator.id, integrator])),
+    schemes: config.schemes,
+    instanceId: 'instance-a',
+    log: pino({ level: 'silent' }),
     options: { pollIntervalMs: 10, ...options },
   });
   await connector.start(answersOnly(engine));

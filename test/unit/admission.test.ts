@@ -3,16 +3,13 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { pino } from 'pino';
 import { openStore } from '../../src/adapters/store.js';
 import { systemClock, systemIds } from '../../src/adapters/system/system.js';
 import { Admission } from '../../src/app/admission.js';
 import { determineIdentifier, timeoutDecidedAt } from '../../src/app/determine-identifier.js';
 import { configFromObject } from '../../src/config/load.js';
 import type { Config } from '../../src/config/types.js';
-import { createIsoConnector } from '../../src/connectors/iso20022/connector.js';
 import { schemeRulesOf } from '../../src/connectors/registry.js';
-import { ZA_RPP } from '../../src/connectors/za-rpp/family.js';
 import { ApiError } from '../../src/domain/errors.js';
 import { validateOutboundIdentifierDeterminationRequest } from '../../src/domain/messages/identifier-determination.js';
 import { AnswerNotRecordedError, Engine } from '../../src/engine/engine.js';
@@ -25,7 +22,7 @@ import type { Store } from '../../src/ports/store.js';
 import { creditTransfer } from '../fixtures/credit-transfer.js';
 import { identifierDetermination } from '../fixtures/identifier-determination.js';
 import { eventually } from '../support/delivery.js';
-import { answersOnly } from '../support/inbound.js';
+import { configuredZaRppEngine } from '../support/engine.js';
 import { basicAuth, testConfigObject } from '../support/server.js';
 import { HangingScheme } from '../support/scheme.js';
 
@@ -78,19 +75,7 @@ void describe('admission control: budgets kept under load, excess refused at onc
       }),
     );
     scheme = new HangingScheme();
-    connector = createIsoConnector(ZA_RPP, { scheme: 'ZA_RPP', transport: scheme, clock: systemClock });
-    engine = new Engine({
-      store,
-      clock: systemClock,
-      ids: systemIds,
-      connectors: new Map([['ZA_RPP', connector]]),
-      integrators: new Map(config.integrators.map((integrator) => [integrator.id, integrator])),
-      schemes: config.schemes,
-      instanceId: 'instance-a',
-      log: pino({ level: 'silent' }),
-      options: { pollIntervalMs: 10, inFlightMax: IN_FLIGHT_MAX, backlogMax: config.processing.backlogMax },
-    });
-    await connector.start(answersOnly(engine));
+    ({ engine, connector } = await configuredZaRppEngine(store, config, scheme, { inFlightMax: IN_FLIGHT_MAX, backlogMax: config.processing.backlogMax }));
     engine.start();
     app = await buildApp({ config, store, clock: systemClock, ids: systemIds, readiness: { accepting: () => true }, processing: processingOf(engine) });
     // The engine's every slot is taken by a transfer whose send never returns: a busy engine that claims nothing more.
@@ -262,19 +247,7 @@ void describe('held lookups falling due at once: the timeout decided a margin be
         extra: { schemes: { ZA_RPP: { connector: 'simulator', timeBudgetMs: budgetMs } }, server: { host: '127.0.0.1', port: 0, heldRequestPollMs: 10_000 } },
       }),
     );
-    const connector = createIsoConnector(ZA_RPP, { scheme: 'ZA_RPP', transport: silentScheme, clock: systemClock });
-    const engine = new Engine({
-      store,
-      clock: systemClock,
-      ids: systemIds,
-      connectors: new Map([['ZA_RPP', connector]]),
-      integrators: new Map(config.integrators.map((integrator) => [integrator.id, integrator])),
-      schemes: config.schemes,
-      instanceId: 'instance-a',
-      log: pino({ level: 'silent' }),
-      options: { pollIntervalMs: 10 },
-    });
-    await connector.start(answersOnly(engine));
+    const { engine, connector } = await configuredZaRppEngine(store, config, silentScheme);
     engine.start();
     try {
       const marginMs = Math.min(config.processing.heldLookupMarginMs, budgetMs / 10);
