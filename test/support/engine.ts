@@ -31,20 +31,7 @@ export async function zaRppEngine(
   log: Logger = pino({ level: 'silent' }),
 ): Promise<{ engine: Engine; connector: SchemeConnector }> {
   const integrator = await integratorConfig('bank-a', 'http://127.0.0.1:9', DEMO_INSTITUTION);
-  const connector = createIsoConnector(ZA_RPP, { scheme: 'ZA_RPP', transport, clock: systemClock });
-  const engine = new Engine({
-    store,
-    clock: systemClock,
-    ids: systemIds,
-    connectors: new Map([['ZA_RPP', connector]]),
-    integrators: new Map([[integrator.id, integrator]]),
-    schemes: {},
-    instanceId,
-    log,
-    options: { pollIntervalMs: 10, ...options },
-  });
-  await connector.start(answersOnly(engine));
-  return { engine, connector };
+  return startedZaRpp(store, transport, { integrators: [integrator], schemes: {} }, instanceId, options, log);
 }
 
 /**
@@ -52,11 +39,23 @@ export async function zaRppEngine(
  * ZA_RPP connector speaks through `transport`; its connector is started with the engine's answers,
  * the engine not.
  */
-export async function configuredZaRppEngine(
+export function configuredZaRppEngine(
   store: Store,
   config: Config,
   transport: SchemeTransport,
   options: Partial<EngineOptions> = {},
+): Promise<{ engine: Engine; connector: SchemeConnector }> {
+  return startedZaRpp(store, transport, config, 'instance-a', options, pino({ level: 'silent' }));
+}
+
+/** The engine of `integrators` and `schemes` with its one ZA_RPP connector over `transport`, the connector started. */
+async function startedZaRpp(
+  store: Store,
+  transport: SchemeTransport,
+  { integrators, schemes }: Pick<Config, 'integrators' | 'schemes'>,
+  instanceId: string,
+  options: Partial<EngineOptions>,
+  log: Logger,
 ): Promise<{ engine: Engine; connector: SchemeConnector }> {
   const connector = createIsoConnector(ZA_RPP, { scheme: 'ZA_RPP', transport, clock: systemClock });
   const engine = new Engine({
@@ -64,10 +63,10 @@ export async function configuredZaRppEngine(
     clock: systemClock,
     ids: systemIds,
     connectors: new Map([['ZA_RPP', connector]]),
-    integrators: new Map(config.integrators.map((integrator) => [integrator.id, integrator])),
-    schemes: config.schemes,
-    instanceId: 'instance-a',
-    log: pino({ level: 'silent' }),
+    integrators: new Map(integrators.map((integrator) => [integrator.id, integrator])),
+    schemes,
+    instanceId,
+    log,
     options: { pollIntervalMs: 10, ...options },
   });
   await connector.start(answersOnly(engine));
