@@ -6,7 +6,7 @@ import type { SchemeName } from '../domain/schemes.js';
 import { AssertionError } from '../lib/assert.js';
 import { BoundedMap } from '../lib/bounded-map.js';
 import { parseJson } from '../lib/json.js';
-import { systemTimers, type Clock, type Ids, type Timers } from '../ports/clock.js';
+import { systemTimers, type Clock, type Ids, type TimerHandle, type Timers } from '../ports/clock.js';
 import type { OutboxDelivery } from '../ports/delivery.js';
 import type { PartnerSender } from '../ports/partner.js';
 import { NO_TRACING, type Milestones, type Tracing } from '../ports/observability.js';
@@ -51,6 +51,14 @@ export interface EngineOptions {
   readonly backlogMax: number;
   /** How often an undelivered callback is compared with its outbox row (see EngineDelays). */
   readonly callbackCheckMs: number;
+  /**
+   * A message the scheme's transport took (a `sent` input without the integrator's reply) is held
+   * this long for the transaction's next input, usually the scheme's answer, and decided with it
+   * in one commit; alone once it is over. Below resubmitDelayMs, so a transaction's timer never
+   * sends again what the transport took in this process; a crash loses only the record, and the
+   * timer sends again under the same idempotency key, as after any crash before a record.
+   */
+  readonly transportRecordHoldMs: number;
 }
 
 export const DEFAULT_ENGINE_OPTIONS: EngineOptions = {
@@ -66,6 +74,7 @@ export const DEFAULT_ENGINE_OPTIONS: EngineOptions = {
   inFlightMax: 1024,
   backlogMax: 4096,
   callbackCheckMs: 60_000,
+  transportRecordHoldMs: 200,
 };
 
 export interface EngineDeps {
@@ -128,6 +137,8 @@ export class Engine implements SchemeAnswers, Processing {
    * row read afresh, and a decision to do nothing is only trusted on a row read afresh.
    */
   readonly #transactions = new BoundedMap<string, TransactionRecord>(10_000);
+  /** Transport outcomes held for their transaction's next input (EngineOptions.transportRecordHoldMs), in arrival order. */
+  readonly #held = new Map<string, { readonly inputs: EngineInput[]; readonly timer: TimerHandle }>();
 
   constructor(deps: EngineDeps) {
     this.#deps = deps;
@@ -140,12 +151,18 @@ export class Engine implements SchemeAnswers, Processing {
     this.#loop = this.#run();
   }
 
-  /** Stop claiming, let in-flight work finish. Leases of unfinished work lapse and another instance (or restart) takes over. */
+  /**
+   * Stop claiming, let in-flight work finish and decide the transport outcomes still held. Leases
+   * of unfinished work lapse and another instance (or restart) takes over.
+   */
   async stop(): Promise<void> {
     this.#running = false;
     this.wake();
     await this.#loop;
-    await Promise.allSettled([...this.#inFlight]);
+    while (this.#inFlight.size > 0 || this.#held.size > 0) {
+      for (const transactionId of [...this.#held.keys()]) this.#decideHeld(transactionId);
+      await Promise.allSettled([...this.#inFlight]);
+    }
   }
 
   /**
@@ -287,13 +304,46 @@ export class Engine implements SchemeAnswers, Processing {
     return work;
   }
 
-  /** `done` once the decision is committed (or there was nothing to do), `stale` when it stayed stale, `refused` when the machine refused the input. */
-  #handle(transactionId: string, input: EngineInput): Promise<Handled> {
-    return this.#serial.run(transactionId, () => this.#decideAndApply(transactionId, input));
+  /**
+   * `done` once the decision is committed (or there was nothing to do), `stale` when it stayed
+   * stale, `refused` when the machine refused the input. The transport outcomes held for the
+   * transaction are decided first, in the same change: the scheme answers only what its transport
+   * took. Without an input, only those.
+   */
+  #handle(transactionId: string, input?: EngineInput): Promise<Handled> {
+    return this.#serial.run(transactionId, () => this.#decideAndApply(transactionId, [...this.#takeHeld(transactionId), ...(input === undefined ? [] : [input])]));
   }
 
-  async #decideAndApply(transactionId: string, input: EngineInput): Promise<Handled> {
+  /** A transport outcome that only records what the transport did is held for the transaction's next input (EngineOptions.transportRecordHoldMs). */
+  #hold(transactionId: string, input: EngineInput): void {
+    const held = this.#held.get(transactionId);
+    if (held !== undefined) {
+      held.inputs.push(input);
+      return;
+    }
+    const timer = (this.#deps.timers ?? systemTimers).setTimeout(() => this.#decideHeld(transactionId), this.#options.transportRecordHoldMs);
+    this.#held.set(transactionId, { inputs: [input], timer });
+  }
+
+  #takeHeld(transactionId: string): EngineInput[] {
+    const held = this.#held.get(transactionId);
+    if (held === undefined) return [];
+    this.#held.delete(transactionId);
+    (this.#deps.timers ?? systemTimers).clearTimeout(held.timer);
+    return held.inputs;
+  }
+
+  /** The transport outcomes held for a transaction, decided now on their own. */
+  #decideHeld(transactionId: string): void {
+    void this.#track(this.#handle(transactionId)).catch((error: unknown) =>
+      this.#deps.log.error({ err: error, transactionId }, 'engine: recording a scheme call failed; the timer retries it'),
+    );
+  }
+
+  /** Decides `inputs` in turn and commits what they decide as one change (see #handle). */
+  async #decideAndApply(transactionId: string, given: readonly EngineInput[]): Promise<Handled> {
     const { store } = this.#deps;
+    let inputs = given;
     // A decision refused as stale is made again, at most staleRetriesMax times; one that found
     // nothing to do on a remembered row is made again once, on the row as stored.
     let staleRetries = 0;
@@ -301,6 +351,8 @@ export class Engine implements SchemeAnswers, Processing {
     let told = false;
     let recorded: readonly NewSchemeMessage[] = [];
     for (;;) {
+      const input = inputs.at(-1);
+      if (input === undefined) return 'done';
       const remembered = storedOnly ? undefined : this.#transactions.get(transactionId);
       this.#transactions.delete(transactionId);
       const transaction = remembered ?? (await this.#read(transactionId));
@@ -309,16 +361,19 @@ export class Engine implements SchemeAnswers, Processing {
         const { report } = input;
         if (transaction === undefined && report.kind === 'withdrawal') return 'unknown';
         this.#deps.log.warn({ scheme: report.scheme, ...('uetr' in report ? { uetr: report.uetr } : {}) }, 'scheme answer for an unknown transfer ignored');
-        return 'done';
+        // What was held for the transaction is still decided.
+        inputs = inputs.slice(0, -1);
+        if (transaction !== undefined) this.#transactions.set(transactionId, transaction);
+        continue;
       }
       if (transaction === undefined) throw new AssertionError(`transaction ${transactionId} vanished`);
       if (driver === undefined) throw new AssertionError(`no engine driver for ${transaction.kind} transactions`);
       if (!told) {
         told = true;
-        recorded = this.#told(transaction, input);
+        recorded = inputs.flatMap((each) => this.#told(transaction, each));
       }
       const context = await this.#context(transaction);
-      const decision = await driver.decide(context, input, this.#env(transaction.scheme));
+      const decision = await this.#decideInTurn(driver, context, inputs);
       // Judged on the stored row only: one refused on a remembered row is judged again on the stored one below.
       if (decision?.refused !== undefined && remembered === undefined) this.#deps.milestones?.transitionRefused(transaction, decision.refused);
       if (decision === undefined || (decision.steps.length === 0 && decision.commands.length === 0 && decision.outbox.length === 0 && sameTimer(transaction, decision))) {
@@ -334,8 +389,8 @@ export class Engine implements SchemeAnswers, Processing {
       const change = {
         ...this.#change(driver, context, decision),
         ...(recorded.length === 0 ? {} : { schemeMessages: recorded }),
-        ...(input.type === 'tick' && input.urgent === true ? { urgent: true } : {}),
-        ...(commutes(input, decision) ? { commutes: { data: transaction.data } } : {}),
+        ...(inputs.some((each) => each.type === 'tick' && each.urgent === true) ? { urgent: true } : {}),
+        ...(commutes(inputs, decision) ? { commutes: { data: transaction.data } } : {}),
       };
       const outcome = await store.applyChange(change);
       if (!outcome.ok) {
@@ -373,8 +428,26 @@ export class Engine implements SchemeAnswers, Processing {
     }
     this.#deps.log.warn({ transactionId }, 'engine: decision stayed stale; the timer retries it');
     // A scheme answer is refused as a whole (receive rejects) and comes again: it is kept when it is recorded.
-    if (input.type !== 'scheme') await store.recordSchemeMessages(recorded);
+    await store.recordSchemeMessages(recorded.filter((message) => message.direction === 'sent'));
     return 'stale';
+  }
+
+  /**
+   * The machine's decisions on `inputs`, each made on the transaction as the ones before it left
+   * it, as one decision: their states in order, the last one's timer and data, every command,
+   * message and wake-up. Undefined when no input concerns the machine.
+   */
+  async #decideInTurn(driver: KindDriver, context: KindContext, inputs: readonly EngineInput[]): Promise<KindDecision | undefined> {
+    let combined: KindDecision | undefined;
+    let current = context;
+    for (const input of inputs) {
+      const { transaction } = current;
+      const decision = await driver.decide(current, input, this.#env(transaction.scheme));
+      if (decision === undefined) continue;
+      combined = combined === undefined ? decision : inTurn(combined, decision);
+      current = { ...current, transaction: { ...transaction, state: decision.steps.at(-1)?.state ?? transaction.state, dueAt: decision.dueAt, data: decision.data } };
+    }
+    return combined;
   }
 
   /** Linked transactions a committed decision names look at it now, each in its own serial slot (never awaited inside this one). */
@@ -518,10 +591,14 @@ export class Engine implements SchemeAnswers, Processing {
       }
       span.end(outcome.kind === 'failed' ? outcome.error : undefined);
       this.#deps.milestones?.submitted(transaction, command, outcome);
-      // Fed back outside this transaction's serial slot, which the caller still holds.
-      void this.#track(this.#handle(transaction.id, { type: 'sent', command, outcome })).catch((error: unknown) =>
-        this.#deps.log.error({ err: error, transactionId: transaction.id }, 'engine: recording a scheme call failed; the timer retries it'),
-      );
+      // Fed back outside this transaction's serial slot, which the caller still holds: a message
+      // the transport took waits for the transaction's next input; anything else is decided now.
+      const sent: EngineInput = { type: 'sent', command, outcome };
+      if (outcome.kind === 'delivered' && outcome.reply === undefined && this.#running) this.#hold(transaction.id, sent);
+      else
+        void this.#track(this.#handle(transaction.id, sent)).catch((error: unknown) =>
+          this.#deps.log.error({ err: error, transactionId: transaction.id }, 'engine: recording a scheme call failed; the timer retries it'),
+        );
     }
   }
 }
@@ -551,8 +628,26 @@ interface OriginalMessage {
  * the answer a load balancer handed to another instance), enters a state, and makes no scheme
  * call (a decision that makes one is always decided again on the row as it is now).
  */
-function commutes(input: EngineInput, decision: KindDecision): boolean {
-  return (input.type === 'sent' || input.type === 'scheme') && decision.steps.length > 0 && decision.commands.length === 0;
+function commutes(inputs: readonly EngineInput[], decision: KindDecision): boolean {
+  return inputs.every((input) => input.type === 'sent' || input.type === 'scheme') && decision.steps.length > 0 && decision.commands.length === 0;
+}
+
+/** Two decisions made in turn (the second on what the first left) as one. */
+function inTurn(first: KindDecision, second: KindDecision): KindDecision {
+  const wake = [...new Set([...(first.wake ?? []), ...(second.wake ?? [])])];
+  const refused = second.refused ?? first.refused;
+  const outcome = second.outcome ?? first.outcome;
+  return {
+    steps: [...first.steps, ...second.steps],
+    data: second.data,
+    dueAt: second.dueAt,
+    commands: [...first.commands, ...second.commands],
+    outbox: [...first.outbox, ...second.outbox],
+    ...(first.notify === true || second.notify === true ? { notify: true } : {}),
+    ...(refused === undefined ? {} : { refused }),
+    ...(outcome === undefined ? {} : { outcome }),
+    ...(wake.length > 0 ? { wake } : {}),
+  };
 }
 
 function sameTimer(transaction: TransactionRecord, decision: KindDecision): boolean {

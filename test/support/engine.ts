@@ -74,12 +74,14 @@ async function startedZaRpp(
 }
 
 /**
- * A ZA_RPP credit transfer of `bank-a` accepted as another instance's intake would (committed,
- * not handed to any engine): due at once, left to claims or to the engine a test drives.
+ * A ZA_RPP credit transfer of `bank-a` (the fixture, shaped by `shape`) accepted as another
+ * instance's intake would (committed, not handed to any engine): due at once, left to claims or
+ * to the engine a test drives.
  */
-export async function acceptedTransfer(store: Store): Promise<{ transactionId: string; uetr: string }> {
+export async function acceptedTransfer(store: Store, shape: (body: ReturnType<typeof creditTransfer>) => void = () => undefined): Promise<{ transactionId: string; uetr: string }> {
   const integrator = await integratorConfig('bank-a', 'http://127.0.0.1:9', DEMO_INSTITUTION);
   const body = creditTransfer('ZA_RPP');
+  shape(body);
   const valid = validateCreditTransfer(JSON.parse(JSON.stringify(body)));
   assert.ok(valid.ok);
   await acceptCreditTransfer(
