@@ -8,10 +8,11 @@
  * Extra arguments replace the file list, e.g. `node dist/test/run-tests.js dist/test/contract/store-sqlite.test.js`.
  *
  * Invariant: a run reports the verdict of every test of every file, or fails naming the file.
- * - Each file's process ends on its own, once its event loop is empty: its report reaches this
- *   run whole, since a pending write to the pipe keeps the loop alive. No `--test-force-exit`:
- *   on Node 20 it calls process.exit() when the file's tests are done, and verdicts still queued
- *   for a pipe the runner has not read yet are lost while the file counts as passed.
+ * - Each file's process ends on its own, once its event loop is empty: its report reaches
+ *   `node --test` whole, since a write still pending on the pipe keeps the loop alive. No
+ *   `--test-force-exit`: on Node 20 it makes each file's process (and `node --test` itself) call
+ *   process.exit() as soon as its tests are done, and what is still queued for a reader that has
+ *   not caught up (a busy machine) is lost, while the file counts as passed.
  * - A file that does not end (a handle left open, a test that never settles) fails, named, once it
  *   has run for the file timeout: `--test-timeout` given to `node --test` bounds each file's run as
  *   a whole. node:test then kills the file's process with SIGTERM, which takes the file's child
