@@ -185,6 +185,7 @@ export class ServiceProcess {
     });
     const processing: Processing = {
       leaseForNew: () => engine.leaseForNew(),
+      firstDecision: (work) => engine.firstDecision(work),
       accepted: (work) => engine.accepted(work),
       decideNow: (transactionId) => engine.decideNow(transactionId),
       request: (transactionId, request) => engine.request(transactionId, request),

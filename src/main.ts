@@ -115,6 +115,7 @@ async function main(): Promise<void> {
   });
   const processing: Processing = {
     leaseForNew: () => engine.leaseForNew(),
+    firstDecision: (work) => engine.firstDecision(work),
     accepted: (work) => {
       milestones.accepted(work.transaction);
       if (config.processing.enabled) engine.accepted(work);

@@ -213,7 +213,7 @@ export function pendingWrite<K extends WriteOp['kind']>(op: OpOf<K>): { item: Pe
 /** One row of state_history to write. */
 export interface HistoryStep {
   readonly version: number;
-  readonly fromState: string;
+  readonly fromState: string | null;
   readonly toState: string;
   readonly cause: string | null;
 }
@@ -234,6 +234,17 @@ export function changeSteps(change: StateChange, currentState: string): { readon
     return row;
   });
   return { steps, version: change.expectedVersion + steps.length };
+}
+
+/** The history rows of a new transaction (its first state, version 1, caused by the request itself; then NewTransaction.entered), and the state and version its row is written in. */
+export function intakeSteps(tx: NewTransaction): { readonly steps: HistoryStep[]; readonly state: string; readonly version: number } {
+  let fromState: string | null = null;
+  const steps = [{ state: tx.state, cause: null }, ...(tx.entered ?? [])].map((step, index) => {
+    const row = { version: index + 1, fromState, toState: step.state, cause: step.cause };
+    fromState = step.state;
+    return row;
+  });
+  return { steps, state: fromState ?? tx.state, version: steps.length };
 }
 
 /** What becomes of a change that `commutes` with the changes made since its version (StateChange.commutes). */

@@ -7,7 +7,7 @@ import type { TraceContext } from '../lib/trace.js';
 import type { Clock, Ids } from '../ports/clock.js';
 import type { Admission } from './admission.js';
 import type { OutboxDelivery } from '../ports/delivery.js';
-import type { Processing } from '../ports/processing.js';
+import type { NewWorkItem, Processing } from '../ports/processing.js';
 import type { WireMessage } from '../ports/scheme.js';
 import type { IntakeOutcome, NewOutboxMessage, NewTransaction, Store, TransactionKind, TransactionRecord } from '../ports/store.js';
 
@@ -78,8 +78,16 @@ export async function admit(deps: AdmitDeps, work: NewWork): Promise<IntakeOutco
       }),
     );
   }
-  const lease = outbox.length > 0 ? deps.delivery?.leaseForNew() : undefined;
   const transactionLease = deps.processing?.leaseForNew();
+  const first: NewWorkItem = {
+    transaction: asWritten({ id, integratorId: integrator.id, kind: work.kind, uetr: work.uetr, scheme: work.scheme, messageId: work.messageId, amount: work.amount, state: work.state, receivedAt: now, trace: work.trace, data: work.data ?? {} }),
+    rawBody: work.rawBody,
+    message: work.message,
+  };
+  // Taken up here at once: the engine's first decision is committed with the intake.
+  const decided = transactionLease === undefined ? undefined : await deps.processing?.firstDecision?.(first);
+  if (decided !== undefined) outbox.push(...decided.outbox);
+  const lease = outbox.length > 0 ? deps.delivery?.leaseForNew() : undefined;
   const tx: NewTransaction = {
     id,
     integratorId: integrator.id,
@@ -93,10 +101,10 @@ export async function admit(deps: AdmitDeps, work: NewWork): Promise<IntakeOutco
     currency: work.amount?.currency ?? null,
     state: work.state,
     receivedAt: now,
-    dueAt: now,
+    dueAt: decided === undefined ? now : decided.dueAt,
     traceparent: work.trace.traceparent,
     tracestate: work.trace.tracestate,
-    ...(work.data === undefined ? {} : { data: work.data }),
+    ...(decided === undefined ? (work.data === undefined ? {} : { data: work.data }) : { data: decided.data, entered: decided.entered }),
     ...(work.lookupKey === undefined ? {} : { lookupKey: work.lookupKey }),
     ...(work.received === undefined
       ? {}
@@ -108,7 +116,7 @@ export async function admit(deps: AdmitDeps, work: NewWork): Promise<IntakeOutco
   };
   const outcome = await deps.store.intake(tx);
   if (outcome.kind === 'accepted') {
-    deps.processing?.accepted({ transaction: asWritten(tx), leased: transactionLease !== undefined, rawBody: work.rawBody, message: work.message });
+    deps.processing?.accepted({ ...first, leased: transactionLease !== undefined, ...(decided === undefined ? {} : { decided }) });
     if (outcome.leased.length > 0) deps.delivery?.take(outcome.leased);
     else if (outbox.length > 0 && lease === undefined) deps.delivery?.wake();
   }
@@ -126,8 +134,20 @@ function traceHeaders(trace: TraceContext): Record<string, string> {
   return trace.tracestate === null ? { traceparent: trace.traceparent } : { traceparent: trace.traceparent, tracestate: trace.tracestate };
 }
 
-/** The transaction record of a transaction as intake writes it (version 1). */
-function asWritten(tx: NewTransaction): TransactionRecord {
+/** The record of a new transaction as it is written in its first state (version 1), due at once. */
+function asWritten(tx: {
+  readonly id: string;
+  readonly integratorId: string;
+  readonly kind: TransactionKind;
+  readonly uetr: string;
+  readonly scheme: SchemeName;
+  readonly messageId: string;
+  readonly amount: Money | undefined;
+  readonly state: string;
+  readonly receivedAt: number;
+  readonly trace: TraceContext;
+  readonly data: Readonly<Record<string, unknown>>;
+}): TransactionRecord {
   return {
     id: tx.id,
     integratorId: tx.integratorId,
@@ -137,13 +157,13 @@ function asWritten(tx: NewTransaction): TransactionRecord {
     messageId: tx.messageId,
     state: tx.state,
     version: 1,
-    amountMinor: tx.amountMinor,
-    currency: tx.currency,
+    amountMinor: tx.amount?.minor ?? null,
+    currency: tx.amount?.currency ?? null,
     createdAt: tx.receivedAt,
     updatedAt: tx.receivedAt,
-    dueAt: tx.dueAt,
-    traceparent: tx.traceparent,
-    tracestate: tx.tracestate,
-    data: tx.data ?? {},
+    dueAt: tx.receivedAt,
+    traceparent: tx.trace.traceparent,
+    tracestate: tx.trace.tracestate,
+    data: tx.data,
   };
 }

@@ -10,7 +10,7 @@ import { systemTimers, type Clock, type Ids, type TimerHandle, type Timers } fro
 import type { OutboxDelivery } from '../ports/delivery.js';
 import type { PartnerSender } from '../ports/partner.js';
 import { NO_TRACING, type Milestones, type Tracing } from '../ports/observability.js';
-import type { AcceptedWork, Processing, RequestOutcome, TransactionRequest } from '../ports/processing.js';
+import type { AcceptedWork, FirstDecision, NewWorkItem, Processing, RequestOutcome, TransactionRequest } from '../ports/processing.js';
 import type { InboundReport, SchemeAnswers, SchemeConnector } from '../ports/scheme.js';
 import type { Lease, NewOutboxMessage, NewSchemeMessage, OutboxRecord, StateChange, Store, TransactionRecord } from '../ports/store.js';
 import { jittered } from './jitter.js';
@@ -183,8 +183,64 @@ export class Engine implements SchemeAnswers, Processing {
    */
   accepted(work: AcceptedWork): void {
     this.#messages.set(work.transaction.id, { rawBody: work.rawBody, message: work.message });
-    if (work.leased && this.#running) this.#takeUp(work.transaction);
-    else this.wake();
+    if (work.leased && this.#running) {
+      if (work.decided === undefined) this.#takeUp(work.transaction);
+      else this.#carryOut(work.transaction, work.decided);
+    } else this.wake();
+  }
+
+  /**
+   * The decision a tick would make on a new transaction, to commit with its intake
+   * (Processing.firstDecision): one that enters states and gives no final answer. Undefined while
+   * this engine does not run or send, and for a decision it must make itself after the intake
+   * (one that gives an outcome, wakes a held request, or is refused).
+   */
+  async firstDecision(work: NewWorkItem): Promise<FirstDecision | undefined> {
+    if (!this.#running || this.#deps.sendsToSchemes === false) return undefined;
+    const { transaction } = work;
+    const driver = DRIVERS.get(transaction.kind);
+    let decision: KindDecision | undefined;
+    let context: KindContext;
+    try {
+      if (driver === undefined) throw new AssertionError(`no engine driver for ${transaction.kind} transactions`);
+      context = await this.#context(transaction, { rawBody: work.rawBody, message: work.message });
+      decision = await driver.decide(context, { type: 'tick' }, this.#env(transaction.scheme));
+    } catch (error) {
+      // The intake goes on; the engine decides after it, as its timer would, and meets the failure there.
+      this.#deps.log.error({ err: error, transactionId: transaction.id }, 'engine: the first decision failed; left to the timer');
+      return undefined;
+    }
+    if (decision === undefined || decision.steps.length === 0 || decision.outcome !== undefined || decision.notify === true || decision.refused !== undefined) return undefined;
+    const change = this.#change(driver, context, decision);
+    return {
+      entered: [...(change.via ?? []), { state: change.toState, cause: change.cause }],
+      dueAt: decision.dueAt,
+      data: decision.data,
+      outbox: change.outbox,
+      commands: decision.commands,
+      ...(decision.wake === undefined ? {} : { wake: decision.wake }),
+    };
+  }
+
+  /** A new transaction committed with its first decision and leased to this engine: its commands go out now, then the lease is given back. */
+  #carryOut(written: TransactionRecord, decided: FirstDecision): void {
+    const { store, instanceId, log } = this.#deps;
+    const last = decided.entered.at(-1);
+    const committed: TransactionRecord = { ...written, state: last?.state ?? written.state, version: written.version + decided.entered.length, dueAt: decided.dueAt, data: decided.data };
+    this.#transactions.set(committed.id, committed);
+    this.#deps.milestones?.statesEntered(written, decided.entered.map((step) => step.state));
+    const work = this.#serial.run(committed.id, async () => {
+      const driver = DRIVERS.get(committed.kind);
+      if (driver === undefined) throw new AssertionError(`no engine driver for ${committed.kind} transactions`);
+      await this.#execute(driver, await this.#context(committed), decided.commands);
+      this.#wakeLinked(committed.id, decided.wake ?? []);
+    });
+    void this.#track(
+      work.then(
+        () => store.releaseTransaction(committed.id, instanceId).catch(() => undefined),
+        (error: unknown) => log.error({ err: error, transactionId: committed.id }, 'engine: processing failed; retried when its lease lapses'),
+      ),
+    );
   }
 
   /** Work tracked now (see EngineOptions.backlogMax): what the admission control of intake weighs. */
@@ -422,7 +478,7 @@ export class Engine implements SchemeAnswers, Processing {
         if (decision.outcome !== undefined) milestones.decided(transaction, decision.outcome, change.at);
       }
       // A command carries out the committed decision: it sees the transaction as committed.
-      await this.#execute(driver, { ...context, transaction: committed }, decision);
+      await this.#execute(driver, { ...context, transaction: committed }, decision.commands);
       this.#wakeLinked(transactionId, decision.wake ?? []);
       return 'done';
     }
@@ -485,13 +541,14 @@ export class Engine implements SchemeAnswers, Processing {
     };
   }
 
-  async #context(transaction: TransactionRecord): Promise<KindContext> {
+  /** What a decision on `transaction` needs; `original`, its message when the caller holds it (else kept or read). */
+  async #context(transaction: TransactionRecord, original?: OriginalMessage): Promise<KindContext> {
     const integrator = this.#deps.integrators.get(transaction.integratorId);
     if (integrator === undefined) throw new AssertionError(`integrator ${transaction.integratorId} is not configured`);
     const connector = this.#deps.connectors.get(transaction.scheme);
     if (connector === undefined) throw new AssertionError(`no connector for ${transaction.scheme}`);
     const partner = this.#deps.partner;
-    return { transaction, integrator, connector, ...(await this.#original(transaction)), ...(partner === undefined ? {} : { partner }) };
+    return { transaction, integrator, connector, ...(original ?? (await this.#original(transaction))), ...(partner === undefined ? {} : { partner }) };
   }
 
   /**
@@ -573,10 +630,10 @@ export class Engine implements SchemeAnswers, Processing {
   }
 
   /** Scheme calls happen only after the decision is committed; their outcomes are fed back as inputs. */
-  async #execute(driver: KindDriver, context: KindContext, decision: KindDecision): Promise<void> {
+  async #execute(driver: KindDriver, context: KindContext, commands: readonly string[]): Promise<void> {
     if (this.#deps.sendsToSchemes === false) return;
     const { transaction } = context;
-    for (const command of decision.commands) {
+    for (const command of commands) {
       let outcome: Awaited<ReturnType<KindDriver['execute']>>;
       const span = (this.#deps.tracing ?? NO_TRACING).start(`scheme ${command}`, 'client', transaction.traceparent, {
         'regpay.transaction.kind': transaction.kind,

@@ -1,13 +1,35 @@
-import type { Lease, TransactionRecord } from './store.js';
+import type { Lease, NewOutboxMessage, TransactionRecord } from './store.js';
 
-/** A transaction this instance has just committed, with the message that started it as received and as parsed. */
-export interface AcceptedWork {
-  /** The transaction as written (version 1, in its first state). */
+/** A transaction about to be written, with the message that started it as received and as parsed. */
+export interface NewWorkItem {
+  /** The transaction as it is written without a first decision (version 1, in its first state). */
   readonly transaction: TransactionRecord;
-  /** Whether it was written leased to this instance (Processing.leaseForNew). */
-  readonly leased: boolean;
   readonly rawBody: string;
   readonly message: unknown;
+}
+
+/** A transaction this instance has just committed. */
+export interface AcceptedWork extends NewWorkItem {
+  /** Whether it was written leased to this instance (Processing.leaseForNew). */
+  readonly leased: boolean;
+  /** The first decision committed with it (Processing.firstDecision), which this instance's engine carries out. */
+  readonly decided?: FirstDecision;
+}
+
+/**
+ * The engine's first decision on a new transaction, committed in the intake's own transaction
+ * (NewTransaction.entered): the states it enters after the first, the timer and working data it
+ * leaves, its events and callbacks; its commands are carried out once that commit is durable.
+ */
+export interface FirstDecision {
+  readonly entered: readonly { readonly state: string; readonly cause: string | null }[];
+  readonly dueAt: number | null;
+  readonly data: Readonly<Record<string, unknown>>;
+  /** Written after the first state's event: one event per state entered (when the integrator takes events), then the decision's own messages. */
+  readonly outbox: readonly NewOutboxMessage[];
+  readonly commands: readonly string[];
+  /** Linked transactions to wake once committed (KindDecision.wake). */
+  readonly wake?: readonly string[];
 }
 
 /**
@@ -17,6 +39,12 @@ export interface AcceptedWork {
 export interface Processing {
   /** The lease to write a new transaction with (NewTransaction.leaseTransaction), or undefined to leave it to claims. */
   leaseForNew(): Lease | undefined;
+  /**
+   * The first decision on a transaction that is to be written leased to this instance, made
+   * before its intake so that the intake's commit holds it; undefined when there is none to make
+   * now (the engine then decides after the intake, as its timer would).
+   */
+  firstDecision?(work: NewWorkItem): Promise<FirstDecision | undefined>;
   /** A transaction was committed: taken up at once when it was written leased to this instance, else looked for. */
   accepted(work: AcceptedWork): void;
   /**

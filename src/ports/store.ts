@@ -77,6 +77,13 @@ export interface NewTransaction {
   readonly currency: string | null;
   /** The first state, e.g. PAYMENT_AUTH_REQUEST_RECEIVED. */
   readonly state: string;
+  /**
+   * States entered after the first in the same commit (the engine's first decision,
+   * Processing.firstDecision), each taking the next version (2, 3, …) with its cause as its
+   * history cause; the row is written in the last of them. `dueAt`, `data` and `outbox` are then
+   * as that decision leaves them.
+   */
+  readonly entered?: readonly { readonly state: string; readonly cause: string | null }[];
   readonly receivedAt: number;
   /** When the engine should first look at the transaction (ms since epoch); null = never by timer. */
   readonly dueAt: number | null;

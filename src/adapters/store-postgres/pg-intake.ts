@@ -4,7 +4,7 @@
  * be inserted is classified (duplicate, message_differs, uetr_conflict) inside the same transaction.
  */
 import type { IntakeOutcome, NewTransaction } from '../../ports/store.js';
-import { storedMessageOutcome } from '../store-ops.js';
+import { intakeSteps, storedMessageOutcome } from '../store-ops.js';
 import { compareKeys, key, type Client, type Entry, type ItemResult } from './pg-batch.js';
 import { insertHistoryAndOutbox, insertSchemeMessages, leasedByTransaction, outboxRows } from './pg-changes.js';
 import { SQL } from './pg-sql.js';
@@ -51,7 +51,7 @@ export async function intakes(client: Client, entries: readonly Entry<'intake'>[
   const leasedIds = await insertHistoryAndOutbox(
     client,
     // Version 1's cause is the request itself, kept verbatim in messages.raw_body.
-    acceptedTxs.map((tx) => ({ transactionId: tx.id, version: 1, fromState: null, toState: tx.state, at: tx.receivedAt, cause: null })),
+    acceptedTxs.flatMap((tx) => intakeSteps(tx).steps.map((step) => ({ transactionId: tx.id, ...step, at: tx.receivedAt }))),
     acceptedTxs.flatMap((tx) => outboxRows(tx.id, tx.integratorId, tx.outbox, 0, tx.receivedAt, tx.leaseOutbox)),
   );
   await insertSchemeMessages(client, acceptedTxs.flatMap((tx) => tx.schemeMessages ?? []));
@@ -98,6 +98,7 @@ async function classifyIntakes(client: Client, entries: readonly Entry<'intake'>
 }
 
 function transactionColumns(txs: readonly NewTransaction[]): unknown[] {
+  const written = txs.map((tx) => intakeSteps(tx));
   return [
     txs.map((tx) => tx.id),
     txs.map((tx) => tx.integratorId),
@@ -105,7 +106,7 @@ function transactionColumns(txs: readonly NewTransaction[]): unknown[] {
     txs.map((tx) => tx.uetr),
     txs.map((tx) => tx.scheme),
     txs.map((tx) => tx.messageId),
-    txs.map((tx) => tx.state),
+    written.map((steps) => steps.state),
     txs.map((tx) => (tx.amountMinor === null ? null : tx.amountMinor.toString())),
     txs.map((tx) => tx.currency),
     txs.map((tx) => tx.receivedAt),
@@ -117,6 +118,7 @@ function transactionColumns(txs: readonly NewTransaction[]): unknown[] {
     txs.map((tx) => JSON.stringify(tx.data ?? {})),
     txs.map((tx) => tx.lookupKey ?? null),
     txs.map((tx) => tx.endToEndId ?? null),
+    written.map((steps) => steps.version),
   ];
 }
 

@@ -56,12 +56,12 @@ export const SQL = {
     'insert_transactions',
     `INSERT INTO transactions (id, integrator_id, kind, uetr, scheme, message_id, state, version, amount_minor, currency,
        created_at, updated_at, due_at, lease_owner, lease_until, traceparent, tracestate, data, lookup_key, end_to_end_id)
-     SELECT id, integrator_id, kind, uetr, scheme, message_id, state, 1, amount_minor, currency, at, at, due_at, lease_owner, lease_until,
+     SELECT id, integrator_id, kind, uetr, scheme, message_id, state, version, amount_minor, currency, at, at, due_at, lease_owner, lease_until,
        traceparent, tracestate, data, lookup_key, end_to_end_id
      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[],
-                 $10::bigint[], $11::bigint[], $12::text[], $13::text[], $14::text[], $15::bigint[], $16::jsonb[], $17::text[], $18::text[])
+                 $10::bigint[], $11::bigint[], $12::text[], $13::text[], $14::text[], $15::bigint[], $16::jsonb[], $17::text[], $18::text[], $19::int[])
        WITH ORDINALITY AS i(id, integrator_id, kind, uetr, scheme, message_id, state, amount_minor, currency, at, due_at, traceparent, tracestate,
-                            lease_owner, lease_until, data, lookup_key, end_to_end_id, ord)
+                            lease_owner, lease_until, data, lookup_key, end_to_end_id, version, ord)
      ORDER BY ord
      ON CONFLICT DO NOTHING
      RETURNING id`,

@@ -28,7 +28,7 @@ import type {
   TransactionRecord,
 } from '../../ports/store.js';
 import { unreachable } from '../../lib/assert.js';
-import { attemptErrorText, changeSteps, commitHolding, commuted, OUTBOX_BLOCKED_AT, StoreWriteError, storedMessageOutcome, type OpOf, type ReplayFilter, type WriteOp } from '../store-ops.js';
+import { attemptErrorText, changeSteps, commitHolding, commuted, intakeSteps, OUTBOX_BLOCKED_AT, StoreWriteError, storedMessageOutcome, type OpOf, type ReplayFilter, type WriteOp } from '../store-ops.js';
 import type { Db } from './sqlite-connection.js';
 import { compareText, outboxFromRow, transactionFromRow, type MessageRow, type OutboxRow, type TransactionRow } from '../store-rows.js';
 import { LIMIT_PARAM, OUTBOX_COLUMNS, TRANSACTION_COLUMNS, type RefreshTokenRow } from './sqlite-rows.js';
@@ -188,10 +188,11 @@ export class SqliteExecutor {
     const sql = this.#sql;
     const message = sql.messageByKey.get(tx.integratorId, tx.messageId) as MessageRow | undefined;
     if (message) return storedMessageOutcome(message, tx.payloadHash);
-    if (!this.#insertTransaction(tx)) return { kind: 'uetr_conflict' };
+    const { steps, state, version } = intakeSteps(tx);
+    if (!this.#insertTransaction(tx, state, version)) return { kind: 'uetr_conflict' };
     sql.insertMessage.run(tx.integratorId, tx.messageId, tx.id, tx.payloadHash, tx.rawBody, tx.receivedAt);
     // Version 1's cause is the request itself, kept verbatim in messages.raw_body.
-    sql.insertHistory.run(tx.id, 1, null, tx.state, tx.receivedAt, null);
+    for (const step of steps) sql.insertHistory.run(tx.id, step.version, step.fromState, step.toState, tx.receivedAt, step.cause);
     const leasedIds = this.#insertOutbox(tx.id, tx.integratorId, tx.outbox, 0, tx.receivedAt, tx.leaseOutbox, true);
     this.#insertSchemeMessages(tx.schemeMessages ?? []);
     return { kind: 'accepted', transactionId: tx.id, leased: this.#leased(leasedIds) };
@@ -203,7 +204,7 @@ export class SqliteExecutor {
    * every intake to catch a conflict that almost never happens. A failed INSERT undoes only
    * itself; the batch's transaction goes on.
    */
-  #insertTransaction(tx: NewTransaction): boolean {
+  #insertTransaction(tx: NewTransaction, state: string, version: number): boolean {
     try {
       this.#sql.insertTransaction.run({
         id: tx.id,
@@ -212,7 +213,8 @@ export class SqliteExecutor {
         uetr: tx.uetr,
         scheme: tx.scheme,
         messageId: tx.messageId,
-        state: tx.state,
+        state,
+        version,
         amountMinor: tx.amountMinor,
         currency: tx.currency,
         at: tx.receivedAt,
@@ -559,7 +561,7 @@ function prepareWriteStatements(db: Db) {
     insertTransaction: db.prepare(
       `INSERT INTO transactions (id, integrator_id, kind, uetr, scheme, message_id, state, version, amount_minor, currency,
          created_at, updated_at, due_at, lease_owner, lease_until, traceparent, tracestate, data, lookup_key, end_to_end_id)
-       VALUES (@id, @integratorId, @kind, @uetr, @scheme, @messageId, @state, 1, @amountMinor, @currency,
+       VALUES (@id, @integratorId, @kind, @uetr, @scheme, @messageId, @state, @version, @amountMinor, @currency,
          @at, @at, @dueAt, @leaseOwner, @leaseUntil, @traceparent, @tracestate, @data, @lookupKey, @endToEndId)`,
     ),
     updateState: db.prepare(
