@@ -6,7 +6,10 @@ import type { Store } from '../ports/store.js';
 export interface AdmissionLimits {
   /** Work this instance's engine has taken on and not finished (Engine.backlog). */
   readonly backlogMax: number;
-  /** Writes queued for the database and not yet in a batch (Store.writesWaiting). */
+  /**
+   * Writes queued for the database and not yet in a batch (Store.writesWaiting), together with the
+   * intakes admitted and not yet finished: each of them is about to queue its write.
+   */
   readonly writeBacklogMax: number;
   /** Sync identifier determinations held open at once in this instance. */
   readonly heldLookupsMax: number;
@@ -29,6 +32,7 @@ export class Admission {
   readonly #store: Store;
   readonly #processing: Processing | undefined;
   #held = 0;
+  #intakes = 0;
 
   constructor(limits: AdmissionLimits, store: Store, processing?: Processing) {
     this.#limits = limits;
@@ -41,35 +45,45 @@ export class Admission {
     return this.#held;
   }
 
-  /** Throws 503 OVERLOADED when the engine's or the writer's backlog is at its bound (and, for a held lookup, when too many are held). */
+  /** Intakes admitted and not yet finished (their body still arriving, their checks or their write under way). */
+  get intakes(): number {
+    return this.#intakes;
+  }
+
+  /**
+   * Throws 503 OVERLOADED when the engine's backlog is at its bound, when the writes waiting for
+   * the database and the intakes under way (each about to queue one) together are at theirs, or,
+   * for a held lookup, when too many are held.
+   */
   refuseWhenOverloaded(work: AdmissionWork): void {
     const backlog = this.#processing?.backlog?.() ?? 0;
     const writes = this.#store.writesWaiting();
     let why: string | undefined;
     if (backlog >= this.#limits.backlogMax) why = `the engine has ${backlog} pieces of work under way (processing.backlogMax ${this.#limits.backlogMax})`;
-    else if (writes >= this.#limits.writeBacklogMax) why = `${writes} writes wait for the database (processing.writeBacklogMax ${this.#limits.writeBacklogMax})`;
-    else if (work === 'held lookup' && this.#held >= this.#limits.heldLookupsMax) why = `${this.#held} sync lookups are held (processing.heldLookupsMax ${this.#limits.heldLookupsMax})`;
+    else if (writes + this.#intakes >= this.#limits.writeBacklogMax) {
+      why = `${writes} writes wait for the database and ${this.#intakes} intakes are under way (processing.writeBacklogMax ${this.#limits.writeBacklogMax})`;
+    } else if (work === 'held lookup' && this.#held >= this.#limits.heldLookupsMax) why = `${this.#held} sync lookups are held (processing.heldLookupsMax ${this.#limits.heldLookupsMax})`;
     if (why === undefined) return;
     throw new ApiError('OVERLOADED', `not taken: ${why}; nothing was stored, retry the identical request`, [], { 'Retry-After': String(RETRY_AFTER_S) });
   }
 
   /**
-   * Admit one piece of work: refused (503 OVERLOADED) beyond a bound, else taken, a held lookup
-   * counted as held (checked and counted in one step) until the returned function is called.
+   * Admit one piece of work: refused (503 OVERLOADED) beyond a bound, else taken and counted
+   * (checked and counted in one step: a burst arriving together cannot all pass before any is
+   * counted), an intake as under way, a sync lookup as held, until the returned function is
+   * called (once counts; later calls do nothing).
    */
   admit(work: AdmissionWork): () => void {
     this.refuseWhenOverloaded(work);
-    return work === 'held lookup' ? this.hold() : () => undefined;
-  }
-
-  /** Count a sync lookup as held until the returned function is called. */
-  hold(): () => void {
-    this.#held += 1;
+    const intake = work === 'intake';
+    if (intake) this.#intakes += 1;
+    else this.#held += 1;
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      this.#held -= 1;
+      if (intake) this.#intakes -= 1;
+      else this.#held -= 1;
     };
   }
 }

@@ -36,6 +36,13 @@ export interface DetermineIdentifierInput {
   readonly respondAsync: boolean;
   /** When the request arrived (ms since epoch, fractions dropped; now by default): the time budget counts from it. */
   readonly receivedAt?: number;
+  /**
+   * Aborted when the integrator's client has gone away: a held (sync) lookup then stops waiting
+   * for its answer at once (DETERMINATION_PENDING, heard by nobody; a retry of the identical
+   * request waits for the same answer). Its intake, once begun, still commits, and the engine
+   * still decides the transaction and stores its answer: nothing accepted is lost.
+   */
+  readonly signal?: AbortSignal;
 }
 
 export type DetermineIdentifierResult =
@@ -127,7 +134,7 @@ async function intakeAndAnswer(deps: DetermineIdentifierDeps, input: DetermineId
         { field: '/request/uetr', message: 'already identifies another identifier determination' },
       ]);
   }
-  return answerOf(deps, transactionId);
+  return answerOf(deps, transactionId, input.signal);
 }
 
 /**
@@ -137,17 +144,22 @@ async function intakeAndAnswer(deps: DetermineIdentifierDeps, input: DetermineId
  * request in time), the caller is told to retry the identical request: the retry waits for the
  * same answer, never for a second lookup.
  */
-async function answerOf(deps: DetermineIdentifierDeps, transactionId: string): Promise<DetermineIdentifierResult> {
+async function answerOf(deps: DetermineIdentifierDeps, transactionId: string, signal: AbortSignal | undefined): Promise<DetermineIdentifierResult> {
   const first = await deps.store.getTransaction(transactionId);
   if (first === undefined) throw new Error(`determination ${transactionId} vanished`);
   if (dataOf(first).mode === 'async') return { kind: 'accepted' };
   const budgetMs = deps.timeBudgetMs(first.scheme);
-  const waiter = new ChangeWaiter(deps, transactionId);
+  const waiter = new ChangeWaiter(deps, transactionId, signal);
   try {
     let decidedNow = false;
     // A retry that comes long after the first request (say, after a restart) still waits one budget.
     const giveUpAt = Math.max(dataOf(first).deadlineAt ?? first.createdAt + budgetMs, deps.clock.now()) + budgetMs;
     for (;;) {
+      if (signal?.aborted === true) {
+        throw new ApiError('DETERMINATION_PENDING', 'the client went away before the answer; the engine still decides it: retry the identical request to hear it', [], {
+          'retry-after': '1',
+        });
+      }
       const transaction = await deps.store.getTransaction(transactionId);
       const data = transaction === undefined ? undefined : dataOf(transaction);
       if (data?.response !== undefined) return { kind: 'answered', response: data.response };
@@ -174,20 +186,30 @@ function dataOf(transaction: TransactionRecord): IdData {
   return transaction.data as unknown as IdData;
 }
 
-/** Notices of changes to one transaction: `next` resolves at the next notice (or one that came since the last call), or after `timeoutMs`. */
+/**
+ * Notices of changes to one transaction: `next` resolves at the next notice (or one that came
+ * since the last call), once `signal` is aborted (the client went away), or after `timeoutMs`.
+ */
 class ChangeWaiter {
   readonly #stop: () => void;
   readonly #timers: Timers;
   #noticed = false;
   #wake: (() => void) | undefined;
 
-  constructor(deps: DetermineIdentifierDeps, transactionId: string) {
+  constructor(deps: DetermineIdentifierDeps, transactionId: string, signal: AbortSignal | undefined) {
     this.#timers = deps.timers ?? systemTimers;
-    this.#stop = deps.store.onChange((changed) => {
-      if (changed !== transactionId) return;
+    const notice = (): void => {
       this.#noticed = true;
       this.#wake?.();
+    };
+    const stopListening = deps.store.onChange((changed) => {
+      if (changed === transactionId) notice();
     });
+    signal?.addEventListener('abort', notice);
+    this.#stop = () => {
+      stopListening();
+      signal?.removeEventListener('abort', notice);
+    };
   }
 
   async next(timeoutMs: number): Promise<void> {

@@ -282,7 +282,7 @@ const ProcessingSchema = Type.Object(
     enabled: Type.Boolean({ default: true }),
     /** Admission control: the engine's work under way at which new intake gets 503 OVERLOADED and scheme reports are refused (resent). */
     backlogMax: Type.Integer({ minimum: 1, maximum: 1_000_000, default: DEFAULTS.processingBacklogMax }),
-    /** Admission control: writes waiting for the database at which new intake gets 503 OVERLOADED. */
+    /** Admission control: writes waiting for the database plus intakes under way (admitted, not yet answered) at which new intake gets 503 OVERLOADED. */
     writeBacklogMax: Type.Integer({ minimum: 1, maximum: 1_000_000, default: DEFAULTS.processingWriteBacklogMax }),
     /** Admission control: sync identifier determinations held at once beyond which a new one gets 503 OVERLOADED. */
     heldLookupsMax: Type.Integer({ minimum: 1, maximum: 1_000_000, default: DEFAULTS.processingHeldLookupsMax }),

@@ -227,7 +227,7 @@ export interface ProcessingConfig {
    * which delivers them again.
    */
   readonly backlogMax: number;
-  /** Writes queued for the database at which new intake is refused (503 OVERLOADED). */
+  /** Writes queued for the database, with the intakes admitted and not yet finished, at which new intake is refused (503 OVERLOADED). */
   readonly writeBacklogMax: number;
   /** Sync identifier determinations held at once at which a new one is refused (503 OVERLOADED). */
   readonly heldLookupsMax: number;

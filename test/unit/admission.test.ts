@@ -15,13 +15,14 @@ import { validateOutboundIdentifierDeterminationRequest } from '../../src/domain
 import { AnswerNotRecordedError, Engine } from '../../src/engine/engine.js';
 import { buildApp } from '../../src/http/app.js';
 import { newTraceparent } from '../../src/lib/trace.js';
+import type { Timers } from '../../src/ports/clock.js';
 import type { Processing } from '../../src/ports/processing.js';
 import type { SchemeTransport } from '../../src/connectors/transport.js';
 import type { SchemeConnector } from '../../src/ports/scheme.js';
 import type { Store } from '../../src/ports/store.js';
 import { creditTransfer } from '../fixtures/credit-transfer.js';
 import { identifierDetermination } from '../fixtures/identifier-determination.js';
-import { eventually } from '../support/delivery.js';
+import { eventually, withStoreMethods } from '../support/delivery.js';
 import { configuredZaRppEngine } from '../support/engine.js';
 import { basicAuth, testConfigObject } from '../support/server.js';
 import { HangingScheme } from '../support/scheme.js';
@@ -290,6 +291,11 @@ void describe('held lookups falling due at once: the timeout decided a margin be
   });
 });
 
+/** A 503 OVERLOADED refusal whose detail matches `why`. */
+function refusedFor(why: RegExp): (error: unknown) => boolean {
+  return (error) => error instanceof ApiError && error.code === 'OVERLOADED' && why.test(error.detail ?? '');
+}
+
 void describe('Admission: the writer backlog and the held lookups', () => {
   void it('refuses intake at once while processing.writeBacklogMax writes wait for the database, and takes it again once they are committed', async () => {
     const store = await openStore('sqlite::memory:');
@@ -305,6 +311,32 @@ void describe('Admission: the writer backlog and the held lookups', () => {
       await Promise.all(writes);
       assert.equal(store.writesWaiting(), 0);
       admission.refuseWhenOverloaded('intake');
+    } finally {
+      await store.close();
+    }
+  });
+
+  void it('counts an admitted intake against processing.writeBacklogMax until it is released, with the writes waiting: the excess of a burst is refused', async () => {
+    const store = await openStore('sqlite::memory:');
+    try {
+      const admission = new Admission({ backlogMax: 100, writeBacklogMax: 3, heldLookupsMax: 100 }, store);
+      // Three intakes admitted in one turn, none of which has queued its write yet.
+      const releases = [admission.admit('intake'), admission.admit('intake'), admission.admit('intake')];
+      assert.equal(store.writesWaiting(), 0);
+      assert.equal(admission.intakes, 3);
+      assert.throws(() => admission.admit('intake'), refusedFor(/writeBacklogMax/));
+      assert.throws(() => admission.admit('held lookup'), refusedFor(/writeBacklogMax/), 'a lookup\'s intake would queue behind them too');
+      assert.equal(admission.intakes, 3, 'a refused intake is not counted');
+      releases[0]!();
+      releases[0]!();
+      assert.equal(admission.intakes, 2, 'an intake is released once, however often its release is called');
+      // One write waiting and two intakes under way are at the bound as well.
+      const write = store.releaseTransaction('no-such-transaction', 'nobody');
+      assert.throws(() => admission.admit('intake'), refusedFor(/1 writes wait for the database and 2 intakes are under way/));
+      await write;
+      const next = admission.admit('intake');
+      for (const release of [...releases, next]) release();
+      assert.equal(admission.intakes, 0);
     } finally {
       await store.close();
     }
@@ -336,15 +368,72 @@ void describe('Admission: the writer backlog and the held lookups', () => {
     const store = await openStore('sqlite::memory:');
     try {
       const admission = new Admission({ backlogMax: 100, writeBacklogMax: 100, heldLookupsMax: 2 }, store);
-      const first = admission.hold();
-      admission.refuseWhenOverloaded('held lookup');
-      admission.hold();
-      assert.throws(() => admission.refuseWhenOverloaded('held lookup'), (error: unknown) => error instanceof ApiError && error.code === 'OVERLOADED' && /heldLookupsMax/.test(error.detail ?? ''));
+      const first = admission.admit('held lookup');
+      admission.admit('held lookup');
+      assert.throws(() => admission.admit('held lookup'), (error: unknown) => error instanceof ApiError && error.code === 'OVERLOADED' && /heldLookupsMax/.test(error.detail ?? ''));
+      assert.equal(admission.held, 2, 'a refused lookup is not counted');
       admission.refuseWhenOverloaded('intake');
       first();
       first();
       assert.equal(admission.held, 1, 'a place is freed once, however often its release is called');
       admission.refuseWhenOverloaded('held lookup');
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+void describe('a held lookup whose client went away', () => {
+  void it('stops waiting at once when its signal is aborted, its timer cleared and its change listener removed, its transaction stored', async () => {
+    const budgetMs = 5_000;
+    const store = await openStore('sqlite::memory:');
+    try {
+      let listening = 0;
+      const counted = withStoreMethods(store, {
+        onChange: (target) => (listener) => {
+          listening += 1;
+          const stop = target.onChange(listener);
+          return () => {
+            listening -= 1;
+            stop();
+          };
+        },
+      });
+      const pending = new Set<unknown>();
+      const timers: Timers = {
+        setTimeout: (callback, ms) => {
+          const handle = setTimeout(() => {
+            pending.delete(handle);
+            callback();
+          }, ms);
+          pending.add(handle);
+          return handle;
+        },
+        clearTimeout: (handle) => {
+          pending.delete(handle);
+          clearTimeout(handle as NodeJS.Timeout);
+        },
+      };
+      // No engine: nothing decides the lookup, so only the client going away ends its wait before the budget.
+      const deps = { store: counted, clock: systemClock, ids: systemIds, schemeRules: schemeRulesOf, timeBudgetMs: () => budgetMs, pollIntervalMs: 10_000, timers };
+      const config = await configFromObject(testConfigObject({ database: 'sqlite::memory:' }));
+      const integrator = config.integrators.find((candidate) => candidate.id === 'demo-bank')!;
+      const body = identifierDetermination('MOBILE');
+      const valid = validateOutboundIdentifierDeterminationRequest(JSON.parse(JSON.stringify(body)));
+      assert.ok(valid.ok);
+      const client = new AbortController();
+      const answer = determineIdentifier(deps, { integrator, request: valid.value, rawBody: JSON.stringify(body), trace: { traceparent: newTraceparent(), tracestate: null }, respondAsync: false, signal: client.signal });
+      answer.catch(() => undefined);
+      await eventually(() => listening === 1 && pending.size === 1, 'the lookup is stored and waits for its answer');
+      assert.ok(await store.findTransaction('demo-bank', body.request.uetr, 'IDENTIFIER_DETERMINATION'), 'the lookup was stored before its client went');
+
+      const goneAt = performance.now();
+      client.abort();
+      await assert.rejects(answer, (error: unknown) => error instanceof ApiError && error.code === 'DETERMINATION_PENDING' && error.status === 503);
+      const endedAfterMs = performance.now() - goneAt;
+      assert.ok(endedAfterMs < 300, `the wait ended ${Math.round(endedAfterMs)} ms after the client went, budget ${budgetMs} ms`);
+      assert.equal(pending.size, 0, 'no timer of the wait is left');
+      assert.equal(listening, 0, 'no change listener of the wait is left');
     } finally {
       await store.close();
     }

@@ -7,6 +7,7 @@ import {
 } from '../../../domain/messages/identifier-determination.js';
 import { assert } from '../../../lib/assert.js';
 import { traceFromHeaders } from '../../../lib/trace.js';
+import { clientGone } from '../../client-gone.js';
 import { commonErrorResponses } from '../../schemas.js';
 import { domainValidator } from '../../validation.js';
 
@@ -62,6 +63,8 @@ export function identifierDeterminationRoutes(app: FastifyInstance, deps: Determ
           respondAsync,
           // Its arrival, as Fastify timed it: the time budget counts from it, not from the end of parsing and checks.
           receivedAt: deps.clock.now() - reply.elapsedTime,
+          // A held lookup whose client went away stops waiting (its place and timers freed); the engine still decides it.
+          signal: clientGone(reply),
         });
         if (result.kind === 'accepted') {
           if (respondAsync) void reply.header('preference-applied', 'respond-async');
