@@ -79,16 +79,7 @@ export async function admit(deps: AdmitDeps, work: NewWork): Promise<IntakeOutco
     );
   }
   const transactionLease = deps.processing?.leaseForNew();
-  const first: NewWorkItem = {
-    transaction: asWritten({ id, integratorId: integrator.id, kind: work.kind, uetr: work.uetr, scheme: work.scheme, messageId: work.messageId, amount: work.amount, state: work.state, receivedAt: now, trace: work.trace, data: work.data ?? {} }),
-    rawBody: work.rawBody,
-    message: work.message,
-  };
-  // Taken up here at once: the engine's first decision is committed with the intake.
-  const decided = transactionLease === undefined ? undefined : await deps.processing?.firstDecision?.(first);
-  if (decided !== undefined) outbox.push(...decided.outbox);
-  const lease = outbox.length > 0 ? deps.delivery?.leaseForNew() : undefined;
-  const tx: NewTransaction = {
+  const written: NewTransaction = {
     id,
     integratorId: integrator.id,
     kind: work.kind,
@@ -101,16 +92,25 @@ export async function admit(deps: AdmitDeps, work: NewWork): Promise<IntakeOutco
     currency: work.amount?.currency ?? null,
     state: work.state,
     receivedAt: now,
-    dueAt: decided === undefined ? now : decided.dueAt,
+    dueAt: now,
     traceparent: work.trace.traceparent,
     tracestate: work.trace.tracestate,
-    ...(decided === undefined ? (work.data === undefined ? {} : { data: work.data }) : { data: decided.data, entered: decided.entered }),
+    ...(work.data === undefined ? {} : { data: work.data }),
     ...(work.lookupKey === undefined ? {} : { lookupKey: work.lookupKey }),
     ...(work.received === undefined
       ? {}
       : { schemeMessages: [{ transactionId: id, direction: 'received' as const, messageName: work.received.messageName, messageId: work.received.messageId, at: now, document: work.received.document }] }),
     ...endToEndIdOf(work.message),
     outbox,
+  };
+  const first: NewWorkItem = { transaction: asWritten(written), rawBody: work.rawBody, message: work.message };
+  // Taken up here at once: the engine's first decision is committed with the intake.
+  const decided = transactionLease === undefined ? undefined : await deps.processing?.firstDecision?.(first);
+  if (decided !== undefined) outbox.push(...decided.outbox);
+  const lease = outbox.length > 0 ? deps.delivery?.leaseForNew() : undefined;
+  const tx: NewTransaction = {
+    ...written,
+    ...(decided === undefined ? {} : { dueAt: decided.dueAt, data: decided.data, entered: decided.entered }),
     ...(lease === undefined ? {} : { leaseOutbox: lease }),
     ...(transactionLease === undefined ? {} : { leaseTransaction: transactionLease }),
   };
@@ -134,20 +134,8 @@ function traceHeaders(trace: TraceContext): Record<string, string> {
   return trace.tracestate === null ? { traceparent: trace.traceparent } : { traceparent: trace.traceparent, tracestate: trace.tracestate };
 }
 
-/** The record of a new transaction as it is written in its first state (version 1), due at once. */
-function asWritten(tx: {
-  readonly id: string;
-  readonly integratorId: string;
-  readonly kind: TransactionKind;
-  readonly uetr: string;
-  readonly scheme: SchemeName;
-  readonly messageId: string;
-  readonly amount: Money | undefined;
-  readonly state: string;
-  readonly receivedAt: number;
-  readonly trace: TraceContext;
-  readonly data: Readonly<Record<string, unknown>>;
-}): TransactionRecord {
+/** The record of a transaction as intake writes it without a first decision (version 1). */
+function asWritten(tx: NewTransaction): TransactionRecord {
   return {
     id: tx.id,
     integratorId: tx.integratorId,
@@ -157,13 +145,13 @@ function asWritten(tx: {
     messageId: tx.messageId,
     state: tx.state,
     version: 1,
-    amountMinor: tx.amount?.minor ?? null,
-    currency: tx.amount?.currency ?? null,
+    amountMinor: tx.amountMinor,
+    currency: tx.currency,
     createdAt: tx.receivedAt,
     updatedAt: tx.receivedAt,
-    dueAt: tx.receivedAt,
-    traceparent: tx.trace.traceparent,
-    tracestate: tx.trace.tracestate,
-    data: tx.data,
+    dueAt: tx.dueAt,
+    traceparent: tx.traceparent,
+    tracestate: tx.tracestate,
+    data: tx.data ?? {},
   };
 }

@@ -12,9 +12,9 @@ import type { SchemeTransport } from '../../src/connectors/transport.js';
 import { ZA_RPP } from '../../src/connectors/za-rpp/family.js';
 import { Engine, type EngineOptions } from '../../src/engine/engine.js';
 import type { SchemeConnector } from '../../src/ports/scheme.js';
-import type { Store } from '../../src/ports/store.js';
+import type { NewTransaction, StateChange, Store } from '../../src/ports/store.js';
 import type { Config } from '../../src/config/types.js';
-import { integratorConfig } from './delivery.js';
+import { integratorConfig, withStoreMethods } from './delivery.js';
 
 /** The demo integrator's institution, as the credit-transfer fixtures name it. */
 export const DEMO_INSTITUTION = { institution: { bicfi: 'DEMOZAJJ', memberId: '210001' } };
@@ -91,4 +91,21 @@ export async function acceptedTransfer(store: Store, shape: (body: ReturnType<ty
   const transaction = await store.findTransaction('bank-a', body.transactionIdentifiers.uetr);
   assert.ok(transaction);
   return { transactionId: transaction.id, uetr: transaction.uetr };
+}
+
+/** `store` remembering every intake and state change written through it, in order. */
+export function recordingWrites(store: Store): { store: Store; intakes: NewTransaction[]; changes: StateChange[] } {
+  const intakes: NewTransaction[] = [];
+  const changes: StateChange[] = [];
+  const recording = withStoreMethods(store, {
+    intake: (target) => (tx) => {
+      intakes.push(tx);
+      return target.intake(tx);
+    },
+    applyChange: (target) => (change) => {
+      changes.push(change);
+      return target.applyChange(change);
+    },
+  });
+  return { store: recording, intakes, changes };
 }

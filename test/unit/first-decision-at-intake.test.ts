@@ -12,23 +12,12 @@ import { newTraceparent } from '../../src/lib/trace.js';
 import type { SchemeConnector } from '../../src/ports/scheme.js';
 import type { NewTransaction, StateChange, Store } from '../../src/ports/store.js';
 import { creditTransfer } from '../fixtures/credit-transfer.js';
-import { eventually, integratorConfig, memoryStore, withStoreMethods } from '../support/delivery.js';
-import { DEMO_INSTITUTION, zaRppEngine } from '../support/engine.js';
+import { eventually, integratorConfig, memoryStore } from '../support/delivery.js';
+import { DEMO_INSTITUTION, recordingWrites, zaRppEngine } from '../support/engine.js';
 
 /** A store that remembers every intake and change written through it, and a started engine on it over the simulator. */
 async function rig(): Promise<{ store: Store; intakes: NewTransaction[]; changes: StateChange[]; engine: Engine; connector: SchemeConnector }> {
-  const intakes: NewTransaction[] = [];
-  const changes: StateChange[] = [];
-  const store = withStoreMethods(await memoryStore(), {
-    intake: (target) => (tx) => {
-      intakes.push(tx);
-      return target.intake(tx);
-    },
-    applyChange: (target) => (change) => {
-      changes.push(change);
-      return target.applyChange(change);
-    },
-  });
+  const { store, intakes, changes } = recordingWrites(await memoryStore());
   const simulator = new SchemeSimulator({ scheme: 'ZA_RPP', clock: systemClock, latencyMs: 0, lateAnswerMs: 60_000, entriesMax: 100, deliveryAttemptsMax: 3 });
   const { engine, connector } = await zaRppEngine(store, simulator, 'instance-a', { transportRecordHoldMs: 5_000 });
   engine.start();

@@ -7,19 +7,13 @@ import { CT } from '../../src/domain/machines/credit-transfer.js';
 import type { Engine } from '../../src/engine/engine.js';
 import type { SchemeConnector } from '../../src/ports/scheme.js';
 import type { StateChange, Store } from '../../src/ports/store.js';
-import { acceptedTransfer, zaRppEngine } from '../support/engine.js';
-import { eventually, memoryStore, withStoreMethods } from '../support/delivery.js';
+import { acceptedTransfer, recordingWrites, zaRppEngine } from '../support/engine.js';
+import { eventually, memoryStore } from '../support/delivery.js';
 
 /** The store, every change the engine applied to it (in order), and an engine on it over a simulator answering after `latencyMs`. */
 async function engineCountingChanges(latencyMs: number, holdMs: number): Promise<{ store: Store; changes: StateChange[]; engine: Engine; connector: SchemeConnector }> {
   const store = await memoryStore();
-  const changes: StateChange[] = [];
-  const counting = withStoreMethods(store, {
-    applyChange: (target) => (change) => {
-      changes.push(change);
-      return target.applyChange(change);
-    },
-  });
+  const { store: counting, changes } = recordingWrites(store);
   const simulator = new SchemeSimulator({ scheme: 'ZA_RPP', clock: systemClock, latencyMs, lateAnswerMs: 60_000, entriesMax: 100, deliveryAttemptsMax: 3 });
   const { engine, connector } = await zaRppEngine(counting, simulator, 'instance-a', { transportRecordHoldMs: holdMs });
   return { store, changes, engine, connector };
