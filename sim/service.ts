@@ -167,6 +167,7 @@ export class ServiceProcess {
       leaseMs: config.delivery.leaseMs,
       pollIntervalMs: config.delivery.pollIntervalMs,
       onCallbackOutcome: (record, outcome) => engine.callbackOutcome(record, outcome.delivered),
+      recordCallbackAck: (record, attempt) => engine.callbackAcknowledged(record, attempt),
     });
     const engine: Engine = new Engine({
       store,

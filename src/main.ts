@@ -94,6 +94,7 @@ async function main(): Promise<void> {
     // Delivery may use half the grace period; what it cannot finish is retried after restart.
     stopTimeoutMs: Math.floor(config.server.shutdownGraceMs / 2),
     onCallbackOutcome: (record, outcome) => engine.callbackOutcome(record, outcome.delivered),
+    recordCallbackAck: (record, attempt) => engine.callbackAcknowledged(record, attempt),
     ...(metrics === undefined ? {} : { onAckRecorded: (channel, seconds) => metrics.deliveryAckRecordSeconds.observe({ channel }, seconds) }),
   });
 

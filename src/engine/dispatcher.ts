@@ -83,6 +83,13 @@ export interface DispatcherOptions {
    */
   readonly onCallbackOutcome?: (record: OutboxRecord, outcome: CallbackOutcome) => void | Promise<void>;
   /**
+   * Records a callback's acknowledgement in place of the dispatcher, with the state it leads the
+   * transaction to (the engine: one commit for both), handing the next message of its queue to
+   * this dispatcher (`take`). The dispatcher records it itself (and tells onCallbackOutcome) when
+   * this is absent or fails.
+   */
+  readonly recordCallbackAck?: (record: OutboxRecord, attempt: DeliveryAttempt) => Promise<void>;
+  /**
    * How long an event's acknowledgement waits for others to be recorded with it in one write
    * (0: those of the same turn of the event loop). A callback's is recorded at once, with
    * whatever waits.
@@ -161,6 +168,7 @@ export class Dispatcher implements OutboxDelivery {
   readonly #pollIntervalMs: number;
   readonly #stopTimeoutMs: number;
   readonly #onCallbackOutcome: DispatcherOptions['onCallbackOutcome'];
+  readonly #recordCallbackAck: DispatcherOptions['recordCallbackAck'];
   readonly #onAckRecorded: DispatcherOptions['onAckRecorded'];
   readonly #acks: AckBatches;
 
@@ -199,6 +207,7 @@ export class Dispatcher implements OutboxDelivery {
     this.#pollIntervalMs = positive(options.pollIntervalMs ?? DEFAULT_DISPATCHER_OPTIONS.pollIntervalMs, 'pollIntervalMs');
     this.#stopTimeoutMs = options.stopTimeoutMs ?? DEFAULT_DISPATCHER_OPTIONS.stopTimeoutMs;
     this.#onCallbackOutcome = options.onCallbackOutcome;
+    this.#recordCallbackAck = options.recordCallbackAck;
     this.#onAckRecorded = options.onAckRecorded;
     this.#acks = new AckBatches(
       this.#store,
@@ -409,11 +418,15 @@ export class Dispatcher implements OutboxDelivery {
       // cycle per message would space a transaction's eight events a claim round trip apart.
       ...(this.#running ? { leaseNext: { owner: this.#instanceId, leaseMs: this.#leaseMs } } : {}),
     };
-    // An acknowledgement joins a batch (a callback's, which the engine waits on, or any once
-    // stopping, goes at once with those waiting); a failure is recorded alone, with its retry.
-    const next = result.delivered
-      ? await this.#acks.record(record, attempt, record.channel === 'callback' || !this.#running)
-      : await this.#store.recordDelivery(attempt);
+    // A callback's acknowledgement is recorded by the engine with the state it leads to; any
+    // other joins a batch (a callback's, which the engine then waits on, or any once stopping,
+    // goes at once with those waiting); a failure is recorded alone, with its retry.
+    const recordedWithState = result.delivered && record.channel === 'callback' && (await this.#recordedWithState(record, attempt));
+    const next = recordedWithState
+      ? undefined
+      : result.delivered
+        ? await this.#acks.record(record, attempt, record.channel === 'callback' || !this.#running)
+        : await this.#store.recordDelivery(attempt);
     if (result.delivered) this.#onAckRecorded?.(record.channel, (performance.now() - answeredAt) / 1000);
     if (next !== undefined && this.#running) this.#admit(next, this.#clock.now());
     if (!result.delivered) {
@@ -423,7 +436,7 @@ export class Dispatcher implements OutboxDelivery {
         nextAttemptAt === null ? 'delivery: retry schedule spent, message is UNDELIVERED (replayable)' : 'delivery: attempt failed, retry scheduled',
       );
     }
-    if (record.channel === 'callback' && this.#onCallbackOutcome !== undefined) {
+    if (record.channel === 'callback' && !recordedWithState && this.#onCallbackOutcome !== undefined) {
       const outcome: CallbackOutcome = {
         delivered: result.delivered,
         // last_error survives replays and is set by every recorded failure: null means none yet.
@@ -435,6 +448,18 @@ export class Dispatcher implements OutboxDelivery {
       } catch (error) {
         this.#log.error({ err: error, outboxId: record.id }, 'dispatcher: the callback outcome listener failed');
       }
+    }
+  }
+
+  /** Whether recordCallbackAck recorded the acknowledgement (with its state); false: the dispatcher records it. */
+  async #recordedWithState(record: OutboxRecord, attempt: DeliveryAttempt): Promise<boolean> {
+    if (this.#recordCallbackAck === undefined) return false;
+    try {
+      await this.#recordCallbackAck(record, attempt);
+      return true;
+    } catch (error) {
+      this.#log.error({ err: error, outboxId: record.id }, 'dispatcher: recording the callback acknowledgement with its state failed; recorded alone');
+      return false;
     }
   }
 

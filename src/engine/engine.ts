@@ -12,7 +12,7 @@ import type { PartnerSender } from '../ports/partner.js';
 import { NO_TRACING, type Milestones, type Tracing } from '../ports/observability.js';
 import type { AcceptedWork, FirstDecision, NewWorkItem, Processing, RequestOutcome, TransactionRequest } from '../ports/processing.js';
 import type { InboundReport, SchemeAnswers, SchemeConnector } from '../ports/scheme.js';
-import type { Lease, NewOutboxMessage, NewSchemeMessage, OutboxRecord, StateChange, Store, TransactionRecord } from '../ports/store.js';
+import type { DeliveryAttempt, Lease, NewOutboxMessage, NewSchemeMessage, OutboxRecord, StateChange, Store, TransactionRecord } from '../ports/store.js';
 import { jittered } from './jitter.js';
 import { KeyedSerialQueue } from './keyed-queue.js';
 import { traceHeaders, type DriverEnv, type EngineInput, type KindContext, type KindDecision, type KindDriver } from './kinds/kind.js';
@@ -299,6 +299,16 @@ export class Engine implements SchemeAnswers, Processing {
     await this.#track(this.#handle(record.transactionId, { type: 'callback', outboxId: record.id, delivered, body: record.body }));
   }
 
+  /**
+   * From the dispatcher: the integrator acknowledged a callback, not yet recorded. The
+   * acknowledgement is recorded in the commit of the decision it leads to (RESPONSE_DELIVERED),
+   * or alone when it leads to none; resolves once it is recorded, the next message of its queue
+   * handed to the dispatcher.
+   */
+  async callbackAcknowledged(record: OutboxRecord, attempt: DeliveryAttempt): Promise<void> {
+    await this.#track(this.#handle(record.transactionId, { type: 'callback', outboxId: record.id, delivered: true, body: record.body, attempt }));
+  }
+
   async #run(): Promise<void> {
     const { store, clock, instanceId, log } = this.#deps;
     while (this.#running) {
@@ -428,6 +438,7 @@ export class Engine implements SchemeAnswers, Processing {
         told = true;
         recorded = inputs.flatMap((each) => this.#told(transaction, each));
       }
+      const deliveries = inputs.flatMap((each) => (each.type === 'callback' && each.attempt !== undefined ? [each.attempt] : []));
       const context = await this.#context(transaction);
       const decision = await this.#decideInTurn(driver, context, inputs);
       // Judged on the stored row only: one refused on a remembered row is judged again on the stored one below.
@@ -438,13 +449,15 @@ export class Engine implements SchemeAnswers, Processing {
           storedOnly = true;
           continue;
         }
-        // A scheme message that changed nothing is still kept.
+        // A scheme message, or an acknowledgement, that changed nothing is still kept.
         await store.recordSchemeMessages(recorded);
+        await this.#recordDeliveries(deliveries);
         return decision?.refused === undefined ? 'done' : 'refused';
       }
       const change = {
         ...this.#change(driver, context, decision),
         ...(recorded.length === 0 ? {} : { schemeMessages: recorded }),
+        ...(deliveries.length === 0 ? {} : { deliveries }),
         ...(inputs.some((each) => each.type === 'tick' && each.urgent === true) ? { urgent: true } : {}),
         ...(commutes(inputs, decision) ? { commutes: { data: transaction.data } } : {}),
       };
@@ -485,7 +498,15 @@ export class Engine implements SchemeAnswers, Processing {
     this.#deps.log.warn({ transactionId }, 'engine: decision stayed stale; the timer retries it');
     // A scheme answer is refused as a whole (receive rejects) and comes again: it is kept when it is recorded.
     await store.recordSchemeMessages(recorded.filter((message) => message.direction === 'sent'));
+    await this.#recordDeliveries(inputs.flatMap((each) => (each.type === 'callback' && each.attempt !== undefined ? [each.attempt] : [])));
     return 'stale';
+  }
+
+  /** Acknowledgements no change recorded, recorded alone; the messages they let through go to the dispatcher. */
+  async #recordDeliveries(attempts: readonly DeliveryAttempt[]): Promise<void> {
+    if (attempts.length === 0) return;
+    const { leased } = await this.#deps.store.recordDeliveries(attempts);
+    if (leased.length > 0) this.#deps.delivery?.take(leased);
   }
 
   /**

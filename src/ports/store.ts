@@ -208,6 +208,14 @@ export interface StateChange {
   readonly outcome?: TransactionOutcome;
   /** Scheme messages sent or received that this change records (of this transaction). */
   readonly schemeMessages?: readonly NewSchemeMessage[];
+  /**
+   * Acknowledged deliveries of this transaction's messages recorded with the change (as
+   * recordDeliveries records them): the acknowledgement of the callback the change's states
+   * follow from. The next message of each queue an attempt lets through comes back in the
+   * outcome's `leased`, leased to the attempt's `leaseNext` owner; an attempt whose message the
+   * store does not have records nothing.
+   */
+  readonly deliveries?: readonly DeliveryAttempt[];
   /** A held request waits on it (its deadline came): the writer takes it ahead of the writes that are not urgent, as it takes an intake. */
   readonly urgent?: boolean;
   /**
@@ -381,7 +389,7 @@ export interface NewRequest {
 export type RequestOutcome = { readonly kind: 'accepted' } | StoredMessageOutcome;
 
 export type ChangeOutcome =
-  /** `leased`: the messages leased by `leaseOutbox`, in seq order (none without it). */
+  /** `leased`: the messages leased by `leaseOutbox`, in seq order (none without it), then those its `deliveries` let through. */
   | {
       readonly ok: true;
       readonly version: number;

@@ -5,6 +5,7 @@
  */
 import type { ChangeOutcome, HistoryRecord, Lease, NewOutboxMessage, NewSchemeMessage, OutboxRecord, StateChange } from '../../ports/store.js';
 import { changeSteps, commuted } from '../store-ops.js';
+import { recordAttempts } from './pg-outbox.js';
 import { outboxFromRow, type OutboxRow } from '../store-rows.js';
 import { key, rounds, type Client, type Entry, type ItemResult } from './pg-batch.js';
 import { SQL } from './pg-sql.js';
@@ -75,13 +76,22 @@ export async function applyChanges(client: Client, entries: readonly Entry<'appl
       planned.flatMap(({ change, integratorId, maxSeq }) => outboxRows(change.transactionId, integratorId, change.outbox, maxSeq, change.at, change.leaseOutbox)),
     );
     const leased = await leasedByTransaction(client, leasedIds);
+    // The acknowledgements the changes follow from: their messages are of the transactions locked above.
+    const attempts = planned.flatMap(({ change }) => change.deliveries ?? []);
+    const recorded = attempts.length === 0 ? [] : await recordAttempts(client, attempts);
+    let position = 0;
     const notify = planned.filter(({ change }) => change.notify === true).map(({ change }) => change.transactionId);
     // Delivered to every listening instance when (and only if) this batch commits.
     if (notify.length > 0) await client.query(SQL.notifyChanged, [notify]);
     for (const { entry, change, version, alreadyEntered } of planned) {
+      const delivered = (change.deliveries ?? []).flatMap(() => {
+        const next = recorded[position]?.leased;
+        position += 1;
+        return next === undefined ? [] : [next];
+      });
       results[entry.index] = {
         ok: true,
-        value: { ok: true, version, leased: leased.get(change.transactionId) ?? [], ...(alreadyEntered === undefined ? {} : { alreadyEntered }) } satisfies ChangeOutcome,
+        value: { ok: true, version, leased: [...(leased.get(change.transactionId) ?? []), ...delivered], ...(alreadyEntered === undefined ? {} : { alreadyEntered }) } satisfies ChangeOutcome,
       };
     }
   }

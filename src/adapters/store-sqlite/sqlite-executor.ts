@@ -276,7 +276,8 @@ export class SqliteExecutor {
     for (const step of steps) sql.insertHistory.run(change.transactionId, step.version, step.fromState, step.toState, change.at, step.cause);
     const { seq } = sql.maxSeq.get(change.transactionId) as { seq: number };
     const leasedIds = this.#insertOutbox(change.transactionId, current.integrator_id, change.outbox, seq, change.at, change.leaseOutbox);
-    return { ok: true, version, leased: this.#leased(leasedIds) };
+    const delivered = this.#recordDeliveries(change.deliveries ?? []);
+    return { ok: true, version, leased: [...this.#leased(leasedIds), ...delivered.leased] };
   }
 
   /** A change decided on an older version: applied on the current one, or already made, when it commutes with the versions since; otherwise stale. */

@@ -6,7 +6,7 @@ import type { Ids } from '../../ports/clock.js';
 import type { PartnerSender } from '../../ports/partner.js';
 import type { TransactionRequest } from '../../ports/processing.js';
 import type { InboundReport, SchemeConnector, SubmitOutcome } from '../../ports/scheme.js';
-import type { NewOutboxMessage, Store, TransactionOutcome, TransactionRecord } from '../../ports/store.js';
+import type { DeliveryAttempt, NewOutboxMessage, Store, TransactionOutcome, TransactionRecord } from '../../ports/store.js';
 
 /**
  * What the engine needs of one transaction kind (STYLE.md rule 14): its machine, and the glue
@@ -41,7 +41,14 @@ export type EngineInput =
   /** The integrator asks something of the transaction (a cancellation). */
   | { readonly type: 'request'; readonly request: TransactionRequest }
   /** An attempt to deliver one of the transaction's callbacks was recorded; `body` is the callback's, as sent. */
-  | { readonly type: 'callback'; readonly outboxId: string; readonly delivered: boolean; readonly body: string };
+  | {
+      readonly type: 'callback';
+      readonly outboxId: string;
+      readonly delivered: boolean;
+      readonly body: string;
+      /** The acknowledgement itself, not yet recorded: the decision's change records it (StateChange.deliveries). */
+      readonly attempt?: DeliveryAttempt;
+    };
 
 /** What a decision needs to know of its transaction. */
 export interface KindContext {
