@@ -85,8 +85,9 @@ export interface DispatcherOptions {
   /**
    * Records a callback's acknowledgement in place of the dispatcher, with the state it leads the
    * transaction to (the engine: one commit for both), handing the next message of its queue to
-   * this dispatcher (`take`). The dispatcher records it itself (and tells onCallbackOutcome) when
-   * this is absent or fails.
+   * this dispatcher (`take`). Absent, the dispatcher records it itself and tells
+   * onCallbackOutcome. Should it fail, the attempt is left as a failed record is: the lease lapses
+   * and the message is sent again unless the record was committed after all.
    */
   readonly recordCallbackAck?: (record: OutboxRecord, attempt: DeliveryAttempt) => Promise<void>;
   /**
@@ -421,7 +422,8 @@ export class Dispatcher implements OutboxDelivery {
     // A callback's acknowledgement is recorded by the engine with the state it leads to; any
     // other joins a batch (a callback's, which the engine then waits on, or any once stopping,
     // goes at once with those waiting); a failure is recorded alone, with its retry.
-    const recordedWithState = result.delivered && record.channel === 'callback' && (await this.#recordedWithState(record, attempt));
+    const recordedWithState = result.delivered && record.channel === 'callback' && this.#recordCallbackAck !== undefined;
+    if (recordedWithState) await this.#recordCallbackAck?.(record, attempt);
     const next = recordedWithState
       ? undefined
       : result.delivered
@@ -448,18 +450,6 @@ export class Dispatcher implements OutboxDelivery {
       } catch (error) {
         this.#log.error({ err: error, outboxId: record.id }, 'dispatcher: the callback outcome listener failed');
       }
-    }
-  }
-
-  /** Whether recordCallbackAck recorded the acknowledgement (with its state); false: the dispatcher records it. */
-  async #recordedWithState(record: OutboxRecord, attempt: DeliveryAttempt): Promise<boolean> {
-    if (this.#recordCallbackAck === undefined) return false;
-    try {
-      await this.#recordCallbackAck(record, attempt);
-      return true;
-    } catch (error) {
-      this.#log.error({ err: error, outboxId: record.id }, 'dispatcher: recording the callback acknowledgement with its state failed; recorded alone');
-      return false;
     }
   }
 
