@@ -17,13 +17,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CpuCostFigures } from './cpu-cost.js';
+import type { E2eFigures } from './e2e.js';
 import type { IdentifierFigures } from './identifier-determination.js';
 
 /** The parts that can be compared, by the names BENCH_ONLY selects them with. */
-export const AGAINST_PARTS = ['cpu', 'identifiers'] as const;
+export const AGAINST_PARTS = ['cpu', 'identifiers', 'e2e'] as const;
 export type AgainstPart = (typeof AGAINST_PARTS)[number];
 
-/** One figure of one run of a part; `better` says which way is an improvement. */
+/** One figure of one run of a part; `better` says which way is an improvement. NaN: the build does not report it (shown "-"). */
 export interface Figure {
   readonly name: string;
   readonly unit: string;
@@ -103,6 +104,27 @@ export function identifierFigures(figures: IdentifierFigures): Figure[] {
   ];
 }
 
+/**
+ * e2e.ts's figures, as read back from its JSON: a figure the build does not report (NaN, written
+ * as null: the store's commits and fsyncs of a build that predates their counters) stays NaN.
+ */
+export function e2eFigures(figures: E2eFigures): Figure[] {
+  const reported = (value: number | null): number => value ?? Number.NaN;
+  const at = `at ${figures.offeredPerS}/s offered`;
+  return [
+    { name: 'service CPU per transfer', unit: 'µs', better: 'lower', value: reported(figures.serviceCpuUsPerTransfer) },
+    { name: 'service CPU per transfer, main thread', unit: 'µs', better: 'lower', value: reported(figures.mainThreadCpuUsPerTransfer) },
+    { name: `request to final callback p50 ${at}`, unit: 'ms', better: 'lower', value: reported(figures.p50Ms) },
+    { name: `request to final callback p99 ${at}`, unit: 'ms', better: 'lower', value: reported(figures.p99Ms) },
+    { name: `carried: final callbacks while offered ${at}`, unit: '/s', better: 'higher', value: reported(figures.completedDuringLoadPerS) },
+    { name: 'final callbacks of transfers accepted', unit: '%', better: 'higher', value: (100 * figures.completed) / figures.accepted },
+    { name: 'events delivered of expected', unit: '%', better: 'higher', value: (100 * figures.eventsDelivered) / figures.eventsExpected },
+    { name: 'store commits per transfer', unit: '', better: 'lower', value: reported(figures.commitsPerTransfer) },
+    { name: "store commits holding the transaction's state per transfer", unit: '', better: 'lower', value: reported(figures.transactionCommitsPerTransfer) },
+    { name: 'store fsyncs per transfer', unit: '', better: 'lower', value: reported(figures.fsyncsPerTransfer) },
+  ];
+}
+
 /** One figure of both builds over all rounds. */
 export interface Compared {
   readonly name: string;
@@ -134,14 +156,21 @@ export function compare(runs: readonly { readonly build: Build; readonly figures
   });
 }
 
+/** The median; NaN when a value is NaN (a figure some run did not report has no median). */
 export function median(values: readonly number[]): number {
+  if (values.some((value) => Number.isNaN(value))) return Number.NaN;
   const sorted = [...values].sort((x, y) => x - y);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-/** Which build a ratio favours, and in how many rounds: "B better (3 of 3 rounds)", "same", or "—" when a ratio is not a number (0/0). */
+/**
+ * Which build a ratio favours, and in how many rounds: "B better (3 of 3 rounds)", "same", "— (not
+ * reported by B)" when a build's runs lack the figure's value, or "—" when a ratio is not a number (0/0).
+ */
 export function verdict(compared: Compared): string {
+  const unreported = (['A', 'B'] as const).filter((build) => (build === 'A' ? compared.a : compared.b).some((value) => Number.isNaN(value)));
+  if (unreported.length > 0) return `— (not reported by ${unreported.join(' and ')})`;
   if (!Number.isFinite(compared.ratio)) return '—';
   if (compared.ratio === 1) return 'same';
   const bBetter = (ratio: number) => (compared.better === 'lower' ? ratio < 1 : ratio > 1);
@@ -150,7 +179,8 @@ export function verdict(compared: Compared): string {
   return `${winner} better (${agreeing} of ${compared.roundRatios.length} rounds)`;
 }
 
-const figureText = (value: number): string => (!Number.isFinite(value) ? 'n/a' : Math.abs(value) >= 100 ? value.toFixed(0) : value.toFixed(2));
+/** A value as printed: "-" for one not reported (NaN), "n/a" for an infinite ratio (x/0). */
+const figureText = (value: number): string => (Number.isNaN(value) ? '-' : !Number.isFinite(value) ? 'n/a' : Math.abs(value) >= 100 ? value.toFixed(0) : value.toFixed(2));
 
 /** A part's comparison as lines of text: A and B (medians of their runs), B/A (rounds), the verdict. */
 export function comparisonRows(part: string, compared: readonly Compared[]): string[] {
@@ -166,11 +196,21 @@ export function comparisonRows(part: string, compared: readonly Compared[]): str
   ];
 }
 
+/** The e2e part's knobs in a comparison, each unless set: 300/s for 20 s after 10 s of warm-up (past the SQLite WAL's growth, about 6 s at 300/s). */
+export const E2E_AGAINST_DEFAULTS: Record<string, string> = {
+  E2E_RATE: process.env.E2E_RATE ?? '300',
+  E2E_DURATION_S: process.env.E2E_DURATION_S ?? '20',
+  E2E_WARM_UP_S: process.env.E2E_WARM_UP_S ?? '10',
+};
+
 /** How each part is run: its script in dist/bench, the environment it needs, its figures. */
 const PARTS: Record<AgainstPart, { readonly script: string; readonly env: Record<string, string>; readonly figures: (json: unknown) => Figure[] }> = {
   cpu: { script: 'cpu-cost.js', env: {}, figures: (json) => cpuFigures(json as CpuCostFigures) },
   // The latency half unless ID_ONLY asks otherwise: the soak takes minutes and measures memory, not cost per lookup.
   identifiers: { script: 'identifier-determination.js', env: { ID_ONLY: process.env.ID_ONLY ?? 'latency' }, figures: (json) => identifierFigures(json as IdentifierFigures) },
+  // A rate the machine carries, so CPU and commits per transfer are not an overload's; shorter than
+  // e2e.ts's defaults (a round, one run of each build, about 1.5 minutes), its own knobs override.
+  e2e: { script: 'e2e.js', env: E2E_AGAINST_DEFAULTS, figures: (json) => e2eFigures(json as E2eFigures) },
 };
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));

@@ -1,7 +1,10 @@
 /**
  * The service's count of durable commits and fsyncs, read from its /metrics
  * (`regpay_store_commits_total`, `regpay_store_fsyncs_total` summed over its sources): the bench
- * reads it before and after a stretch of load and divides by the transactions it carried.
+ * reads it before and after a stretch of load and divides by the transactions it carried. A count
+ * whose counter the service does not declare (a build that predates it, e.g. the ref of `npm run
+ * bench -- --against`) is NaN, not 0; a declared counter without samples (the fsyncs on
+ * PostgreSQL) is 0.
  */
 export interface DurableCounts {
   readonly commits: number;
@@ -13,12 +16,14 @@ export interface DurableCounts {
 }
 
 export function durableCountsOf(metricsText: string): DurableCounts {
-  const sum = (pattern: RegExp): number => [...metricsText.matchAll(pattern)].reduce((total, match) => total + Number(match[1]), 0);
+  const declared = (counter: string): boolean => metricsText.includes(`# TYPE ${counter} counter`);
+  const sum = (counter: string, pattern: RegExp): number =>
+    declared(counter) ? [...metricsText.matchAll(pattern)].reduce((total, match) => total + Number(match[1]), 0) : Number.NaN;
   return {
-    commits: sum(/^regpay_store_commits_total(?:\{[^}]*\})? (\S+)$/gm),
-    transactionCommits: sum(/^regpay_store_commits_total\{[^}]*holding="transactions"[^}]*\} (\S+)$/gm),
-    fsyncs: sum(/^regpay_store_fsyncs_total(?:\{[^}]*\})? (\S+)$/gm),
-    checkpointFsyncs: sum(/^regpay_store_fsyncs_total\{[^}]*source="checkpoint"[^}]*\} (\S+)$/gm),
+    commits: sum('regpay_store_commits_total', /^regpay_store_commits_total(?:\{[^}]*\})? (\S+)$/gm),
+    transactionCommits: sum('regpay_store_commits_total', /^regpay_store_commits_total\{[^}]*holding="transactions"[^}]*\} (\S+)$/gm),
+    fsyncs: sum('regpay_store_fsyncs_total', /^regpay_store_fsyncs_total(?:\{[^}]*\})? (\S+)$/gm),
+    checkpointFsyncs: sum('regpay_store_fsyncs_total', /^regpay_store_fsyncs_total\{[^}]*source="checkpoint"[^}]*\} (\S+)$/gm),
   };
 }
 

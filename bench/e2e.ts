@@ -6,7 +6,10 @@
  * rate up to 300/s, drained before measuring). Knobs: E2E_RATE (default 1000/s), E2E_DURATION_S
  * (60), DATABASE (default a fresh SQLite file), E2E_STORE (the configuration's `store` section, JSON), E2E_SERVICE=hollow (measure bench/hollow-service.ts, the
  * same HTTP exchanges with nothing else, instead of regpay: the floor of what the HTTP costs).
+ * BENCH_BUILD_ROOT names another build whose service to start (build-root.ts); BENCH_FIGURES_OUT a
+ * file to write the figures to as JSON (read by `npm run bench -- --against`, against.ts).
  */
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
@@ -68,7 +71,8 @@ export interface E2eFigures {
    * Store commits and fsyncs per transfer accepted in the measured load, from the warm-up's end
    * until drained (every instance's `regpay_store_commits_total` and `regpay_store_fsyncs_total`:
    * SQLite's fsyncs include the checkpointer's; PostgreSQL's are the server's own and not counted,
-   * `fsyncsPerTransfer` 0 there). NaN when the service serves no such metrics.
+   * `fsyncsPerTransfer` 0 there). NaN when the service serves no such metrics, or a build that
+   * predates a counter does not declare it (NaN is written as null in JSON).
    */
   readonly commitsPerTransfer: number;
   /** Of them, those holding a transaction's state (its path; the rest record callbacks and events, claims and leases). */
@@ -367,5 +371,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     ...(process.env.E2E_DELIVERY === undefined ? {} : { delivery: JSON.parse(process.env.E2E_DELIVERY) as Record<string, unknown> }),
     service: process.env.E2E_SERVICE === 'hollow' ? 'hollow' : 'regpay',
   });
+  if (process.env.BENCH_FIGURES_OUT !== undefined) writeFileSync(process.env.BENCH_FIGURES_OUT, JSON.stringify(figures));
   process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
 }

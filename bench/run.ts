@@ -18,7 +18,7 @@
  * service adds between pacs.008 and pacs.002 and the CPU per credit against outbound transfers
  * alternating with them, then an integrator answering after 30 s (IN_SLOW_CREDITS, IN_SLOW_ANSWER_MS).
  * With `--against <git ref>` it runs none of this: against.ts compares this build with the ref's
- * in the parts that support it (BENCH_ONLY of `cpu`, `identifiers`), BENCH_ROUNDS rounds of each.
+ * in the parts that support it (BENCH_ONLY of `cpu`, `identifiers`, `e2e`), BENCH_ROUNDS rounds of each.
  */
 import autocannon from 'autocannon';
 import { spawnSync } from 'node:child_process';
