@@ -224,7 +224,7 @@ void describe('a held lookup whose client went away', () => {
       clock: systemClock,
       ids: systemIds,
       readiness: { accepting: () => true },
-      processing: { leaseForNew: () => engine.leaseForNew(), accepted: (work) => engine.accepted(work), decideNow: (id) => engine.decideNow(id), request: (id, request) => engine.request(id, request), backlog: () => engine.backlog() },
+      processing: engine,
     });
     try {
       const port = await listening(app);

@@ -16,7 +16,6 @@ import { AnswerNotRecordedError, Engine } from '../../src/engine/engine.js';
 import { buildApp } from '../../src/http/app.js';
 import { newTraceparent } from '../../src/lib/trace.js';
 import type { Timers } from '../../src/ports/clock.js';
-import type { Processing } from '../../src/ports/processing.js';
 import type { SchemeTransport } from '../../src/connectors/transport.js';
 import type { SchemeConnector } from '../../src/ports/scheme.js';
 import type { Store } from '../../src/ports/store.js';
@@ -43,15 +42,6 @@ const BACKLOG_MAX = 3;
 const MARGIN_MS = BUDGET_MS / 10;
 
 
-function processingOf(engine: Engine): Processing {
-  return {
-    leaseForNew: () => engine.leaseForNew(),
-    accepted: (work) => engine.accepted(work),
-    decideNow: (id) => engine.decideNow(id),
-    request: (id, request) => engine.request(id, request),
-    backlog: () => engine.backlog(),
-  };
-}
 
 void describe('admission control: budgets kept under load, excess refused at once', () => {
   let store: Store;
@@ -78,7 +68,7 @@ void describe('admission control: budgets kept under load, excess refused at onc
     scheme = new HangingScheme();
     ({ engine, connector } = await configuredZaRppEngine(store, config, scheme, { inFlightMax: IN_FLIGHT_MAX, backlogMax: config.processing.backlogMax }));
     engine.start();
-    app = await buildApp({ config, store, clock: systemClock, ids: systemIds, readiness: { accepting: () => true }, processing: processingOf(engine) });
+    app = await buildApp({ config, store, clock: systemClock, ids: systemIds, readiness: { accepting: () => true }, processing: engine });
     // The engine's every slot is taken by a transfer whose send never returns: a busy engine that claims nothing more.
     for (let i = 0; i < IN_FLIGHT_MAX; i += 1) {
       const body = creditTransfer('ZA_RPP');
@@ -130,7 +120,7 @@ void describe('admission control: budgets kept under load, excess refused at onc
     assert.ok(valid.ok);
     // The request arrived 300 ms ago (it waited for a parser, a lock, the event loop): 200 ms of its budget remain.
     const receivedAt = systemClock.now() - 300;
-    const deps = { store, clock: systemClock, ids: systemIds, processing: processingOf(engine), schemeRules: schemeRulesOf, timeBudgetMs: () => BUDGET_MS, pollIntervalMs: 10_000 };
+    const deps = { store, clock: systemClock, ids: systemIds, processing: engine, schemeRules: schemeRulesOf, timeBudgetMs: () => BUDGET_MS, pollIntervalMs: 10_000 };
     const integrator = config.integrators.find((candidate) => candidate.id === 'demo-bank')!;
     const result = await determineIdentifier(deps, { integrator, request: valid.value, rawBody: JSON.stringify(body), trace: { traceparent: newTraceparent(), tracestate: null }, respondAsync: false, receivedAt });
     const answeredAfterMs = systemClock.now() - receivedAt;
@@ -256,7 +246,7 @@ void describe('held lookups falling due at once: the timeout decided a margin be
         store,
         clock: systemClock,
         ids: systemIds,
-        processing: processingOf(engine),
+        processing: engine,
         schemeRules: schemeRulesOf,
         timeBudgetMs: () => budgetMs,
         pollIntervalMs: 10_000,
