@@ -420,8 +420,8 @@ export class Dispatcher implements OutboxDelivery {
       ...(this.#running ? { leaseNext: { owner: this.#instanceId, leaseMs: this.#leaseMs } } : {}),
     };
     // A callback's acknowledgement is recorded by the engine with the state it leads to; any
-    // other joins a batch (a callback's, which the engine then waits on, or any once stopping,
-    // goes at once with those waiting); a failure is recorded alone, with its retry.
+    // other joins a batch (one the engine waits on, or any once stopping, goes at once with those
+    // waiting); a failure is recorded alone, with its retry.
     const recordedWithState = result.delivered && record.channel === 'callback' && this.#recordCallbackAck !== undefined;
     if (recordedWithState) await this.#recordCallbackAck?.(record, attempt);
     const next = recordedWithState

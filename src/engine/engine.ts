@@ -438,7 +438,7 @@ export class Engine implements SchemeAnswers, Processing {
         told = true;
         recorded = inputs.flatMap((each) => this.#told(transaction, each));
       }
-      const deliveries = inputs.flatMap((each) => (each.type === 'callback' && each.attempt !== undefined ? [each.attempt] : []));
+      const deliveries = acknowledgements(inputs);
       const context = await this.#context(transaction);
       const decision = await this.#decideInTurn(driver, context, inputs);
       // Judged on the stored row only: one refused on a remembered row is judged again on the stored one below.
@@ -498,7 +498,7 @@ export class Engine implements SchemeAnswers, Processing {
     this.#deps.log.warn({ transactionId }, 'engine: decision stayed stale; the timer retries it');
     // A scheme answer is refused as a whole (receive rejects) and comes again: it is kept when it is recorded.
     await store.recordSchemeMessages(recorded.filter((message) => message.direction === 'sent'));
-    await this.#recordDeliveries(inputs.flatMap((each) => (each.type === 'callback' && each.attempt !== undefined ? [each.attempt] : [])));
+    await this.#recordDeliveries(acknowledgements(inputs));
     return 'stale';
   }
 
@@ -708,6 +708,11 @@ interface OriginalMessage {
  */
 function commutes(inputs: readonly EngineInput[], decision: KindDecision): boolean {
   return inputs.every((input) => input.type === 'sent' || input.type === 'scheme') && decision.steps.length > 0 && decision.commands.length === 0;
+}
+
+/** The acknowledgements the inputs bring, not yet recorded (EngineInput `callback`'s `attempt`). */
+function acknowledgements(inputs: readonly EngineInput[]): DeliveryAttempt[] {
+  return inputs.flatMap((input) => (input.type === 'callback' && input.attempt !== undefined ? [input.attempt] : []));
 }
 
 /** Two decisions made in turn (the second on what the first left) as one. */
