@@ -3,6 +3,7 @@ import type {
   ClaimOptions,
   CommitHolding,
   DeliveryAttempt,
+  EnteredState,
   IntakeOutcome,
   NewRequest,
   NewSchemeMessage,
@@ -227,24 +228,24 @@ export interface HistoryStep {
 export function changeSteps(change: StateChange, currentState: string): { readonly steps: HistoryStep[]; readonly version: number } {
   const entered = [...(change.via ?? []), { state: change.toState, cause: change.cause }];
   if (entered.length === 1 && change.toState === currentState) return { steps: [], version: change.expectedVersion + 1 };
-  let fromState = currentState;
-  const steps = entered.map((step, index) => {
-    const row = { version: change.expectedVersion + index + 1, fromState, toState: step.state, cause: step.cause };
-    fromState = step.state;
-    return row;
-  });
+  const steps = historyRows(currentState, change.expectedVersion, entered);
   return { steps, version: change.expectedVersion + steps.length };
 }
 
 /** The history rows of a new transaction (its first state, version 1, caused by the request itself; then NewTransaction.entered), and the state and version its row is written in. */
 export function intakeSteps(tx: NewTransaction): { readonly steps: HistoryStep[]; readonly state: string; readonly version: number } {
-  let fromState: string | null = null;
-  const steps = [{ state: tx.state, cause: null }, ...(tx.entered ?? [])].map((step, index) => {
-    const row = { version: index + 1, fromState, toState: step.state, cause: step.cause };
-    fromState = step.state;
+  const steps = historyRows(null, 0, [{ state: tx.state, cause: null }, ...(tx.entered ?? [])]);
+  return { steps, state: steps.at(-1)?.toState ?? tx.state, version: steps.length };
+}
+
+/** One history row per state entered in turn from `fromState`, each taking the next version after `version`. */
+function historyRows(fromState: string | null, version: number, entered: readonly EnteredState[]): HistoryStep[] {
+  let from = fromState;
+  return entered.map((step, index) => {
+    const row = { version: version + index + 1, fromState: from, toState: step.state, cause: step.cause };
+    from = step.state;
     return row;
   });
-  return { steps, state: fromState ?? tx.state, version: steps.length };
 }
 
 /** What becomes of a change that `commutes` with the changes made since its version (StateChange.commutes). */

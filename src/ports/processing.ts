@@ -1,4 +1,4 @@
-import type { Lease, NewOutboxMessage, TransactionRecord } from './store.js';
+import type { EnteredState, Lease, NewOutboxMessage, TransactionRecord } from './store.js';
 
 /** A transaction about to be written, with the message that started it as received and as parsed. */
 export interface NewWorkItem {
@@ -22,7 +22,7 @@ export interface AcceptedWork extends NewWorkItem {
  * leaves, its events and callbacks; its commands are carried out once that commit is durable.
  */
 export interface FirstDecision {
-  readonly entered: readonly { readonly state: string; readonly cause: string | null }[];
+  readonly entered: readonly EnteredState[];
   readonly dueAt: number | null;
   readonly data: Readonly<Record<string, unknown>>;
   /** Written after the first state's event: one event per state entered (when the integrator takes events), then the decision's own messages. */

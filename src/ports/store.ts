@@ -83,7 +83,7 @@ export interface NewTransaction {
    * history cause; the row is written in the last of them. `dueAt`, `data` and `outbox` are then
    * as that decision leaves them.
    */
-  readonly entered?: readonly { readonly state: string; readonly cause: string | null }[];
+  readonly entered?: readonly EnteredState[];
   readonly receivedAt: number;
   /** When the engine should first look at the transaction (ms since epoch); null = never by timer. */
   readonly dueAt: number | null;
@@ -181,12 +181,18 @@ export interface HistoryRecord {
  * state and that has no `via` enters no state: it only moves the timer or the working data (and
  * the version, so concurrent decisions still conflict), and writes no history row.
  */
+/** A state a change enters, with the JSON text of what caused it (its history row's cause, its event's payload). */
+export interface EnteredState {
+  readonly state: string;
+  readonly cause: string | null;
+}
+
 export interface StateChange {
   readonly transactionId: string;
   /** The version the decision was made on; the change is refused as stale if it moved since. */
   readonly expectedVersion: number;
   /** States entered before `toState`, in order, in the same commit. */
-  readonly via?: readonly { readonly state: string; readonly cause: string | null }[];
+  readonly via?: readonly EnteredState[];
   readonly toState: string;
   readonly at: number;
   readonly cause: string | null;
