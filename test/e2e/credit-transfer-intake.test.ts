@@ -56,6 +56,30 @@ for (const [storeName, makeDatabase] of databases) {
         body: init.raw ?? JSON.stringify(body),
       });
 
+    it("commits the engine's first decision with the intake: ACCEPTED and REQUEST_PENDING are written in the 202's own commit", async () => {
+      const transfer = creditTransfer('ZA_RTC');
+      const response = await post(transfer, {});
+      assert.equal(response.status, 202);
+      const stored = await store.findTransaction('demo-bank', transfer.transactionIdentifiers.uetr);
+      assert.ok(stored);
+      const history = await store.history(stored.id);
+      const first = history.slice(0, 3);
+      assert.deepEqual(
+        first.map((row) => [row.version, row.toState]),
+        [
+          [1, 'PAYMENT_AUTH_REQUEST_RECEIVED'],
+          [2, 'PAYMENT_AUTH_REQUEST_ACCEPTED'],
+          [3, 'PAYMENT_AUTH_REQUEST_PENDING'],
+        ],
+      );
+      // A decision the engine made after the intake would carry its own, later time.
+      assert.deepEqual(
+        first.map((row) => row.at),
+        [stored.createdAt, stored.createdAt, stored.createdAt],
+        'the three states were written at the intake',
+      );
+    });
+
     it('answers 202 with no body and stores the transfer, its first state and its event', async () => {
       const transfer = creditTransfer('ZA_RTC');
       const response = await post(transfer, {});
